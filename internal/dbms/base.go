@@ -1,0 +1,197 @@
+package dbms
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+	"strings"
+)
+
+// SQLBase implements the parts of Engine that are the same for every
+// database/sql driver, on one pinned connection. Adapters embed it, set
+// TypeName and Classify, and override what their dialect does differently.
+type SQLBase struct {
+	DB   *sql.DB
+	Conn *sql.Conn
+	// TypeName renders a column type in the engine's dialect.
+	TypeName func(Column) string
+	// ClassifyErr attaches a Class to a driver error (nil: Classify's default).
+	ClassifyErr func(error) error
+}
+
+// OpenSQL opens db with one pinned connection and checks it answers.
+func OpenSQL(ctx context.Context, driver, dsn string) (*sql.DB, *sql.Conn, error) {
+	db, err := sql.Open(driver, dsn)
+	if err != nil {
+		return nil, nil, err
+	}
+	conn, err := db.Conn(ctx)
+	if err == nil {
+		err = conn.PingContext(ctx)
+	}
+	if err != nil {
+		if conn != nil {
+			conn.Close()
+		}
+		db.Close()
+		return nil, nil, err
+	}
+	return db, conn, nil
+}
+
+func (b *SQLBase) wrap(err error) error {
+	if err == nil || b.ClassifyErr == nil {
+		return err
+	}
+	return b.ClassifyErr(err)
+}
+
+// Exec runs one statement on the pinned connection.
+func (b *SQLBase) Exec(ctx context.Context, q string) (int64, error) {
+	res, err := b.Conn.ExecContext(ctx, q)
+	if err != nil {
+		return 0, b.wrap(err)
+	}
+	n, err := res.RowsAffected()
+	if err != nil {
+		return -1, nil
+	}
+	return n, nil
+}
+
+// QueryCount fetches every row of q and returns how many there were. Values
+// are scanned into RawBytes so each row really crosses to the client.
+func (b *SQLBase) QueryCount(ctx context.Context, q string) (int64, error) {
+	rows, err := b.Conn.QueryContext(ctx, q)
+	if err != nil {
+		return 0, b.wrap(err)
+	}
+	defer rows.Close()
+	cols, err := rows.Columns()
+	if err != nil {
+		return 0, b.wrap(err)
+	}
+	vals := make([]any, len(cols))
+	for i := range vals {
+		vals[i] = new(any)
+	}
+	var n int64
+	for rows.Next() {
+		if err := rows.Scan(vals...); err != nil {
+			return n, b.wrap(err)
+		}
+		n++
+	}
+	return n, b.wrap(rows.Err())
+}
+
+// QueryRows returns all rows of q as strings.
+func (b *SQLBase) QueryRows(ctx context.Context, q string) ([][]string, error) {
+	rows, err := b.Conn.QueryContext(ctx, q)
+	if err != nil {
+		return nil, b.wrap(err)
+	}
+	defer rows.Close()
+	cols, err := rows.Columns()
+	if err != nil {
+		return nil, b.wrap(err)
+	}
+	var out [][]string
+	for rows.Next() {
+		raw := make([]sql.NullString, len(cols))
+		ptrs := make([]any, len(cols))
+		for i := range raw {
+			ptrs[i] = &raw[i]
+		}
+		if err := rows.Scan(ptrs...); err != nil {
+			return out, b.wrap(err)
+		}
+		row := make([]string, len(cols))
+		for i, v := range raw {
+			row[i] = strings.TrimRight(v.String, " ")
+		}
+		out = append(out, row)
+	}
+	return out, b.wrap(rows.Err())
+}
+
+// QueryValue returns the first column of the first row of q.
+func (b *SQLBase) QueryValue(ctx context.Context, q string) (string, error) {
+	rows, err := b.QueryRows(ctx, q)
+	if err != nil {
+		return "", err
+	}
+	if len(rows) == 0 || len(rows[0]) == 0 {
+		return "", fmt.Errorf("%s: no rows", q)
+	}
+	return rows[0][0], nil
+}
+
+// Close closes the pinned connection and the pool.
+func (b *SQLBase) Close() error {
+	err := b.Conn.Close()
+	if e := b.DB.Close(); err == nil {
+		err = e
+	}
+	return err
+}
+
+// ColumnList renders "name type, ..." for CREATE TABLE.
+func (b *SQLBase) ColumnList(cols []Column) string {
+	parts := make([]string, len(cols))
+	for i, c := range cols {
+		parts[i] = c.Name + " " + b.TypeName(c)
+	}
+	return strings.Join(parts, ", ")
+}
+
+// CreateTable creates t with the adapter's type names.
+func (b *SQLBase) CreateTable(ctx context.Context, t Table) error {
+	_, err := b.Exec(ctx, fmt.Sprintf("CREATE TABLE %s (%s)", t.Name, b.ColumnList(t.Columns)))
+	return err
+}
+
+// DropTable drops a table if it exists.
+func (b *SQLBase) DropTable(ctx context.Context, name string) error {
+	_, err := b.Exec(ctx, "DROP TABLE IF EXISTS "+name)
+	return err
+}
+
+// CreateIndex builds a B-tree index; Hash is not supported by default.
+func (b *SQLBase) CreateIndex(ctx context.Context, table, name, column string, kind IndexKind, unique bool) error {
+	if kind == Hash {
+		return fmt.Errorf("hash index: %w", ErrNotSupported)
+	}
+	u := ""
+	if unique {
+		u = "UNIQUE "
+	}
+	_, err := b.Exec(ctx, fmt.Sprintf("CREATE %sINDEX %s ON %s (%s)", u, name, table, column))
+	return err
+}
+
+// DropIndex drops an index by name (dialects that need the table override).
+func (b *SQLBase) DropIndex(ctx context.Context, table, name string) error {
+	_, err := b.Exec(ctx, "DROP INDEX IF EXISTS "+name)
+	return err
+}
+
+// CreateTableAs uses CREATE TABLE ... AS.
+func (b *SQLBase) CreateTableAs(ctx context.Context, name, query string, cols []Column) error {
+	_, err := b.Exec(ctx, fmt.Sprintf("CREATE TABLE %s AS %s", name, query))
+	return err
+}
+
+// Quote renders a value as an SQL literal: int64 as digits, strings quoted.
+func Quote(v any) string {
+	switch x := v.(type) {
+	case string:
+		return "'" + strings.ReplaceAll(x, "'", "''") + "'"
+	case int64:
+		return fmt.Sprint(x)
+	case int:
+		return fmt.Sprint(x)
+	default:
+		return fmt.Sprint(x)
+	}
+}

@@ -1,0 +1,129 @@
+// Package dbms is dbgauge's engine layer: one small interface every engine
+// adapter implements, optional abilities found by type assertion, URL parsing,
+// and the classification of engine errors. It knows nothing of benchmarks:
+// workloads describe tables, columns and SQL; adapters say how this engine
+// stores, loads and indexes them.
+package dbms
+
+import (
+	"context"
+	"errors"
+)
+
+// Engine is one open session to a database engine. The benchmark code talks
+// to an engine only through this interface and the optional ones below.
+//
+// An Engine holds one connection (one server session), so session settings,
+// temporary state and the query process stay the same for the whole run. It is
+// not safe for concurrent use; load drivers open one Engine per client.
+type Engine interface {
+	// Name is the registered adapter name: postgres, mysql, sqlite, duckdb, firebird.
+	Name() string
+	// Exec runs a statement and returns the number of rows it affected
+	// (-1 when the engine does not say).
+	Exec(ctx context.Context, sql string) (int64, error)
+	// QueryCount runs a query, fetches every row to the client, discards it,
+	// and returns how many rows came back.
+	QueryCount(ctx context.Context, sql string) (int64, error)
+	// QueryRows runs a query and returns all rows as strings (NULL as ""). It
+	// is meant for small results: settings, plans, verification.
+	QueryRows(ctx context.Context, sql string) ([][]string, error)
+	// Info describes the engine: versions and the settings that matter.
+	Info(ctx context.Context) (Info, error)
+	// Close ends the session.
+	Close() error
+	Schema
+}
+
+// Info is what a run records about the engine it measured.
+type Info struct {
+	Engine        string            `json:"engine"`
+	Version       string            `json:"engine_version"`
+	Driver        string            `json:"driver"`
+	DriverVersion string            `json:"driver_version"`
+	Settings      map[string]string `json:"settings"`
+	// BufferPoolBytes is the engine's own data cache size, 0 when unknown.
+	BufferPoolBytes int64 `json:"buffer_pool_bytes"`
+}
+
+// ColumnType is the small type system workloads describe tables with.
+type ColumnType int
+
+const (
+	// Int is a four-byte signed integer.
+	Int ColumnType = iota
+	// BigInt is an eight-byte signed integer.
+	BigInt
+	// Char is fixed-width text of Column.Len characters.
+	Char
+)
+
+// Column is one column of a table a workload asks for.
+type Column struct {
+	Name string
+	Type ColumnType
+	Len  int // for Char
+}
+
+// Table is a table definition: the adapter renders it in its own dialect.
+type Table struct {
+	Name    string
+	Columns []Column
+}
+
+// RowSource streams rows for a bulk load. Next fills row (len(row) ==
+// len(Table.Columns)) with int64 for Int/BigInt and string for Char values and
+// returns false when there are no more rows. Sources are read once, by one
+// goroutine; they must not be retained after Load returns.
+type RowSource interface {
+	Next(row []any) bool
+}
+
+// IndexKind is the access method of an index.
+type IndexKind int
+
+const (
+	BTree IndexKind = iota
+	Hash
+)
+
+func (k IndexKind) String() string {
+	if k == Hash {
+		return "hash"
+	}
+	return "btree"
+}
+
+// Schema is what every adapter can do with tables: create, fill, index,
+// cluster and drop them. Dialect differences (types, CREATE TABLE AS,
+// index syntax) live behind it.
+type Schema interface {
+	CreateTable(ctx context.Context, t Table) error
+	DropTable(ctx context.Context, name string) error
+	// Load fills table t (already created) from rows through the engine's
+	// fastest bulk path and returns how many rows were loaded.
+	Load(ctx context.Context, t Table, rows RowSource) (int64, error)
+	// CreateIndex builds an index; an access method the engine lacks returns an
+	// error wrapping ErrNotSupported that says why.
+	CreateIndex(ctx context.Context, table, name, column string, kind IndexKind, unique bool) error
+	DropIndex(ctx context.Context, table, name string) error
+	// Cluster makes the table physically ordered on column with an index on it
+	// (named name), by the engine's own clustered storage where it has one.
+	Cluster(ctx context.Context, t Table, name, column string) error
+	// CreateTableAs stores the result of a query into a new table whose
+	// columns are cols (engines without CREATE TABLE AS create and insert).
+	// Callers count the stored rows themselves, outside any timed region.
+	CreateTableAs(ctx context.Context, name, query string, cols []Column) error
+	// Analyze refreshes the optimizer statistics of a table.
+	Analyze(ctx context.Context, table string) error
+}
+
+// CacheFlusher is an engine that can empty its own data cache. It reports
+// what it did and what it could not do, in words for the run's record.
+type CacheFlusher interface {
+	FlushCache(ctx context.Context) (done []string, notDone []string, err error)
+}
+
+// ErrNotSupported marks an ability the engine does not have. Errors wrapping
+// it carry the reason, for "not applicable" reports.
+var ErrNotSupported = errors.New("not supported by this engine")

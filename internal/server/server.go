@@ -1,0 +1,196 @@
+// Package server starts and stops private local engine instances from the
+// operating system's packages: a data directory of its own, a loopback port,
+// no systemd. Tests use it, and so do experiments that need to restart an
+// engine (cold cache) or set server options. A user's own server never needs it.
+package server
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"time"
+)
+
+// Instance is one running private server.
+type Instance struct {
+	Engine string `json:"engine"`
+	Dir    string `json:"dir"`
+	Port   int    `json:"port"`
+	// URL is what to pass to dbgauge --db.
+	URL string `json:"url"`
+	PID int    `json:"pid"`
+	// Settings are the server options it was started with.
+	Settings map[string]string `json:"settings,omitempty"`
+}
+
+// Options tune a start.
+type Options struct {
+	// Port to listen on; 0 picks a free loopback port.
+	Port int
+	// Settings are server options (postgresql.conf names, mariadbd option
+	// names, firebird.conf names) applied at start.
+	Settings map[string]string
+}
+
+// kind is one engine's way to run a private instance. Implementations live in
+// one file per engine and register in init().
+type kind interface {
+	// start creates the instance in dir (initialising it when empty), starts
+	// it on port and returns once it accepts connections.
+	start(ctx context.Context, inst *Instance) error
+	// stop ends the instance's processes; the directory stays.
+	stop(inst *Instance) error
+	// available says whether the packages are installed, and if not, which
+	// Debian package to install.
+	available() error
+}
+
+var kinds = map[string]kind{}
+
+func register(name string, k kind) {
+	if _, dup := kinds[name]; dup {
+		panic("server: engine registered twice: " + name)
+	}
+	kinds[name] = k
+}
+
+// Engines lists the engines a private instance can be started for.
+func Engines() []string {
+	var out []string
+	for k := range kinds {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// ErrUnknownEngine is returned for an engine with no private-server support.
+var ErrUnknownEngine = errors.New("unknown server engine")
+
+const stateFile = "dbgauge-instance.json"
+
+// Start starts engine's private instance in dir (created if missing) and
+// records it in dir so that Stop can find it from another process.
+func Start(ctx context.Context, engine, dir string, opt Options) (*Instance, error) {
+	k, ok := kinds[engine]
+	if !ok {
+		return nil, fmt.Errorf("%w %q (known: %s)", ErrUnknownEngine, engine, strings.Join(Engines(), ", "))
+	}
+	if err := k.available(); err != nil {
+		return nil, err
+	}
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return nil, err
+	}
+	if err := os.MkdirAll(abs, 0o755); err != nil {
+		return nil, fmt.Errorf("create %s: %w", abs, err)
+	}
+	port := opt.Port
+	if port == 0 {
+		if port, err = FreePort(); err != nil {
+			return nil, err
+		}
+	}
+	inst := &Instance{Engine: engine, Dir: abs, Port: port, Settings: opt.Settings}
+	if err := k.start(ctx, inst); err != nil {
+		return nil, fmt.Errorf("start %s in %s: %w", engine, abs, err)
+	}
+	if err := inst.save(); err != nil {
+		k.stop(inst)
+		return nil, err
+	}
+	return inst, nil
+}
+
+// Stop stops the instance recorded in dir.
+func Stop(engine, dir string) error {
+	inst, err := Load(dir)
+	if err != nil {
+		return err
+	}
+	if inst.Engine != engine {
+		return fmt.Errorf("%s holds a %s instance, not %s", dir, inst.Engine, engine)
+	}
+	return inst.Stop()
+}
+
+// Load reads the instance recorded in dir.
+func Load(dir string) (*Instance, error) {
+	b, err := os.ReadFile(filepath.Join(dir, stateFile))
+	if err != nil {
+		return nil, fmt.Errorf("no dbgauge instance in %s: %w", dir, err)
+	}
+	var inst Instance
+	if err := json.Unmarshal(b, &inst); err != nil {
+		return nil, fmt.Errorf("read %s: %w", filepath.Join(dir, stateFile), err)
+	}
+	return &inst, nil
+}
+
+// Stop ends the instance's processes.
+func (i *Instance) Stop() error {
+	k, ok := kinds[i.Engine]
+	if !ok {
+		return fmt.Errorf("%w %q", ErrUnknownEngine, i.Engine)
+	}
+	if err := k.stop(i); err != nil {
+		return fmt.Errorf("stop %s in %s: %w", i.Engine, i.Dir, err)
+	}
+	return os.Remove(filepath.Join(i.Dir, stateFile))
+}
+
+// Restart stops and starts the instance on the same port and directory: the
+// engine's own cache is empty afterwards.
+func (i *Instance) Restart(ctx context.Context) error {
+	k := kinds[i.Engine]
+	if err := k.stop(i); err != nil {
+		return err
+	}
+	if err := k.start(ctx, i); err != nil {
+		return err
+	}
+	return i.save()
+}
+
+func (i *Instance) save() error {
+	b, _ := json.MarshalIndent(i, "", "  ")
+	return os.WriteFile(filepath.Join(i.Dir, stateFile), b, 0o644)
+}
+
+// FreePort asks the kernel for a free loopback TCP port.
+func FreePort() (int, error) {
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return 0, err
+	}
+	defer l.Close()
+	return l.Addr().(*net.TCPAddr).Port, nil
+}
+
+// waitTCP waits until something accepts connections on the loopback port.
+func waitTCP(ctx context.Context, port int, limit time.Duration) error {
+	deadline := time.Now().Add(limit)
+	addr := fmt.Sprintf("127.0.0.1:%d", port)
+	for {
+		c, err := net.DialTimeout("tcp", addr, 200*time.Millisecond)
+		if err == nil {
+			c.Close()
+			return nil
+		}
+		if time.Now().After(deadline) {
+			return fmt.Errorf("nothing listens on %s after %s", addr, limit)
+		}
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-time.After(50 * time.Millisecond):
+		}
+	}
+}

@@ -1,0 +1,30 @@
+// Package servertest starts private engine instances for tests and removes
+// them when the test ends. A missing engine package fails the test with the
+// package to install: tests never pass by skipping a real engine.
+package servertest
+
+import (
+	"context"
+	"testing"
+	"time"
+
+	"github.com/dbgauge/dbgauge/internal/server"
+)
+
+// Start starts a private instance of engine (postgres, mariadb, firebird) in a
+// temporary directory and stops it at the end of the test.
+func Start(t testing.TB, engine string, opt server.Options) *server.Instance {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	inst, err := server.Start(ctx, engine, t.TempDir(), opt)
+	if err != nil {
+		t.Fatalf("start private %s: %v", engine, err)
+	}
+	t.Cleanup(func() {
+		if err := inst.Stop(); err != nil {
+			t.Errorf("stop private %s: %v", engine, err)
+		}
+	})
+	return inst
+}
