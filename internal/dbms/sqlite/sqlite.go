@@ -1,0 +1,196 @@
+// Package sqlite is dbgauge's adapter for SQLite through mattn/go-sqlite3.
+package sqlite
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+
+	sqlite3 "github.com/mattn/go-sqlite3"
+
+	"github.com/dbgauge/dbgauge/internal/dbms"
+)
+
+func init() {
+	dbms.Register(&dbms.Adapter{Name: "sqlite", Schemes: []string{"sqlite", "sqlite3"}, Open: open})
+}
+
+// Engine is one SQLite connection.
+type Engine struct {
+	dbms.SQLBase
+	path string
+	dsn  string
+}
+
+var _ dbms.Engine = (*Engine)(nil)
+var _ dbms.CacheFlusher = (*Engine)(nil)
+
+func open(ctx context.Context, u *dbms.URL) (dbms.Engine, error) {
+	if dir := filepath.Dir(u.Path); dir != "" {
+		if st, err := os.Stat(dir); err != nil || !st.IsDir() {
+			return nil, dbms.Wrap(dbms.BadInput, fmt.Errorf("cannot open SQLite file %s: directory %s does not exist", u.Path, dir))
+		}
+	}
+	// The URL's query parameters are passed on as go-sqlite3 DSN options
+	// (_journal_mode, _synchronous, _cache_size ...).
+	dsn := "file:" + u.Path
+	if len(u.Query) > 0 {
+		dsn += "?" + u.Query.Encode()
+	}
+	e := &Engine{path: u.Path, dsn: dsn}
+	if err := e.connect(ctx); err != nil {
+		return nil, dbms.Wrap(dbms.BadInput, fmt.Errorf("cannot open SQLite file %s: %w", u.Path, err))
+	}
+	return e, nil
+}
+
+func (e *Engine) connect(ctx context.Context) error {
+	db, conn, err := dbms.OpenSQL(ctx, "sqlite3", e.dsn)
+	if err != nil {
+		return err
+	}
+	e.SQLBase = dbms.SQLBase{DB: db, Conn: conn, TypeName: typeName, ClassifyErr: classify}
+	return nil
+}
+
+// Name is the adapter name.
+func (e *Engine) Name() string { return "sqlite" }
+
+func typeName(c dbms.Column) string {
+	switch c.Type {
+	case dbms.Char:
+		return fmt.Sprintf("CHAR(%d)", c.Len)
+	case dbms.BigInt:
+		return "BIGINT"
+	default:
+		return "INTEGER"
+	}
+}
+
+// Load inserts all rows with one prepared statement in one transaction, the
+// fastest path SQLite offers (it has no bulk-load protocol).
+func (e *Engine) Load(ctx context.Context, t dbms.Table, rows dbms.RowSource) (int64, error) {
+	marks := strings.TrimSuffix(strings.Repeat("?,", len(t.Columns)), ",")
+	tx, err := e.Conn.BeginTx(ctx, nil)
+	if err != nil {
+		return 0, classify(err)
+	}
+	defer tx.Rollback()
+	stmt, err := tx.PrepareContext(ctx, fmt.Sprintf("INSERT INTO %s VALUES (%s)", t.Name, marks))
+	if err != nil {
+		return 0, classify(err)
+	}
+	defer stmt.Close()
+	row := make([]any, len(t.Columns))
+	var n int64
+	for rows.Next(row) {
+		if _, err := stmt.ExecContext(ctx, row...); err != nil {
+			return n, classify(fmt.Errorf("load %s row %d: %w", t.Name, n, err))
+		}
+		n++
+	}
+	return n, classify(tx.Commit())
+}
+
+// Cluster rebuilds the table with column as its primary key in a WITHOUT
+// ROWID table, SQLite's true clustered storage: rows live in the primary-key
+// B-tree, ordered on column. The index name is the table's primary key.
+func (e *Engine) Cluster(ctx context.Context, t dbms.Table, name, column string) error {
+	tmp := t.Name + "_clu"
+	cols := e.ColumnList(t.Columns)
+	stmts := []string{
+		"DROP TABLE IF EXISTS " + tmp,
+		fmt.Sprintf("CREATE TABLE %s (%s, PRIMARY KEY (%s)) WITHOUT ROWID", tmp, cols, column),
+		fmt.Sprintf("INSERT INTO %s SELECT * FROM %s ORDER BY %s", tmp, t.Name, column),
+		"DROP TABLE " + t.Name,
+		fmt.Sprintf("ALTER TABLE %s RENAME TO %s", tmp, t.Name),
+	}
+	for _, s := range stmts {
+		if _, err := e.Exec(ctx, s); err != nil {
+			return fmt.Errorf("cluster %s on %s: %w", t.Name, column, err)
+		}
+	}
+	return e.Analyze(ctx, t.Name)
+}
+
+// DropIndex drops a secondary index; the clustered "index" is the table's
+// primary key and goes only with the table.
+func (e *Engine) DropIndex(ctx context.Context, table, name string) error {
+	_, err := e.Exec(ctx, "DROP INDEX IF EXISTS "+name)
+	return err
+}
+
+// Analyze refreshes the statistics the planner uses.
+func (e *Engine) Analyze(ctx context.Context, table string) error {
+	_, err := e.Exec(ctx, "ANALYZE "+table)
+	return err
+}
+
+// CreateIndex builds a B-tree index; SQLite has no hash index.
+func (e *Engine) CreateIndex(ctx context.Context, table, name, column string, kind dbms.IndexKind, unique bool) error {
+	if kind == dbms.Hash {
+		return fmt.Errorf("SQLite has only B-tree indexes: %w", dbms.ErrNotSupported)
+	}
+	return e.SQLBase.CreateIndex(ctx, table, name, column, kind, unique)
+}
+
+// Info reports the version and the cache settings.
+func (e *Engine) Info(ctx context.Context) (dbms.Info, error) {
+	info := dbms.Info{Engine: "sqlite", Driver: "github.com/mattn/go-sqlite3", DriverVersion: dbms.ModuleVersion("github.com/mattn/go-sqlite3"), Settings: map[string]string{}}
+	v, err := e.QueryValue(ctx, "SELECT sqlite_version()")
+	if err != nil {
+		return info, err
+	}
+	info.Version = v
+	for _, p := range []string{"page_size", "cache_size", "journal_mode", "synchronous", "mmap_size", "temp_store"} {
+		if v, err := e.QueryValue(ctx, "PRAGMA "+p); err == nil {
+			info.Settings[p] = v
+		}
+	}
+	var page, cache int64
+	fmt.Sscan(info.Settings["page_size"], &page)
+	fmt.Sscan(info.Settings["cache_size"], &cache)
+	// cache_size is in pages when positive and in KiB when negative.
+	if cache < 0 {
+		info.BufferPoolBytes = -cache * 1024
+	} else {
+		info.BufferPoolBytes = cache * page
+	}
+	info.Settings["path"] = e.path
+	return info, nil
+}
+
+// FlushCache closes and reopens the connection: SQLite's page cache belongs
+// to the connection, so a new one starts empty.
+func (e *Engine) FlushCache(ctx context.Context) ([]string, []string, error) {
+	if err := e.Close(); err != nil {
+		return nil, nil, err
+	}
+	if err := e.connect(ctx); err != nil {
+		return nil, nil, err
+	}
+	return []string{"SQLite page cache (connection reopened)"}, nil, nil
+}
+
+func classify(err error) error {
+	if err == nil {
+		return nil
+	}
+	var se sqlite3.Error
+	if errors.As(err, &se) {
+		switch se.Code {
+		case sqlite3.ErrBusy, sqlite3.ErrLocked:
+			return dbms.Wrap(dbms.Conflict, err)
+		case sqlite3.ErrCantOpen, sqlite3.ErrPerm, sqlite3.ErrReadonly, sqlite3.ErrNotADB:
+			return dbms.Wrap(dbms.BadInput, err)
+		case sqlite3.ErrError:
+			if strings.Contains(se.Error(), "syntax error") {
+				return dbms.Wrap(dbms.Syntax, err)
+			}
+		}
+	}
+	return err
+}
