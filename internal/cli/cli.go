@@ -1,0 +1,148 @@
+// Package cli is dbgauge's command line: commands, flags, config files,
+// validation into plans, exit codes. It never touches an engine itself; it
+// hands validated plans to experiments.
+package cli
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"strings"
+	"syscall"
+
+	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
+	"gopkg.in/yaml.v3"
+
+	"github.com/dbgauge/dbgauge/internal/dbms"
+)
+
+// Exit codes.
+const (
+	ExitOK       = 0
+	ExitFailure  = 1 // a run failed part-way; what was measured is kept
+	ExitBadInput = 2 // the user's input was wrong; nothing was written
+)
+
+// UsageError is bad input: one line, exit code 2.
+type UsageError struct{ Msg string }
+
+func (e *UsageError) Error() string { return e.Msg }
+
+func usagef(format string, args ...any) error {
+	return &UsageError{Msg: fmt.Sprintf(format, args...)}
+}
+
+// Run is main: it runs dbgauge with args and returns the exit code.
+func Run(stdout, stderr io.Writer, args []string) int {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	root := newRoot(stdout, stderr)
+	root.SetArgs(args)
+	root.SetOut(stdout)
+	root.SetErr(stderr)
+	err := root.ExecuteContext(ctx)
+	if err == nil {
+		return ExitOK
+	}
+	code := exitCode(err)
+	fmt.Fprintf(stderr, "dbgauge: %s\n", firstLine(err.Error()))
+	return code
+}
+
+func exitCode(err error) int {
+	var ue *UsageError
+	if errors.As(err, &ue) || dbms.Classify(err) == dbms.BadInput {
+		return ExitBadInput
+	}
+	if strings.HasPrefix(err.Error(), "unknown command") || strings.HasPrefix(err.Error(), "unknown flag") ||
+		strings.HasPrefix(err.Error(), "unknown shorthand flag") || strings.Contains(err.Error(), "invalid argument") ||
+		strings.Contains(err.Error(), "flag needs an argument") || strings.Contains(err.Error(), "required flag") ||
+		strings.Contains(err.Error(), "accepts ") {
+		return ExitBadInput
+	}
+	return ExitFailure
+}
+
+func firstLine(s string) string {
+	s = strings.TrimSpace(s)
+	if i := strings.IndexByte(s, '\n'); i >= 0 {
+		return s[:i]
+	}
+	return s
+}
+
+func newRoot(stdout, stderr io.Writer) *cobra.Command {
+	root := &cobra.Command{
+		Use:           "dbgauge",
+		Short:         "A scientific workbench for measuring database systems",
+		SilenceUsage:  true,
+		SilenceErrors: true,
+		Version:       Version(),
+	}
+	root.CompletionOptions.DisableDefaultCmd = true
+	root.AddCommand(newWisconsin(stdout, stderr), newQuickstart(stdout, stderr), newServer(stdout, stderr))
+	return root
+}
+
+// addConfigFlag adds --config and makes the command read it before RunE:
+// keys are long flag names; flags given on the command line win.
+func addConfigFlag(cmd *cobra.Command) {
+	cmd.Flags().String("config", "", "YAML file of flag defaults (keys are the long flag names)")
+	prev := cmd.PreRunE
+	cmd.PreRunE = func(c *cobra.Command, args []string) error {
+		if err := applyConfig(c.Flags()); err != nil {
+			return err
+		}
+		if prev != nil {
+			return prev(c, args)
+		}
+		return nil
+	}
+}
+
+func applyConfig(fs *pflag.FlagSet) error {
+	path, _ := fs.GetString("config")
+	if path == "" {
+		return nil
+	}
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return usagef("--config %s: %v", path, err)
+	}
+	var m map[string]any
+	if err := yaml.Unmarshal(b, &m); err != nil {
+		return usagef("--config %s: not YAML: %v", path, firstLine(err.Error()))
+	}
+	for k, v := range m {
+		f := fs.Lookup(k)
+		if f == nil || k == "config" {
+			return usagef("--config %s: unknown key %q (keys are the long flag names of this command)", path, k)
+		}
+		if f.Changed {
+			continue
+		}
+		val := fmt.Sprint(v)
+		if list, ok := v.([]any); ok {
+			parts := make([]string, len(list))
+			for i, x := range list {
+				parts[i] = fmt.Sprint(x)
+			}
+			val = strings.Join(parts, ",")
+		}
+		if err := fs.Set(k, val); err != nil {
+			return usagef("--config %s: key %s: %v", path, k, err)
+		}
+	}
+	return nil
+}
+
+// effectiveFlags returns every flag's value, for the manifest.
+func effectiveFlags(fs *pflag.FlagSet) map[string]any {
+	out := map[string]any{}
+	fs.VisitAll(func(f *pflag.Flag) { out[f.Name] = f.Value.String() })
+	return out
+}

@@ -1,0 +1,97 @@
+package cli
+
+import (
+	"bytes"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/dbgauge/dbgauge/internal/experiment"
+	"github.com/dbgauge/dbgauge/internal/report"
+	"github.com/dbgauge/dbgauge/internal/results"
+	w "github.com/dbgauge/dbgauge/internal/workload/wisconsin"
+)
+
+func newQuickstart(stdout, stderr io.Writer) *cobra.Command {
+	var out, size string
+	var reps int
+	cmd := &cobra.Command{
+		Use:   "quickstart",
+		Short: "Run the Wisconsin suite on embedded SQLite and DuckDB at a small size, side by side",
+		Long: `Run the whole Wisconsin suite, every cardinality checked, on the two embedded
+engines (no server needed), and print the tables side by side. The run
+directory holds one sub-directory per engine plus the side-by-side tables.`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			sizes, err := parseSizes("size", size)
+			if err != nil {
+				return err
+			}
+			for _, n := range sizes {
+				if err := w.CheckSize(n); err != nil {
+					return usagef("--size: %v", err)
+				}
+			}
+			if reps < 1 {
+				return usagef("--reps %d: at least one repetition is needed", reps)
+			}
+			if out == "" {
+				out = results.DefaultDir("runs", "quickstart", time.Now())
+			}
+			if err := results.CheckWritable(out); err != nil {
+				return usagef("%v", err)
+			}
+			abs, _ := filepath.Abs(out)
+			all, _ := w.ParseQueries("1-32")
+			plan := experiment.WisconsinPlan{Sizes: sizes, Reps: reps, Orgs: w.Orgs, Dests: []string{experiment.DestRelation}, Queries: all, Seed: 1}
+			var runs []*experiment.WisconsinResults
+			for _, eng := range []string{"sqlite", "duckdb"} {
+				dir := filepath.Join(abs, eng)
+				db := fmt.Sprintf("%s:%s", eng, filepath.Join(dir, eng+".db"))
+				if err := os.MkdirAll(dir, 0o755); err != nil {
+					return err
+				}
+				fmt.Fprintf(stderr, "== %s ==\n", eng)
+				r, err := runWisconsin(cmd.Context(), io.Discard, stderr, db, filepath.Join(dir, "run"), plan, os.Args, effectiveFlags(cmd.Flags()))
+				if r != nil && r.res != nil {
+					runs = append(runs, r.res)
+				}
+				if err != nil {
+					return fmt.Errorf("%s: %w", eng, err)
+				}
+			}
+			var b bytes.Buffer
+			for _, n := range sizes {
+				for _, t := range report.PaperTables(runs, n) {
+					t.Text(&b)
+				}
+			}
+			if err := os.WriteFile(filepath.Join(abs, "side_by_side.txt"), b.Bytes(), 0o644); err != nil {
+				return err
+			}
+			stdout.Write(b.Bytes())
+			for _, r := range runs {
+				ok, bad := 0, 0
+				for _, q := range r.Queries {
+					if q.Status == experiment.StatusOK {
+						ok++
+					} else if q.Status != experiment.StatusNotApplicable {
+						bad++
+					}
+				}
+				fmt.Fprintf(stdout, "%s %s: %d query results with cardinality ok, %d failed\n", r.Engine, r.EngineVersion, ok, bad)
+			}
+			fmt.Fprintf(stdout, "run directory: %s (side_by_side.txt; per engine: */run/tables.txt, results.json)\n", abs)
+			return nil
+		},
+	}
+	cmd.Flags().StringVar(&out, "out", "", "run directory (default runs/<UTC time>-quickstart)")
+	cmd.Flags().StringVar(&size, "size", "10000", "base relation size")
+	cmd.Flags().IntVar(&reps, "reps", 5, "repetitions of each query")
+	addConfigFlag(cmd)
+	return cmd
+}

@@ -1,0 +1,92 @@
+package cli
+
+import (
+	"fmt"
+	"io"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/dbgauge/dbgauge/internal/server"
+)
+
+func newServer(stdout, stderr io.Writer) *cobra.Command {
+	cmd := &cobra.Command{
+		Use:   "server",
+		Short: "Start or stop a private local engine instance (postgres, mariadb, firebird)",
+	}
+	var dir string
+	var port int
+	var settings []string
+	start := &cobra.Command{
+		Use:   "start ENGINE --dir DIR",
+		Short: "Start a private instance from the installed Debian packages; prints the URL for --db",
+		Args:  cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if dir == "" {
+				return usagef("server start: --dir is required (a directory for the instance's data)")
+			}
+			opt := server.Options{Port: port, Settings: map[string]string{}}
+			for _, s := range settings {
+				k, v, ok := cut(s)
+				if !ok {
+					return usagef("--set %q: use name=value", s)
+				}
+				opt.Settings[k] = v
+			}
+			if err := knownServer(args[0]); err != nil {
+				return err
+			}
+			t := time.Now()
+			inst, err := server.Start(cmd.Context(), args[0], dir, opt)
+			if err != nil {
+				return err
+			}
+			fmt.Fprintf(stderr, "started %s in %s (pid %d, port %d) in %.1f s\n", inst.Engine, inst.Dir, inst.PID, inst.Port, time.Since(t).Seconds())
+			fmt.Fprintln(stdout, inst.URL)
+			return nil
+		},
+	}
+	start.Flags().StringVar(&dir, "dir", "", "directory holding the instance (created if missing)")
+	start.Flags().IntVar(&port, "port", 0, "loopback port (default: a free one)")
+	start.Flags().StringArrayVar(&settings, "set", nil, "server setting name=value (repeatable), e.g. --set shared_buffers=256MB")
+	stop := &cobra.Command{
+		Use:   "stop ENGINE --dir DIR",
+		Short: "Stop the private instance in DIR (its data stays)",
+		Args:  cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if dir == "" {
+				return usagef("server stop: --dir is required")
+			}
+			if err := knownServer(args[0]); err != nil {
+				return err
+			}
+			if err := server.Stop(args[0], dir); err != nil {
+				return err
+			}
+			fmt.Fprintf(stderr, "stopped %s in %s\n", args[0], dir)
+			return nil
+		},
+	}
+	stop.Flags().StringVar(&dir, "dir", "", "directory holding the instance")
+	cmd.AddCommand(start, stop)
+	return cmd
+}
+
+func knownServer(engine string) error {
+	for _, e := range server.Engines() {
+		if e == engine {
+			return nil
+		}
+	}
+	return usagef("unknown server engine %q (known: %v)", engine, server.Engines())
+}
+
+func cut(s string) (string, string, bool) {
+	for i := 0; i < len(s); i++ {
+		if s[i] == '=' {
+			return s[:i], s[i+1:], i > 0
+		}
+	}
+	return "", "", false
+}

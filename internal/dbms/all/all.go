@@ -1,0 +1,6 @@
+// Package all registers every engine adapter; import it for its side effect.
+package all
+
+import (
+	_ "github.com/dbgauge/dbgauge/internal/dbms/sqlite"
+)

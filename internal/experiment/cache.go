@@ -1,0 +1,33 @@
+package experiment
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"syscall"
+
+	"github.com/dbgauge/dbgauge/internal/dbms"
+)
+
+// coldCache empties what can be emptied before a cold execution: the OS page
+// cache (root only) and the engine's own cache where the adapter can.
+func coldCache(ctx context.Context, e dbms.Engine) (done, notDone []string, err error) {
+	syscall.Sync()
+	if os.Geteuid() != 0 {
+		notDone = append(notDone, "OS page cache (dropping it needs root)")
+	} else if werr := os.WriteFile("/proc/sys/vm/drop_caches", []byte("3\n"), 0); werr != nil {
+		notDone = append(notDone, fmt.Sprintf("OS page cache (/proc/sys/vm/drop_caches: %v)", werr))
+	} else {
+		done = append(done, "OS page cache (drop_caches=3 after sync)")
+	}
+	if f, ok := e.(dbms.CacheFlusher); ok {
+		d, nd, ferr := f.FlushCache(ctx)
+		if ferr != nil {
+			return done, notDone, fmt.Errorf("flush %s cache: %w", e.Name(), ferr)
+		}
+		done, notDone = append(done, d...), append(notDone, nd...)
+	} else {
+		notDone = append(notDone, e.Name()+" cache (the engine offers no way to empty it)")
+	}
+	return done, notDone, nil
+}

@@ -1,0 +1,266 @@
+// Package experiment holds one file per experiment: it asks a workload for
+// data and operations, an engine adapter for how to run them, measures, and
+// records every measurement in the run directory as it is taken.
+package experiment
+
+import (
+	"context"
+	"fmt"
+	"math/rand/v2"
+	"slices"
+
+	"github.com/dbgauge/dbgauge/internal/dbms"
+	"github.com/dbgauge/dbgauge/internal/progress"
+	"github.com/dbgauge/dbgauge/internal/results"
+	"github.com/dbgauge/dbgauge/internal/stats"
+	w "github.com/dbgauge/dbgauge/internal/workload/wisconsin"
+)
+
+// Destinations of retrieval results (seed 000 §4.1).
+const (
+	DestRelation = "relation" // stored into a fresh result relation
+	DestClient   = "client"   // rows fetched by the client and discarded
+	DestCount    = "count"    // only the count crosses to the client
+	DestUpdate   = "update"   // updates have no result destination
+)
+
+// WisconsinPlan is a validated Wisconsin run: nothing touched yet.
+type WisconsinPlan struct {
+	Sizes   []int64
+	Reps    int
+	Orgs    []w.Org
+	Dests   []string
+	Cold    bool
+	Queries []int
+	Seed    uint64
+	Drop    bool
+}
+
+// Wisconsin runs the plan on an open engine, writing into run. It returns
+// the results gathered so far even when it fails part-way (the caller
+// writes them: nothing measured is lost).
+func Wisconsin(ctx context.Context, e dbms.Engine, plan WisconsinPlan, run *results.Run, info dbms.Info, pr *progress.Printer) (*WisconsinResults, error) {
+	res := &WisconsinResults{
+		Experiment: "wisconsin", Engine: e.Name(), EngineVersion: info.Version,
+		Sizes: plan.Sizes, Reps: plan.Reps, Seed: plan.Seed, Cache: "warm",
+	}
+	if plan.Cold {
+		res.Cache = "cold"
+	}
+	r := &wisconsinRun{e: e, plan: plan, run: run, res: res, pr: pr, info: info}
+	for _, n := range plan.Sizes {
+		if err := r.size(ctx, n); err != nil {
+			res.Error = err.Error()
+			return res, err
+		}
+	}
+	r.growth()
+	res.Complete = true
+	return res, nil
+}
+
+type wisconsinRun struct {
+	e    dbms.Engine
+	plan WisconsinPlan
+	run  *results.Run
+	res  *WisconsinResults
+	pr   *progress.Printer
+	info dbms.Info
+}
+
+// size loads the four relations of base size n, then walks the storage
+// organisations in order, running each organisation's queries.
+func (r *wisconsinRun) size(ctx context.Context, n int64) error {
+	data, err := r.load(ctx, n)
+	if err != nil {
+		return err
+	}
+	r.bufferRatio(n)
+	orgErr := map[w.Org]string{}
+	for _, org := range w.Orgs {
+		qs := r.queriesOf(org)
+		if len(qs) == 0 {
+			continue
+		}
+		if reason, err := r.organize(ctx, n, org); err != nil {
+			return err
+		} else if reason != "" {
+			orgErr[org] = reason
+		}
+		for _, q := range qs {
+			if err := r.query(ctx, data, q, orgErr[org]); err != nil {
+				return err
+			}
+		}
+		if org == w.Hash && orgErr[org] == "" {
+			if err := r.dropHash(ctx, n); err != nil {
+				return err
+			}
+		}
+	}
+	if r.plan.Drop {
+		for _, rel := range w.Relations {
+			if err := r.e.DropTable(ctx, w.TableName(rel, n)); err != nil {
+				return fmt.Errorf("drop %s: %w", w.TableName(rel, n), err)
+			}
+		}
+	}
+	return nil
+}
+
+// queriesOf lists the selected queries run under org.
+func (r *wisconsinRun) queriesOf(org w.Org) []w.Query {
+	if !slices.Contains(r.plan.Orgs, org) {
+		return nil
+	}
+	var out []w.Query
+	for _, q := range w.Queries {
+		if q.Org == org && slices.Contains(r.plan.Queries, q.Num) {
+			out = append(out, q)
+		}
+	}
+	return out
+}
+
+// destinations of q in this run.
+func (r *wisconsinRun) destinations(q w.Query) []string {
+	switch {
+	case q.Update:
+		return []string{DestUpdate}
+	case q.ToClient:
+		return []string{DestClient}
+	}
+	return r.plan.Dests
+}
+
+// query runs every repetition of q at every destination and records them.
+func (r *wisconsinRun) query(ctx context.Context, data *w.Data, q w.Query, notApplicable string) error {
+	for _, dest := range r.destinations(q) {
+		qr := QueryResult{Query: q.Num, Class: q.Class, Size: data.N, Organization: string(q.Org), Destination: dest, Status: StatusOK}
+		if notApplicable != "" {
+			qr.Status, qr.Reason = StatusNotApplicable, notApplicable
+			r.record(qr)
+			continue
+		}
+		// One generator per (query, size, organisation): constants are
+		// reproducible from the seed whatever else was selected.
+		rng := rand.New(rand.NewPCG(r.plan.Seed, uint64(q.Num)<<48^uint64(data.N)<<8^uint64(orgIndex(q.Org))))
+		for rep := 0; rep < r.plan.Reps; rep++ {
+			st, err := q.Build(data, rep, rng)
+			if err != nil {
+				return err
+			}
+			qr.ExpectedRows = st.Expected
+			ex, err := r.execute(ctx, st, dest)
+			r.run.Journal().Append("execution", map[string]any{
+				"query": q.Num, "size": data.N, "organization": q.Org, "destination": dest, "rep": rep,
+				"ms": ex.ms, "rows": ex.rows, "expected_rows": st.Expected, "error": errString(err),
+			})
+			if err != nil {
+				if ctx.Err() != nil {
+					return ctx.Err()
+				}
+				qr.Status, qr.Reason = StatusError, fmt.Sprintf("repetition %d: %v", rep+1, err)
+				if dbms.Classify(err) == dbms.ConnectionLost {
+					r.record(qr)
+					return fmt.Errorf("query %d: connection lost: %w", q.Num, err)
+				}
+				break
+			}
+			qr.Rows = ex.rows
+			qr.SamplesMS = append(qr.SamplesMS, ex.ms)
+			if ex.rows != st.Expected && qr.Status == StatusOK {
+				qr.Status, qr.Reason = StatusMismatch, fmt.Sprintf("repetition %d returned %d rows, expected %d", rep+1, ex.rows, st.Expected)
+			}
+			r.pr.Live("N=%d %-12s Q%-2d %-8s rep %d/%d  %.2f ms", data.N, q.Org, q.Num, dest, rep+1, r.plan.Reps, ex.ms)
+		}
+		r.record(qr)
+	}
+	return nil
+}
+
+func orgIndex(o w.Org) int { return slices.Index(w.Orgs, o) }
+
+// record summarises a query result, keeps it and journals it.
+func (r *wisconsinRun) record(qr QueryResult) {
+	qr.Reps = len(qr.SamplesMS)
+	qr.ElapsedMS = stats.Summarize(qr.SamplesMS)
+	r.res.Queries = append(r.res.Queries, qr)
+	r.run.Journal().Append("query", qr)
+	mark := qr.Status
+	if qr.Reason != "" {
+		mark += ": " + qr.Reason
+	}
+	r.pr.Line("N=%-9d Q%-2d %-22s %-12s %-8s median %10.3f ms  %s", qr.Size, qr.Query, qr.Class, qr.Organization, qr.Destination, qr.ElapsedMS.Median, mark)
+}
+
+func errString(err error) string {
+	if err == nil {
+		return ""
+	}
+	return err.Error()
+}
+
+// growth fits time against size for every query run at two or more sizes.
+func (r *wisconsinRun) growth() {
+	if len(r.plan.Sizes) < 2 {
+		return
+	}
+	type key struct {
+		q         int
+		org, dest string
+	}
+	pts := map[key][][2]float64{}
+	var order []key
+	for _, qr := range r.res.Queries {
+		if qr.Status != StatusOK {
+			continue
+		}
+		k := key{qr.Query, qr.Organization, qr.Destination}
+		if _, seen := pts[k]; !seen {
+			order = append(order, k)
+		}
+		pts[k] = append(pts[k], [2]float64{float64(qr.Size), qr.ElapsedMS.Median})
+	}
+	for _, k := range order {
+		var sizes, times []float64
+		for _, p := range pts[k] {
+			sizes, times = append(sizes, p[0]), append(times, p[1])
+		}
+		g, err := stats.FitGrowth(sizes, times, expectedGrowth(k.q))
+		if err != nil {
+			continue
+		}
+		r.res.Growth = append(r.res.Growth, GrowthResult{Query: k.q, Organization: k.org, Destination: k.dest, Growth: g})
+	}
+}
+
+// expectedGrowth: single-tuple work through an index (and appends) should
+// not grow with the relation; everything else touches a fixed fraction of it.
+func expectedGrowth(q int) string {
+	switch q {
+	case 7, 23, 26, 29, 30, 31, 32:
+		return "flat"
+	}
+	return "linear"
+}
+
+func (r *wisconsinRun) bufferRatio(n int64) {
+	rel := n * 208 // the Handbook's relation size: N tuples of 208 bytes
+	br := BufferRatio{Size: n, RelationBytes: rel, BufferPoolBytes: r.info.BufferPoolBytes}
+	if br.BufferPoolBytes > 0 {
+		br.Ratio = float64(rel) / float64(br.BufferPoolBytes)
+		if br.Ratio < 5 {
+			r.warn(fmt.Sprintf("N=%d: relation (%d bytes) is only %.2f times the %s buffer pool (%d bytes); the Handbook asks for at least 5, so this run measures a mostly cached relation", n, rel, br.Ratio, r.e.Name(), br.BufferPoolBytes))
+		}
+	} else {
+		r.warn(fmt.Sprintf("N=%d: the %s buffer pool size is unknown, so the relation-to-buffer ratio cannot be checked", n, r.e.Name()))
+	}
+	r.res.BufferRatios = append(r.res.BufferRatios, br)
+}
+
+func (r *wisconsinRun) warn(msg string) {
+	r.res.Warnings = append(r.res.Warnings, msg)
+	r.run.Journal().Append("warning", msg)
+	r.pr.Line("warning: %s", msg)
+}

@@ -1,0 +1,87 @@
+package experiment
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/dbgauge/dbgauge/internal/dbms"
+	w "github.com/dbgauge/dbgauge/internal/workload/wisconsin"
+)
+
+// load (re)creates and fills the four relations of base size n in unique2
+// order (the heap organisation) and returns what the queries need of them.
+func (r *wisconsinRun) load(ctx context.Context, n int64) (*w.Data, error) {
+	data := &w.Data{N: n}
+	for _, rel := range w.Relations {
+		t := dbms.Table{Name: w.TableName(rel, n), Columns: w.Columns()}
+		if err := r.e.DropTable(ctx, t.Name); err != nil {
+			return nil, fmt.Errorf("drop %s: %w", t.Name, err)
+		}
+		if err := r.e.CreateTable(ctx, t); err != nil {
+			return nil, fmt.Errorf("create %s: %w", t.Name, err)
+		}
+		rows, err := w.NewRows(rel, n)
+		if err != nil {
+			return nil, err
+		}
+		card := w.Cardinality(rel, n)
+		rows.OnProgress(func(i int64) {
+			r.pr.Live("N=%d load %s: %d/%d rows (%.0f%%)", n, t.Name, i, card, 100*float64(i)/float64(card))
+		})
+		src := &sampledSource{src: rows}
+		start := time.Now()
+		loaded, err := r.e.Load(ctx, t, src)
+		secs := time.Since(start).Seconds()
+		if err != nil {
+			return nil, fmt.Errorf("load %s: %w", t.Name, err)
+		}
+		if loaded != card {
+			return nil, fmt.Errorf("load %s: engine took %d rows, generated %d", t.Name, loaded, card)
+		}
+		if err := r.e.Analyze(ctx, t.Name); err != nil {
+			return nil, fmt.Errorf("analyze %s: %w", t.Name, err)
+		}
+		lr := LoadResult{Relation: rel.String(), Table: t.Name, Size: n, Rows: loaded, Seconds: secs, RowsPerS: float64(loaded) / secs, GenerationSeconds: src.estimate().Seconds()}
+		r.res.Loads = append(r.res.Loads, lr)
+		r.run.Journal().Append("load", lr)
+		r.pr.Line("N=%-9d loaded %-20s %10d rows in %7.2f s (%9.0f rows/s; generation %.0f%% of it)", n, t.Name, loaded, secs, lr.RowsPerS, 100*lr.GenerationSeconds/secs)
+		cen := rows.Census()
+		switch rel {
+		case w.Tenktup1:
+			if err := cen.CheckFull(n); err != nil {
+				return nil, fmt.Errorf("generated %s: %w", t.Name, err)
+			}
+			data.A = cen
+		case w.Onektup:
+			if err := cen.CheckFull(n / 10); err != nil {
+				return nil, fmt.Errorf("generated %s: %w", t.Name, err)
+			}
+			data.C = cen
+		case w.Bprime:
+			data.Bprime = cen
+		}
+	}
+	return data, nil
+}
+
+// sampledSource times one call of Next in 64 and extrapolates, so the cost
+// of generation inside a load is known without timing every row.
+type sampledSource struct {
+	src   dbms.RowSource
+	calls int64
+	spent time.Duration
+}
+
+func (s *sampledSource) Next(row []any) bool {
+	s.calls++
+	if s.calls%64 != 0 {
+		return s.src.Next(row)
+	}
+	t := time.Now()
+	ok := s.src.Next(row)
+	s.spent += time.Since(t)
+	return ok
+}
+
+func (s *sampledSource) estimate() time.Duration { return s.spent * 64 }

@@ -1,0 +1,129 @@
+package experiment
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/dbgauge/dbgauge/internal/dbms"
+	w "github.com/dbgauge/dbgauge/internal/workload/wisconsin"
+)
+
+// organize brings the relations of size n into org. The steps are
+// cumulative in the order of w.Orgs: heap; hash (a hash index on unique2 of
+// A and B, removed afterwards); clustered (ordered on unique2 with an index on
+// it); nonclustered and indexed (plus a secondary index on unique1: seed 000
+// ran its non-clustered and "with indices" queries with all indices built).
+// A returned reason means the engine cannot build org: its queries are not
+// applicable. An error is a failure that stops the run.
+func (r *wisconsinRun) organize(ctx context.Context, n int64, org w.Org) (string, error) {
+	start := time.Now()
+	reason, err := r.organizeSteps(ctx, n, org)
+	or := OrganizeResult{Size: n, Organization: string(org), Seconds: time.Since(start).Seconds(), Status: StatusOK}
+	switch {
+	case err != nil && errors.Is(err, dbms.ErrNotSupported):
+		reason, err = err.Error(), nil
+		fallthrough
+	case reason != "":
+		or.Status, or.Reason = StatusNotApplicable, reason
+	case err != nil:
+		or.Status, or.Reason = StatusError, err.Error()
+	}
+	r.res.Organize = append(r.res.Organize, or)
+	r.run.Journal().Append("organize", or)
+	if err != nil {
+		return "", fmt.Errorf("N=%d organisation %s: %w", n, org, err)
+	}
+	r.pr.Line("N=%-9d organisation %-12s %7.2f s  %s %s", n, org, or.Seconds, or.Status, or.Reason)
+	return reason, nil
+}
+
+func (r *wisconsinRun) organizeSteps(ctx context.Context, n int64, org w.Org) (string, error) {
+	switch org {
+	case w.Heap:
+		return "", nil
+	case w.Hash:
+		for _, rel := range []w.Relation{w.Tenktup1, w.Tenktup2} {
+			t := w.TableName(rel, n)
+			if err := r.e.CreateIndex(ctx, t, t+"_h2", "unique2", dbms.Hash, false); err != nil {
+				return "", err
+			}
+			if err := r.e.Analyze(ctx, t); err != nil {
+				return "", err
+			}
+		}
+		return "", nil
+	case w.Clustered:
+		return "", r.cluster(ctx, n)
+	case w.NonClustered:
+		if !r.clustered(n) {
+			if err := r.cluster(ctx, n); err != nil {
+				return "", err
+			}
+		}
+		for _, rel := range w.Relations {
+			t := w.TableName(rel, n)
+			if err := r.e.CreateIndex(ctx, t, t+"_u1", "unique1", dbms.BTree, true); err != nil {
+				return "", err
+			}
+			if err := r.e.Analyze(ctx, t); err != nil {
+				return "", err
+			}
+		}
+		return "", nil
+	case w.Indexed:
+		if !r.indexed(n) {
+			if !r.clustered(n) {
+				if err := r.cluster(ctx, n); err != nil {
+					return "", err
+				}
+			}
+			return r.organizeSteps(ctx, n, w.NonClustered)
+		}
+		return "", nil
+	}
+	return "", fmt.Errorf("unknown organisation %q", org)
+}
+
+func (r *wisconsinRun) cluster(ctx context.Context, n int64) error {
+	for _, rel := range w.Relations {
+		t := dbms.Table{Name: w.TableName(rel, n), Columns: w.Columns()}
+		if err := r.e.Cluster(ctx, t, t.Name+"_u2", "unique2"); err != nil {
+			return err
+		}
+		if err := r.e.Analyze(ctx, t.Name); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// clustered and indexed tell whether an earlier step of this size built the
+// state already, from the organisation log.
+func (r *wisconsinRun) clustered(n int64) bool {
+	return r.built(n, w.Clustered) || r.built(n, w.NonClustered)
+}
+
+func (r *wisconsinRun) indexed(n int64) bool { return r.built(n, w.NonClustered) }
+
+func (r *wisconsinRun) built(n int64, org w.Org) bool {
+	for _, o := range r.res.Organize {
+		if o.Size == n && o.Organization == string(org) && o.Status == StatusOK {
+			return true
+		}
+	}
+	return false
+}
+
+// dropHash removes the hash indexes again so later organisations start from
+// the heap.
+func (r *wisconsinRun) dropHash(ctx context.Context, n int64) error {
+	for _, rel := range []w.Relation{w.Tenktup1, w.Tenktup2} {
+		t := w.TableName(rel, n)
+		if err := r.e.DropIndex(ctx, t, t+"_h2"); err != nil {
+			return fmt.Errorf("drop hash index on %s: %w", t, err)
+		}
+	}
+	return nil
+}

@@ -1,0 +1,95 @@
+package experiment
+
+import (
+	"github.com/dbgauge/dbgauge/internal/stats"
+)
+
+// Statuses of a query result.
+const (
+	StatusOK            = "ok"
+	StatusMismatch      = "mismatch"
+	StatusNotApplicable = "not_applicable"
+	StatusError         = "error"
+)
+
+// WisconsinResults is results.json of a Wisconsin run (the contract other
+// work and tests rely on: experiment, engine, engine_version, sizes, queries).
+type WisconsinResults struct {
+	Experiment    string           `json:"experiment"`
+	Engine        string           `json:"engine"`
+	EngineVersion string           `json:"engine_version"`
+	Sizes         []int64          `json:"sizes"`
+	Reps          int              `json:"reps"`
+	Cache         string           `json:"cache"`
+	Seed          uint64           `json:"seed"`
+	Queries       []QueryResult    `json:"queries"`
+	Loads         []LoadResult     `json:"loads"`
+	Organize      []OrganizeResult `json:"organize"`
+	Growth        []GrowthResult   `json:"growth,omitempty"`
+	BufferRatios  []BufferRatio    `json:"buffer_ratios"`
+	CacheFlush    *CacheFlush      `json:"cache_flush,omitempty"`
+	Warnings      []string         `json:"warnings,omitempty"`
+	Complete      bool             `json:"complete"`
+	Error         string           `json:"error,omitempty"`
+}
+
+// QueryResult is one query at one size, organisation and destination.
+type QueryResult struct {
+	Query        int           `json:"query"`
+	Class        string        `json:"class"`
+	Size         int64         `json:"size"`
+	Organization string        `json:"organization"`
+	Destination  string        `json:"destination"`
+	ExpectedRows int64         `json:"expected_rows"`
+	Rows         int64         `json:"rows"`
+	Status       string        `json:"status"`
+	Reason       string        `json:"reason,omitempty"`
+	Reps         int           `json:"reps"`
+	ElapsedMS    stats.Summary `json:"elapsed_ms"`
+	SamplesMS    []float64     `json:"samples_ms"`
+}
+
+// LoadResult is the load of one relation.
+type LoadResult struct {
+	Relation string  `json:"relation"`
+	Table    string  `json:"table"`
+	Size     int64   `json:"size"`
+	Rows     int64   `json:"rows"`
+	Seconds  float64 `json:"seconds"`
+	RowsPerS float64 `json:"rows_per_second"`
+	// GenerationSeconds estimates the time spent generating rows inside the
+	// load (sampled), to show that generation is not the bottleneck.
+	GenerationSeconds float64 `json:"generation_seconds"`
+}
+
+// OrganizeResult is one change of storage organisation.
+type OrganizeResult struct {
+	Size         int64   `json:"size"`
+	Organization string  `json:"organization"`
+	Seconds      float64 `json:"seconds"`
+	Status       string  `json:"status"`
+	Reason       string  `json:"reason,omitempty"`
+}
+
+// GrowthResult is the scale-up verdict of one query over the sizes run.
+type GrowthResult struct {
+	Query        int          `json:"query"`
+	Organization string       `json:"organization"`
+	Destination  string       `json:"destination"`
+	Growth       stats.Growth `json:"growth"`
+}
+
+// BufferRatio is relation size against the engine's buffer pool (specs §4:
+// the Handbook asks for at least 5).
+type BufferRatio struct {
+	Size            int64   `json:"size"`
+	RelationBytes   int64   `json:"relation_bytes"`
+	BufferPoolBytes int64   `json:"buffer_pool_bytes"`
+	Ratio           float64 `json:"ratio"`
+}
+
+// CacheFlush records what a cold-cache run could and could not empty.
+type CacheFlush struct {
+	Done    []string `json:"done"`
+	NotDone []string `json:"not_done"`
+}
