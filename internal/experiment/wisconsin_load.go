@@ -6,6 +6,8 @@ import (
 	"time"
 
 	"github.com/dbgauge/dbgauge/internal/dbms"
+	"github.com/dbgauge/dbgauge/internal/progress"
+	"github.com/dbgauge/dbgauge/internal/results"
 	w "github.com/dbgauge/dbgauge/internal/workload/wisconsin"
 )
 
@@ -14,48 +16,21 @@ import (
 func (r *wisconsinRun) load(ctx context.Context, n int64) (*w.Data, error) {
 	data := &w.Data{N: n}
 	for _, rel := range w.Relations {
-		t := dbms.Table{Name: w.TableName(rel, n), Columns: w.Columns()}
-		if err := r.e.DropTable(ctx, t.Name); err != nil {
-			return nil, fmt.Errorf("drop %s: %w", t.Name, err)
-		}
-		if err := r.e.CreateTable(ctx, t); err != nil {
-			return nil, fmt.Errorf("create %s: %w", t.Name, err)
-		}
-		rows, err := w.NewRows(rel, n)
+		lr, cen, err := loadRelation(ctx, r.e, rel, n, r.pr)
 		if err != nil {
 			return nil, err
 		}
-		card := w.Cardinality(rel, n)
-		rows.OnProgress(func(i int64) {
-			r.pr.Live("N=%d load %s: %d/%d rows (%.0f%%)", n, t.Name, i, card, 100*float64(i)/float64(card))
-		})
-		src := &sampledSource{src: rows}
-		start := time.Now()
-		loaded, err := r.e.Load(ctx, t, src)
-		secs := time.Since(start).Seconds()
-		if err != nil {
-			return nil, fmt.Errorf("load %s: %w", t.Name, err)
-		}
-		if loaded != card {
-			return nil, fmt.Errorf("load %s: engine took %d rows, generated %d", t.Name, loaded, card)
-		}
-		if err := r.e.Analyze(ctx, t.Name); err != nil {
-			return nil, fmt.Errorf("analyze %s: %w", t.Name, err)
-		}
-		lr := LoadResult{Relation: rel.String(), Table: t.Name, Size: n, Rows: loaded, Seconds: secs, RowsPerS: float64(loaded) / secs, GenerationSeconds: src.estimate().Seconds()}
 		r.res.Loads = append(r.res.Loads, lr)
 		r.run.Journal().Append("load", lr)
-		r.pr.Line("N=%-9d loaded %-20s %10d rows in %7.2f s (%9.0f rows/s; generation %.0f%% of it)", n, t.Name, loaded, secs, lr.RowsPerS, 100*lr.GenerationSeconds/secs)
-		cen := rows.Census()
 		switch rel {
 		case w.Tenktup1:
 			if err := cen.CheckFull(n); err != nil {
-				return nil, fmt.Errorf("generated %s: %w", t.Name, err)
+				return nil, fmt.Errorf("generated %s: %w", lr.Table, err)
 			}
 			data.A = cen
 		case w.Onektup:
 			if err := cen.CheckFull(n / 10); err != nil {
-				return nil, fmt.Errorf("generated %s: %w", t.Name, err)
+				return nil, fmt.Errorf("generated %s: %w", lr.Table, err)
 			}
 			data.C = cen
 		case w.Bprime:
@@ -63,6 +38,56 @@ func (r *wisconsinRun) load(ctx context.Context, n int64) (*w.Data, error) {
 		}
 	}
 	return data, nil
+}
+
+// WisconsinLoad loads the given relations of base size n and nothing else
+// (dbgauge load; the bench/ scripts compare it with the engines' loaders).
+func WisconsinLoad(ctx context.Context, e dbms.Engine, n int64, rels []w.Relation, run *results.Run, pr *progress.Printer) ([]LoadResult, error) {
+	var out []LoadResult
+	for _, rel := range rels {
+		lr, _, err := loadRelation(ctx, e, rel, n, pr)
+		if err != nil {
+			return out, err
+		}
+		out = append(out, lr)
+		run.Journal().Append("load", lr)
+	}
+	return out, nil
+}
+
+// loadRelation drops, creates, loads and analyzes one relation.
+func loadRelation(ctx context.Context, e dbms.Engine, rel w.Relation, n int64, pr *progress.Printer) (LoadResult, *w.Census, error) {
+	t := dbms.Table{Name: w.TableName(rel, n), Columns: w.Columns()}
+	if err := e.DropTable(ctx, t.Name); err != nil {
+		return LoadResult{}, nil, fmt.Errorf("drop %s: %w", t.Name, err)
+	}
+	if err := e.CreateTable(ctx, t); err != nil {
+		return LoadResult{}, nil, fmt.Errorf("create %s: %w", t.Name, err)
+	}
+	rows, err := w.NewRows(rel, n)
+	if err != nil {
+		return LoadResult{}, nil, err
+	}
+	card := w.Cardinality(rel, n)
+	rows.OnProgress(func(i int64) {
+		pr.Live("N=%d load %s: %d/%d rows (%.0f%%)", n, t.Name, i, card, 100*float64(i)/float64(card))
+	})
+	src := &sampledSource{src: rows}
+	start := time.Now()
+	loaded, err := e.Load(ctx, t, src)
+	secs := time.Since(start).Seconds()
+	if err != nil {
+		return LoadResult{}, nil, fmt.Errorf("load %s: %w", t.Name, err)
+	}
+	if loaded != card {
+		return LoadResult{}, nil, fmt.Errorf("load %s: engine took %d rows, generated %d", t.Name, loaded, card)
+	}
+	if err := e.Analyze(ctx, t.Name); err != nil {
+		return LoadResult{}, nil, fmt.Errorf("analyze %s: %w", t.Name, err)
+	}
+	lr := LoadResult{Relation: rel.String(), Table: t.Name, Size: n, Rows: loaded, Seconds: secs, RowsPerS: float64(loaded) / secs, GenerationSeconds: src.estimate().Seconds()}
+	pr.Line("N=%-9d loaded %-20s %10d rows in %7.2f s (%9.0f rows/s; generation %.0f%% of it)", n, t.Name, loaded, secs, lr.RowsPerS, 100*lr.GenerationSeconds/secs)
+	return lr, rows.Census(), nil
 }
 
 // sampledSource times one call of Next in 64 and extrapolates, so the cost

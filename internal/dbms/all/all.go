@@ -2,5 +2,6 @@
 package all
 
 import (
+	_ "github.com/dbgauge/dbgauge/internal/dbms/duckdb"
 	_ "github.com/dbgauge/dbgauge/internal/dbms/sqlite"
 )

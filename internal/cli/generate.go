@@ -1,0 +1,189 @@
+package cli
+
+import (
+	"bufio"
+	"fmt"
+	"io"
+	"os"
+	"strconv"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/dbgauge/dbgauge/internal/experiment"
+	"github.com/dbgauge/dbgauge/internal/progress"
+	"github.com/dbgauge/dbgauge/internal/results"
+	w "github.com/dbgauge/dbgauge/internal/workload/wisconsin"
+)
+
+var relationNames = []string{"tenktup1", "tenktup2", "onektup", "bprime"}
+
+func parseRelations(s string) ([]w.Relation, error) {
+	names, err := parseChoices("relations", s, relationNames)
+	if err != nil {
+		return nil, err
+	}
+	var out []w.Relation
+	for _, n := range names {
+		for i, rn := range relationNames {
+			if n == rn {
+				out = append(out, w.Relation(i))
+			}
+		}
+	}
+	return out, nil
+}
+
+// newGenerate writes a Wisconsin relation as CSV or TSV: the rows a load
+// sends, for a peer loader (psql \copy, LOAD DATA) or to time the generator.
+func newGenerate(stdout, stderr io.Writer) *cobra.Command {
+	var size, rel, format, output string
+	cmd := &cobra.Command{
+		Use:   "generate",
+		Short: "Write one Wisconsin relation as CSV or TSV (for peer loaders and generator timing)",
+		Args:  cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			sizes, err := parseSizes("size", size)
+			if err != nil {
+				return err
+			}
+			if len(sizes) != 1 {
+				return usagef("--size: give one size")
+			}
+			if err := w.CheckSize(sizes[0]); err != nil {
+				return usagef("--size: %v", err)
+			}
+			rels, err := parseRelations(rel)
+			if err != nil {
+				return err
+			}
+			if len(rels) != 1 {
+				return usagef("--relation: give one relation")
+			}
+			sep := byte(',')
+			switch format {
+			case "csv":
+			case "tsv":
+				sep = '\t'
+			default:
+				return usagef("--format %q: choose csv or tsv", format)
+			}
+			out := stdout
+			if output != "" && output != "-" {
+				f, err := os.Create(output)
+				if err != nil {
+					return usagef("--output %s: %v", output, err)
+				}
+				defer f.Close()
+				out = f
+			}
+			start := time.Now()
+			n, err := writeRelation(out, rels[0], sizes[0], sep)
+			if err != nil {
+				return err
+			}
+			secs := time.Since(start).Seconds()
+			fmt.Fprintf(stderr, "generated %d rows of %s in %.2f s (%.0f rows/s)\n", n, w.TableName(rels[0], sizes[0]), secs, float64(n)/secs)
+			return nil
+		},
+	}
+	cmd.Flags().StringVar(&size, "size", "10000", "base relation size N")
+	cmd.Flags().StringVar(&rel, "relation", "tenktup1", "tenktup1, tenktup2, onektup or bprime")
+	cmd.Flags().StringVar(&format, "format", "csv", "csv or tsv")
+	cmd.Flags().StringVar(&output, "output", "", "file to write (default standard output)")
+	return cmd
+}
+
+func writeRelation(out io.Writer, rel w.Relation, n int64, sep byte) (int64, error) {
+	rows, err := w.NewRows(rel, n)
+	if err != nil {
+		return 0, err
+	}
+	bw := bufio.NewWriterSize(out, 1<<20)
+	row := make([]any, len(w.Attributes))
+	var buf []byte
+	var count int64
+	for rows.Next(row) {
+		buf = buf[:0]
+		for i, v := range row {
+			if i > 0 {
+				buf = append(buf, sep)
+			}
+			switch x := v.(type) {
+			case int64:
+				buf = strconv.AppendInt(buf, x, 10)
+			case string:
+				buf = append(buf, x...) // Wisconsin strings hold only A-Z and x
+			}
+		}
+		buf = append(buf, '\n')
+		if _, err := bw.Write(buf); err != nil {
+			return count, err
+		}
+		count++
+	}
+	return count, bw.Flush()
+}
+
+// newLoad loads Wisconsin relations and nothing else, timing each load.
+func newLoad(stdout, stderr io.Writer) *cobra.Command {
+	var db, size, rels, out string
+	cmd := &cobra.Command{
+		Use:   "load",
+		Short: "Load Wisconsin relations into an engine through its fastest bulk path, timed",
+		Args:  cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			sizes, err := parseSizes("size", size)
+			if err != nil {
+				return err
+			}
+			for _, n := range sizes {
+				if err := w.CheckSize(n); err != nil {
+					return usagef("--size: %v", err)
+				}
+			}
+			rs, err := parseRelations(rels)
+			if err != nil {
+				return err
+			}
+			if db == "" {
+				return usagef("load: --db is required")
+			}
+			if out == "" {
+				out = results.DefaultDir("runs", "load", time.Now())
+			}
+			if err := results.CheckWritable(out); err != nil {
+				return usagef("%v", err)
+			}
+			e, err := openEngine(cmd, db)
+			if err != nil {
+				return err
+			}
+			defer e.Close()
+			run, err := results.Create(out)
+			if err != nil {
+				return err
+			}
+			defer run.Close()
+			pr := progress.New(stderr)
+			var all []experiment.LoadResult
+			for _, n := range sizes {
+				lrs, err := experiment.WisconsinLoad(cmd.Context(), e, n, rs, run, pr)
+				all = append(all, lrs...)
+				if err != nil {
+					run.WriteJSON("results.json", map[string]any{"experiment": "load", "engine": e.Name(), "loads": all, "error": err.Error()})
+					return err
+				}
+			}
+			for _, l := range all {
+				fmt.Fprintf(stdout, "%s\t%d rows\t%.3f s\t%.0f rows/s\n", l.Table, l.Rows, l.Seconds, l.RowsPerS)
+			}
+			return run.WriteJSON("results.json", map[string]any{"experiment": "load", "engine": e.Name(), "loads": all})
+		},
+	}
+	cmd.Flags().StringVar(&db, "db", "", "engine URL")
+	cmd.Flags().StringVar(&size, "size", "10000", "base relation size N (a list loads each)")
+	cmd.Flags().StringVar(&rels, "relations", "tenktup1,tenktup2,onektup,bprime", "relations to load")
+	cmd.Flags().StringVar(&out, "out", "", "run directory (default runs/<UTC time>-load)")
+	return cmd
+}
