@@ -3,5 +3,6 @@ package all
 
 import (
 	_ "github.com/dbgauge/dbgauge/internal/dbms/duckdb"
+	_ "github.com/dbgauge/dbgauge/internal/dbms/postgres"
 	_ "github.com/dbgauge/dbgauge/internal/dbms/sqlite"
 )

@@ -1,0 +1,115 @@
+package postgres
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net"
+	"strconv"
+	"strings"
+	"syscall"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
+
+	"github.com/dbgauge/dbgauge/internal/dbms"
+)
+
+// classify attaches a dbms.Class to an error of this session, from the
+// server's SQLSTATE or from the state of the connection.
+func (e *Engine) classify(err error) error {
+	if err == nil {
+		return nil
+	}
+	var pe *pgconn.PgError
+	if errors.As(err, &pe) {
+		if c, ok := sqlstateClass(pe.Code); ok {
+			return dbms.Wrap(c, err)
+		}
+		return err
+	}
+	if pgconn.Timeout(err) || errors.Is(err, context.DeadlineExceeded) {
+		return dbms.Wrap(dbms.Timeout, err)
+	}
+	if e.conn.IsClosed() || dbms.IsNetwork(err) {
+		return dbms.Wrap(dbms.ConnectionLost, err)
+	}
+	return err
+}
+
+// sqlstateClass maps the SQLSTATEs dbgauge acts on
+// (https://www.postgresql.org/docs/current/errcodes-appendix.html).
+func sqlstateClass(code string) (dbms.Class, bool) {
+	switch {
+	case code == "40001", code == "40P01": // serialization_failure, deadlock_detected
+		return dbms.Conflict, true
+	case code == "57014", code == "55P03": // query_canceled (statement_timeout), lock_not_available (lock_timeout)
+		return dbms.Timeout, true
+	case code == "28P01", code == "28000", code == "3D000": // bad password, no such role / pg_hba, no such database
+		return dbms.BadInput, true
+	case strings.HasPrefix(code, "08"), // connection exception
+		code == "57P01", code == "57P02", code == "57P03": // server shut down, crashed, starting
+		return dbms.ConnectionLost, true
+	case strings.HasPrefix(code, "42"): // syntax error or access rule violation
+		return dbms.Syntax, true
+	case code == "0A000": // feature_not_supported
+		return dbms.Unsupported, true
+	}
+	return dbms.Other, false
+}
+
+// openError turns a failed connect into one line naming the problem and the
+// fix; the driver's error stays reachable through errors.As/Is.
+func openError(err error, cfg *pgx.ConnConfig) error {
+	addr := net.JoinHostPort(cfg.Host, strconv.Itoa(int(cfg.Port)))
+	user, database := cfg.User, cfg.Database
+	var pe *pgconn.PgError
+	if errors.As(err, &pe) {
+		switch pe.Code {
+		case "28P01":
+			return badInput(err, "PostgreSQL at %s rejected the password of user %q: fix the password in --db", addr, user)
+		case "28000":
+			return badInput(err, "PostgreSQL at %s refused user %q: %s; fix the user in --db or the server's pg_hba.conf", addr, user, pe.Message)
+		case "3D000":
+			return badInput(err, "database %q does not exist on PostgreSQL at %s: create it (createdb -h %s -p %d -U %s %s) or fix --db",
+				database, addr, cfg.Host, cfg.Port, user, database)
+		}
+		if c, ok := sqlstateClass(pe.Code); ok {
+			return dbms.Wrap(c, fmt.Errorf("connect to PostgreSQL at %s: %s (SQLSTATE %s)", addr, pe.Message, pe.Code))
+		}
+		return fmt.Errorf("connect to PostgreSQL at %s: %w", addr, err)
+	}
+	return badInput(err, "cannot reach PostgreSQL at %s: %s; is the server running?", addr, dialCause(err))
+}
+
+// dialCause is the innermost reason a connection could not be made, without
+// the driver's prefixes.
+func dialCause(err error) string {
+	var dns *net.DNSError
+	var op *net.OpError
+	switch {
+	case errors.Is(err, syscall.ECONNREFUSED):
+		return "connection refused"
+	case errors.As(err, &dns):
+		return "cannot resolve host " + dns.Name
+	case pgconn.Timeout(err), errors.Is(err, context.DeadlineExceeded):
+		return "timed out"
+	case errors.As(err, &op):
+		return op.Err.Error()
+	}
+	return strings.Join(strings.Fields(err.Error()), " ")
+}
+
+// lineError is a one-line message for the user that still unwraps to the
+// driver's error.
+type lineError struct {
+	msg   string
+	cause error
+}
+
+func (e *lineError) Error() string { return e.msg }
+func (e *lineError) Unwrap() error { return e.cause }
+
+func badInput(cause error, format string, args ...any) error {
+	return dbms.Wrap(dbms.BadInput, &lineError{msg: fmt.Sprintf(format, args...), cause: cause})
+}

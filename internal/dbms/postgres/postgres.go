@@ -1,0 +1,83 @@
+// Package postgres is dbgauge's PostgreSQL adapter, on pgx's native protocol
+// (not database/sql) so that Load can use COPY and the session stays one
+// pinned server backend.
+package postgres
+
+import (
+	"context"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+
+	"github.com/dbgauge/dbgauge/internal/dbms"
+)
+
+func init() {
+	dbms.Register(&dbms.Adapter{Name: "postgres", Schemes: []string{"postgres", "postgresql"}, Open: Open})
+}
+
+// driverModule is the client library whose version runs record.
+const driverModule = "github.com/jackc/pgx/v5"
+
+// Engine is one PostgreSQL session (one backend process) on a pgx.Conn.
+type Engine struct {
+	conn *pgx.Conn
+}
+
+var (
+	_ dbms.Engine       = (*Engine)(nil)
+	_ dbms.CacheFlusher = (*Engine)(nil)
+)
+
+// Open connects one session. Mistakes in the URL (server unreachable, wrong
+// password, unknown user or database) are dbms.BadInput with one line
+// naming the problem and the fix.
+func Open(ctx context.Context, u *dbms.URL) (dbms.Engine, error) {
+	cfg, err := pgx.ParseConfig(u.Raw)
+	if err != nil {
+		return nil, dbms.Wrap(dbms.BadInput, err)
+	}
+	if _, set := u.Query["default_query_exec_mode"]; !set {
+		// The simple query protocol parses and plans every execution, as
+		// psql, pgbench's default (-M simple) and the other adapters do;
+		// pgx's default would prepare and cache each statement, so repeated
+		// timings would leave out planning. The URL may choose otherwise.
+		cfg.DefaultQueryExecMode = pgx.QueryExecModeSimpleProtocol
+	}
+	if cfg.ConnectTimeout == 0 {
+		// A host that drops packets should fail the command, not hang it.
+		cfg.ConnectTimeout = 15 * time.Second
+	}
+	if _, set := cfg.RuntimeParams["application_name"]; !set {
+		cfg.RuntimeParams["application_name"] = "dbgauge"
+	}
+	conn, err := pgx.ConnectConfig(ctx, cfg)
+	if err != nil {
+		return nil, openError(err, cfg)
+	}
+	return &Engine{conn: conn}, nil
+}
+
+// Name is the registered adapter name.
+func (e *Engine) Name() string { return "postgres" }
+
+// Close ends the session.
+func (e *Engine) Close() error {
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	return e.conn.Close(ctx)
+}
+
+// Conn is the underlying connection, for callers that need pgx directly
+// (batches, pipelining).
+func (e *Engine) Conn() *pgx.Conn { return e.conn }
+
+// BackendPID is the server process serving this session: timing reads its
+// /proc counters when the server runs on this machine.
+func (e *Engine) BackendPID(ctx context.Context) (int, error) {
+	var pid int32
+	if err := e.conn.QueryRow(ctx, "SELECT pg_backend_pid()").Scan(&pid); err != nil {
+		return 0, e.classify(err)
+	}
+	return int(pid), nil
+}
