@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"fmt"
 	"strings"
+	"time"
 )
 
 // SQLBase implements the parts of Engine that are the same for every
@@ -85,7 +86,8 @@ func (b *SQLBase) QueryCount(ctx context.Context, q string) (int64, error) {
 	return n, b.wrap(rows.Err())
 }
 
-// QueryRows returns all rows of q as strings.
+// QueryRows returns all rows of q as strings. Values are scanned into any,
+// so engine-specific types (DuckDB's HUGEINT as *big.Int, lists) render too.
 func (b *SQLBase) QueryRows(ctx context.Context, q string) ([][]string, error) {
 	rows, err := b.Conn.QueryContext(ctx, q)
 	if err != nil {
@@ -96,28 +98,52 @@ func (b *SQLBase) QueryRows(ctx context.Context, q string) ([][]string, error) {
 	if err != nil {
 		return nil, b.wrap(err)
 	}
+	vals := make([]any, len(cols))
+	ptrs := make([]any, len(cols))
+	for i := range vals {
+		ptrs[i] = &vals[i]
+	}
 	var out [][]string
 	for rows.Next() {
-		raw := make([]sql.NullString, len(cols))
-		ptrs := make([]any, len(cols))
-		for i := range raw {
-			ptrs[i] = &raw[i]
-		}
 		if err := rows.Scan(ptrs...); err != nil {
 			return out, b.wrap(err)
 		}
 		row := make([]string, len(cols))
-		for i, v := range raw {
-			row[i] = strings.TrimRight(v.String, " ")
+		for i, v := range vals {
+			row[i] = Text(v)
 		}
 		out = append(out, row)
 	}
 	return out, b.wrap(rows.Err())
 }
 
+// Text renders a scanned value: NULL as "", trailing blanks of padded
+// (char) text removed, times in RFC 3339.
+func Text(v any) string {
+	switch x := v.(type) {
+	case nil:
+		return ""
+	case string:
+		return strings.TrimRight(x, " ")
+	case []byte:
+		return strings.TrimRight(string(x), " ")
+	case time.Time:
+		return x.Format(time.RFC3339Nano)
+	default:
+		return fmt.Sprint(x)
+	}
+}
+
 // QueryValue returns the first column of the first row of q.
 func (b *SQLBase) QueryValue(ctx context.Context, q string) (string, error) {
-	rows, err := b.QueryRows(ctx, q)
+	return FirstValue(ctx, b, q)
+}
+
+// FirstValue returns the first column of the first row of q on any engine.
+func FirstValue(ctx context.Context, e interface {
+	QueryRows(context.Context, string) ([][]string, error)
+}, q string) (string, error) {
+	rows, err := e.QueryRows(ctx, q)
 	if err != nil {
 		return "", err
 	}

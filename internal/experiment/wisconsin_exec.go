@@ -57,7 +57,7 @@ func (r *wisconsinRun) execute(ctx context.Context, st w.Stmt, dest string) (exe
 		ex.rows, err = r.e.QueryCount(ctx, st.Select)
 	case dest == DestCount:
 		var v string
-		v, err = queryValue(ctx, r.e, "SELECT COUNT(*) FROM ("+st.Select+") AS q")
+		v, err = dbms.FirstValue(ctx, r.e, "SELECT COUNT(*) FROM ("+st.Select+") AS q")
 		if err == nil {
 			ex.rows, err = strconv.ParseInt(v, 10, 64)
 		}
@@ -69,7 +69,7 @@ func (r *wisconsinRun) execute(ctx context.Context, st w.Stmt, dest string) (exe
 		return ex, err
 	}
 	if dest == DestRelation && st.Timed == "" {
-		v, err := queryValue(ctx, r.e, "SELECT COUNT(*) FROM "+resultTable)
+		v, err := dbms.FirstValue(ctx, r.e, "SELECT COUNT(*) FROM "+resultTable)
 		if err != nil {
 			return ex, fmt.Errorf("count result relation: %w", err)
 		}
@@ -86,15 +86,4 @@ func (r *wisconsinRun) execute(ctx context.Context, st w.Stmt, dest string) (exe
 		}
 	}
 	return ex, nil
-}
-
-func queryValue(ctx context.Context, e dbms.Engine, q string) (string, error) {
-	rows, err := e.QueryRows(ctx, q)
-	if err != nil {
-		return "", err
-	}
-	if len(rows) != 1 || len(rows[0]) < 1 {
-		return "", fmt.Errorf("%s: expected one value, got %d rows", q, len(rows))
-	}
-	return rows[0][0], nil
 }
