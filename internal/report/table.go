@@ -79,6 +79,9 @@ func numeric(s string) bool {
 	if s == "" {
 		return false
 	}
+	if s == "n/a" || s == "-" {
+		return true
+	}
 	for _, c := range s {
 		if !strings.ContainsRune("0123456789.-+e%x", c) {
 			return false

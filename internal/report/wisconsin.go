@@ -217,10 +217,50 @@ func LoadTable(r *experiment.WisconsinResults) *Table {
 	return t
 }
 
+// EngineTable puts engines side by side for one size: one row per query,
+// organisation and destination, one column per run, median ms.
+func EngineTable(runs []*experiment.WisconsinResults, size int64) *Table {
+	t := &Table{Title: []string{fmt.Sprintf("Queries by engine, N = %d, median elapsed time in milliseconds", size)}}
+	head := []string{"query", "class", "organization", "destination"}
+	for _, r := range runs {
+		head = append(head, r.Engine)
+	}
+	t.Rows = append(t.Rows, head)
+	type key struct {
+		q         int
+		org, dest string
+	}
+	seen := map[key]bool{}
+	for _, r := range runs {
+		for _, q := range r.Queries {
+			k := key{q.Query, q.Organization, q.Destination}
+			if q.Size != size || seen[k] {
+				continue
+			}
+			seen[k] = true
+			row := []string{strconv.Itoa(q.Query), q.Class, q.Organization, q.Destination}
+			for _, r2 := range runs {
+				row = append(row, Cell(find(r2, q.Query, q.Organization, q.Destination, size)))
+			}
+			t.Rows = append(t.Rows, row)
+		}
+	}
+	body := t.Rows[1:]
+	sort.SliceStable(body, func(i, j int) bool {
+		qi, _ := strconv.Atoi(body[i][0])
+		qj, _ := strconv.Atoi(body[j][0])
+		return qi < qj
+	})
+	return t
+}
+
 // WisconsinText renders every table of a set of runs (one engine each).
 func WisconsinText(runs []*experiment.WisconsinResults) []byte {
 	var b bytes.Buffer
 	for _, n := range allSizes(runs) {
+		if len(runs) > 1 {
+			EngineTable(runs, n).Text(&b)
+		}
 		for _, t := range PaperTables(runs, n) {
 			t.Text(&b)
 		}
