@@ -1,0 +1,135 @@
+// Package firebird is dbgauge's adapter for Firebird 3 and later, through
+// github.com/nakagami/firebirdsql (pure Go, the wire protocol, database/sql).
+//
+// URL form: firebird://user:pass@host:port//abs/path.fdb names the database
+// file /abs/path.fdb on the server; firebird://user:pass@host:port/name names
+// an alias from the server's databases.conf. The port defaults to 3050, the
+// user to SYSDBA. Query parameters are passed on as driver options
+// (wire_crypt=false, auth_plugin_name=Srp, ...), except ext_dir=DIR, which
+// names the directory for external-table loads (see load_external.go).
+//
+// Identifiers are left unquoted, so Firebird stores them in upper case and
+// the metadata look-ups below compare upper-cased names.
+package firebird
+
+import (
+	"context"
+	"fmt"
+	"net"
+	"net/url"
+	"strings"
+	"sync"
+
+	_ "github.com/nakagami/firebirdsql" // registers the "firebirdsql" database/sql driver
+
+	"github.com/dbgauge/dbgauge/internal/dbms"
+)
+
+const (
+	driverName   = "firebirdsql"
+	driverModule = "github.com/nakagami/firebirdsql"
+	defaultPort  = "3050"
+)
+
+func init() {
+	dbms.Register(&dbms.Adapter{Name: "firebird", Schemes: []string{"firebird"}, Open: open})
+}
+
+// Engine is one Firebird attachment.
+type Engine struct {
+	dbms.SQLBase
+	addr string // host:port
+	path string // database file or alias, as the server sees it
+
+	extDirOption string    // the URL's ext_dir: where external-table loads write
+	extOnce      sync.Once // externalDir probes once
+	extDir       string    // "" when external-table loads are not possible
+}
+
+var (
+	_ dbms.Engine       = (*Engine)(nil)
+	_ dbms.CacheFlusher = (*Engine)(nil)
+)
+
+func open(ctx context.Context, u *dbms.URL) (dbms.Engine, error) {
+	e := &Engine{addr: u.Addr(defaultPort), path: u.Database, extDirOption: u.Query.Get("ext_dir")}
+	if e.path == "" || e.path == "/" {
+		return nil, dbms.Wrap(dbms.BadInput, fmt.Errorf("--db %s names no database: write firebird://user:pass@host:port//abs/path.fdb (or an alias after a single /)", u.Redacted()))
+	}
+	db, conn, err := dbms.OpenSQL(ctx, driverName, dsn(u))
+	if err != nil {
+		return nil, openError(u, e.addr, e.path, err)
+	}
+	e.SQLBase = dbms.SQLBase{DB: db, Conn: conn, TypeName: typeName, ClassifyErr: classify}
+	return e, nil
+}
+
+// dsn renders the driver's data source name: user:pass@host:port/path where
+// the driver keeps a path with an inner slash as is (/abs/path.fdb) and
+// strips the slash before a bare alias. ext_dir is dbgauge's own option.
+func dsn(u *dbms.URL) string {
+	user := u.User
+	if user == "" {
+		user = "SYSDBA"
+	}
+	path := u.Database
+	if !strings.HasPrefix(path, "/") {
+		path = "/" + path
+	}
+	s := url.UserPassword(user, u.Password).String() + "@" + u.Addr(defaultPort) + path
+	q := url.Values{}
+	for k, v := range u.Query {
+		if k != "ext_dir" {
+			q[k] = v
+		}
+	}
+	if len(q) > 0 {
+		s += "?" + q.Encode()
+	}
+	return s
+}
+
+// Name is the adapter name.
+func (e *Engine) Name() string { return "firebird" }
+
+func typeName(c dbms.Column) string {
+	switch c.Type {
+	case dbms.Char:
+		return fmt.Sprintf("CHAR(%d)", c.Len)
+	case dbms.BigInt:
+		return "BIGINT"
+	default:
+		return "INTEGER"
+	}
+}
+
+// AttachmentID is the server's id of this session (CURRENT_CONNECTION), the
+// key of its rows in the MON$ tables.
+func (e *Engine) AttachmentID(ctx context.Context) (int64, error) {
+	var id int64
+	err := e.Conn.QueryRowContext(ctx, "SELECT CURRENT_CONNECTION FROM RDB$DATABASE").Scan(&id)
+	return id, classify(err)
+}
+
+// FlushCache empties nothing: Firebird keeps a database's page cache for as
+// long as any attachment (this one included) holds the database open, and has
+// no statement to drop it. What would do it is said in notDone.
+func (e *Engine) FlushCache(ctx context.Context) (done, notDone []string, err error) {
+	return nil, []string{
+		"Firebird page cache: no statement empties it while the database is attached; restart the server (or detach every session) for a cold cache",
+	}, nil
+}
+
+// isLocal reports whether the server runs on this machine (loopback), which
+// is when a file this process writes is a file the server can read.
+func (e *Engine) isLocal() bool {
+	host, _, err := net.SplitHostPort(e.addr)
+	if err != nil {
+		return false
+	}
+	if host == "localhost" {
+		return true
+	}
+	ip := net.ParseIP(host)
+	return ip != nil && ip.IsLoopback()
+}
