@@ -72,9 +72,11 @@ func loadRelation(ctx context.Context, e dbms.Engine, rel w.Relation, n int64, p
 	rows.OnProgress(func(i int64) {
 		pr.Live("N=%d load %s: %d/%d rows (%.0f%%)", n, t.Name, i, card, 100*float64(i)/float64(card))
 	})
-	src := &sampledSource{src: rows}
+	sampled := &sampledSource{src: rows}
+	src := newPipelined(sampled)
 	start := time.Now()
 	loaded, err := e.Load(ctx, t, src)
+	src.stop()
 	secs := time.Since(start).Seconds()
 	if err != nil {
 		return LoadResult{}, nil, fmt.Errorf("load %s: %w", t.Name, err)
@@ -85,8 +87,8 @@ func loadRelation(ctx context.Context, e dbms.Engine, rel w.Relation, n int64, p
 	if err := e.Analyze(ctx, t.Name); err != nil {
 		return LoadResult{}, nil, fmt.Errorf("analyze %s: %w", t.Name, err)
 	}
-	lr := LoadResult{Relation: rel.String(), Table: t.Name, Size: n, Rows: loaded, Seconds: secs, RowsPerS: float64(loaded) / secs, GenerationSeconds: src.estimate().Seconds()}
-	pr.Line("N=%-9d loaded %-20s %10d rows in %7.2f s (%9.0f rows/s; generation %.0f%% of it)", n, t.Name, loaded, secs, lr.RowsPerS, 100*lr.GenerationSeconds/secs)
+	lr := LoadResult{Relation: rel.String(), Table: t.Name, Size: n, Rows: loaded, Seconds: secs, RowsPerS: float64(loaded) / secs, GenerationSeconds: sampled.estimate().Seconds()}
+	pr.Line("N=%-9d loaded %-20s %10d rows in %7.2f s (%9.0f rows/s; generator busy %.0f%% of it)", n, t.Name, loaded, secs, lr.RowsPerS, 100*lr.GenerationSeconds/secs)
 	return lr, rows.Census(), nil
 }
 
@@ -110,3 +112,74 @@ func (s *sampledSource) Next(row []any) bool {
 }
 
 func (s *sampledSource) estimate() time.Duration { return s.spent * 64 }
+
+// pipelined runs the generator in its own goroutine, a few batches ahead of
+// the engine's loader, so that generation overlaps the load instead of adding
+// to it (the load is then as fast as the slower of the two).
+type pipelined struct {
+	batches chan [][]any
+	free    chan [][]any
+	done    chan struct{}
+	cur     [][]any
+	pos     int
+}
+
+const pipeBatch, pipeDepth = 1024, 4
+
+func newPipelined(src dbms.RowSource) *pipelined {
+	p := &pipelined{batches: make(chan [][]any, pipeDepth), free: make(chan [][]any, pipeDepth+2), done: make(chan struct{})}
+	for i := 0; i < pipeDepth+2; i++ {
+		b := make([][]any, pipeBatch)
+		for j := range b {
+			b[j] = make([]any, len(w.Attributes))
+		}
+		p.free <- b
+	}
+	go func() {
+		defer close(p.batches)
+		for {
+			var b [][]any
+			select {
+			case b = <-p.free:
+			case <-p.done:
+				return
+			}
+			n := 0
+			for n < len(b) && src.Next(b[n]) {
+				n++
+			}
+			if n > 0 {
+				select {
+				case p.batches <- b[:n]:
+				case <-p.done:
+					return
+				}
+			}
+			if n < len(b) {
+				return
+			}
+		}
+	}()
+	return p
+}
+
+// Next copies the next generated row into row.
+func (p *pipelined) Next(row []any) bool {
+	if p.pos >= len(p.cur) {
+		if p.cur != nil {
+			p.free <- p.cur[:cap(p.cur)]
+		}
+		b, ok := <-p.batches
+		if !ok {
+			p.cur = nil
+			return false
+		}
+		p.cur, p.pos = b, 0
+	}
+	copy(row, p.cur[p.pos])
+	p.pos++
+	return true
+}
+
+// stop ends the generator goroutine if the load ended early.
+func (p *pipelined) stop() { close(p.done) }
