@@ -151,3 +151,16 @@ func TestCheckSize(t *testing.T) {
 		}
 	}
 }
+
+// BenchmarkRows measures the generator alone: it must outrun every engine's
+// bulk load (bench/ compares it with the loads).
+func BenchmarkRows(b *testing.B) {
+	g, _ := NewRows(Tenktup1, 10_000_000)
+	row := make([]any, len(Attributes))
+	b.ReportAllocs()
+	for i := 0; i < b.N; i++ {
+		if !g.Next(row) {
+			g, _ = NewRows(Tenktup1, 10_000_000)
+		}
+	}
+}
