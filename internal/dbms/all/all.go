@@ -4,6 +4,7 @@ package all
 import (
 	_ "github.com/dbgauge/dbgauge/internal/dbms/duckdb"
 	_ "github.com/dbgauge/dbgauge/internal/dbms/firebird"
+	_ "github.com/dbgauge/dbgauge/internal/dbms/mysql"
 	_ "github.com/dbgauge/dbgauge/internal/dbms/postgres"
 	_ "github.com/dbgauge/dbgauge/internal/dbms/sqlite"
 )

@@ -1,0 +1,107 @@
+package mysql
+
+import (
+	"database/sql/driver"
+	"errors"
+	"io"
+	"net"
+	"syscall"
+
+	"github.com/dbgauge/dbgauge/internal/dbms"
+	mysqldrv "github.com/go-sql-driver/mysql"
+)
+
+// Server error numbers that decide a class. The client-side 2006 (server
+// gone away) and 2013 (lost connection) never arrive as MySQLError from this
+// driver: it reports them as ErrInvalidConn, driver.ErrBadConn or a network
+// error, which classify handles too.
+const (
+	erLockWaitTimeout     = 1205
+	erLockDeadlock        = 1213
+	erParseError          = 1064
+	erSyntaxError         = 1149
+	erAccessDenied        = 1045
+	erDBAccessDenied      = 1044
+	erBadDB               = 1049
+	erServerShutdown      = 1053
+	erConnectionKilled    = 1927 // MariaDB: KILL of this session
+	erStatementTimeout    = 1969 // MariaDB: max_statement_time exceeded
+	erQueryTimeout        = 3024 // MySQL: max_execution_time exceeded
+	erClientInteraction   = 4031 // MySQL 8: disconnected by wait_timeout
+	erServerGoneAway      = 2006
+	erServerLost          = 2013
+	erCantDropFieldOrKey  = 1091
+	erNotAllowedCommand   = 1148 // local infile refused (older servers)
+	erLocalInfileDisabled = 3948 // MySQL 8: local infile off on one side
+	erLoadInfileCapDis    = 4166 // MariaDB: local infile capability disabled
+)
+
+// classify attaches a dbms.Class to a driver error.
+func classify(err error) error {
+	if err == nil {
+		return nil
+	}
+	var de *dbms.Error
+	if errors.As(err, &de) {
+		return err
+	}
+	return dbms.Wrap(classOf(err), err)
+}
+
+func classOf(err error) dbms.Class {
+	var me *mysqldrv.MySQLError
+	if errors.As(err, &me) {
+		switch me.Number {
+		case erLockDeadlock:
+			return dbms.Conflict
+		case erLockWaitTimeout, erStatementTimeout, erQueryTimeout:
+			return dbms.Timeout
+		case erParseError, erSyntaxError:
+			return dbms.Syntax
+		case erAccessDenied, erBadDB, erDBAccessDenied:
+			return dbms.BadInput
+		case erServerGoneAway, erServerLost, erServerShutdown, erConnectionKilled, erClientInteraction:
+			return dbms.ConnectionLost
+		}
+		// SQLSTATE class 42 is "syntax error or access rule violation":
+		// unknown table or column, wrong arity: SQL this engine rejects.
+		if me.SQLState[0] == '4' && me.SQLState[1] == '2' {
+			return dbms.Syntax
+		}
+		return dbms.Other
+	}
+	if errors.Is(err, mysqldrv.ErrInvalidConn) || errors.Is(err, driver.ErrBadConn) ||
+		errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) {
+		return dbms.ConnectionLost
+	}
+	return dbms.Classify(err)
+}
+
+// refusedLocalInfile reports whether the server declined LOAD DATA LOCAL.
+func refusedLocalInfile(err error) bool {
+	var me *mysqldrv.MySQLError
+	if !errors.As(err, &me) {
+		return false
+	}
+	return me.Number == erNotAllowedCommand || me.Number == erLocalInfileDisabled || me.Number == erLoadInfileCapDis
+}
+
+// isNumber reports whether err is the server error n.
+func isNumber(err error, n uint16) bool {
+	var me *mysqldrv.MySQLError
+	return errors.As(err, &me) && me.Number == n
+}
+
+// netReason is the short cause of a network error, for one-line messages.
+func netReason(err error) string {
+	var ne net.Error
+	switch {
+	case errors.Is(err, syscall.ECONNREFUSED):
+		return "connection refused"
+	case errors.As(err, &ne) && ne.Timeout():
+		return "connection timed out"
+	case errors.Is(err, syscall.EHOSTUNREACH), errors.Is(err, syscall.ENETUNREACH):
+		return "host unreachable"
+	}
+	return err.Error()
+}

@@ -1,0 +1,142 @@
+// Package mysql is dbgauge's adapter for MariaDB and MySQL, through
+// github.com/go-sql-driver/mysql on one pinned connection. Tables are InnoDB
+// (named explicitly, so a server whose default engine is something else still
+// measures InnoDB), bulk loads stream through LOAD DATA LOCAL INFILE, and the
+// clustered storage is InnoDB's primary key.
+package mysql
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"log"
+	"time"
+
+	"github.com/dbgauge/dbgauge/internal/dbms"
+	mysqldrv "github.com/go-sql-driver/mysql"
+)
+
+const defaultPort = "3306"
+
+func init() {
+	dbms.Register(&dbms.Adapter{Name: "mysql", Schemes: []string{"mysql", "mariadb"}, Open: Open})
+	// The driver also prints the errors it returns ("unexpected EOF" when a
+	// session is killed) to stderr, where they would tear the progress line;
+	// every one of them reaches the caller, classified.
+	mysqldrv.SetLogger(log.New(io.Discard, "", 0))
+}
+
+// Engine is one MariaDB/MySQL session.
+type Engine struct {
+	dbms.SQLBase
+	// loadPath is the bulk path the last Load took ("" before any load).
+	loadPath string
+}
+
+var (
+	_ dbms.Engine       = (*Engine)(nil)
+	_ dbms.CacheFlusher = (*Engine)(nil)
+)
+
+// Open connects one session. Every failure here is the user's to fix
+// (server down, wrong password, missing database), so all are BadInput with
+// one line that names the problem.
+func Open(ctx context.Context, u *dbms.URL) (dbms.Engine, error) {
+	cfg, err := config(u)
+	if err != nil {
+		return nil, err
+	}
+	db, conn, err := dbms.OpenSQL(ctx, "mysql", cfg.FormatDSN())
+	if err != nil {
+		return nil, openError(u, cfg, err)
+	}
+	e := &Engine{SQLBase: dbms.SQLBase{DB: db, Conn: conn, TypeName: typeName, ClassifyErr: classify}}
+	return e, nil
+}
+
+// config builds the driver configuration from the URL. Query parameters pass
+// through to the driver (tls=..., charset=...), except the two that would
+// change what statements mean or which files a server may read.
+func config(u *dbms.URL) (*mysqldrv.Config, error) {
+	if u.Database == "" {
+		return nil, dbms.Wrap(dbms.BadInput, fmt.Errorf("--db %s names no database: use %s://user:pass@host:port/DATABASE", u.Redacted(), u.Scheme))
+	}
+	cfg := mysqldrv.NewConfig()
+	cfg.Net = "tcp"
+	cfg.Addr = u.Addr(defaultPort)
+	cfg.User = u.User
+	if cfg.User == "" {
+		cfg.User = "root"
+	}
+	cfg.Passwd = u.Password
+	cfg.DBName = u.Database
+	cfg.Timeout = 10 * time.Second
+	for k, vs := range u.Query {
+		if len(vs) == 0 {
+			continue
+		}
+		if cfg.Params == nil {
+			cfg.Params = map[string]string{}
+		}
+		cfg.Params[k] = vs[len(vs)-1]
+	}
+	if len(cfg.Params) > 0 {
+		// Let the driver parse its own options (tls, charset, timeouts...).
+		parsed, err := mysqldrv.ParseDSN(cfg.FormatDSN())
+		if err != nil {
+			return nil, dbms.Wrap(dbms.BadInput, fmt.Errorf("--db %s: %w", u.Redacted(), err))
+		}
+		cfg = parsed
+	}
+	cfg.ParseTime = true
+	// Multi-statement strings would let one Exec hide several timed statements.
+	cfg.MultiStatements = false
+	// Bulk loads use registered readers, never files named by the server.
+	cfg.AllowAllFiles = false
+	// Client-side interpolation makes the INSERT fallback one round trip per
+	// batch and avoids the 65535-placeholder limit of prepared statements.
+	cfg.InterpolateParams = true
+	return cfg, nil
+}
+
+// ConnectionID is the server's id of this session (SELECT CONNECTION_ID()),
+// the key to its thread in the processlist and performance_schema.
+func (e *Engine) ConnectionID(ctx context.Context) (int64, error) {
+	var id int64
+	err := e.Conn.QueryRowContext(ctx, "SELECT CONNECTION_ID()").Scan(&id)
+	if err != nil {
+		return 0, classify(err)
+	}
+	return id, nil
+}
+
+// Name is the registered adapter name.
+func (e *Engine) Name() string { return "mysql" }
+
+// product names the server in messages after the URL scheme the user typed.
+func product(u *dbms.URL) string {
+	if u.Scheme == "mariadb" {
+		return "MariaDB"
+	}
+	return "MySQL"
+}
+
+// openError turns a failed connect into one line naming the problem and the fix.
+func openError(u *dbms.URL, cfg *mysqldrv.Config, err error) error {
+	what := fmt.Sprintf("%s at %s", product(u), cfg.Addr)
+	var me *mysqldrv.MySQLError
+	switch {
+	case errors.As(err, &me) && (me.Number == 1045 || me.Number == 1698):
+		err = fmt.Errorf("cannot log in to %s as %q: wrong user or password (%s); fix the user and password in --db", what, cfg.User, me.Message)
+	case errors.As(err, &me) && me.Number == 1049:
+		err = fmt.Errorf("database %q does not exist on %s; create it (CREATE DATABASE %s) or fix the database in --db", cfg.DBName, what, cfg.DBName)
+	case errors.As(err, &me) && me.Number == 1044:
+		err = fmt.Errorf("user %q may not use database %q on %s (%s); grant access or fix --db", cfg.User, cfg.DBName, what, me.Message)
+	case dbms.IsNetwork(err):
+		err = fmt.Errorf("cannot reach %s: %s; is the server running?", what, netReason(err))
+	default:
+		err = fmt.Errorf("cannot connect to %s: %w", what, err)
+	}
+	return dbms.Wrap(dbms.BadInput, err)
+}

@@ -1,0 +1,325 @@
+package server
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"sort"
+	"strings"
+	"sync"
+	"syscall"
+	"time"
+
+	_ "github.com/go-sql-driver/mysql" // readiness check and CREATE DATABASE
+)
+
+// MariaDB runs as mariadbd --no-defaults on a private datadir, socket and pid
+// file, so no /etc/mysql file and no system service takes part. The same
+// kind serves "mysql", the name users of the mysql:// scheme reach for.
+func init() {
+	k := mariadbKind{}
+	register("mariadb", k)
+	register("mysql", k)
+}
+
+type mariadbKind struct{}
+
+// mariaDB is the database every instance holds; root has no password over
+// loopback TCP, which only the local user can reach.
+const mariaDB = "dbgauge"
+
+const mariaLog = "mariadbd.log"
+
+func (mariadbKind) available() error {
+	for _, prog := range []string{"mariadbd", "mariadb-install-db"} {
+		if _, err := mariaBin(prog); err != nil {
+			return fmt.Errorf("%s not found: install the Debian package mariadb-server (apt-get install mariadb-server)", prog)
+		}
+	}
+	return nil
+}
+
+// mariaBin finds a MariaDB program; mariadbd lives in /usr/sbin, which a
+// non-root PATH often lacks.
+func mariaBin(name string) (string, error) {
+	if p, err := exec.LookPath(name); err == nil {
+		return p, nil
+	}
+	for _, dir := range []string{"/usr/sbin", "/usr/bin", "/usr/local/mysql/bin"} {
+		p := filepath.Join(dir, name)
+		if st, err := os.Stat(p); err == nil && !st.IsDir() {
+			return p, nil
+		}
+	}
+	return "", fmt.Errorf("%s: %w", name, exec.ErrNotFound)
+}
+
+func (k mariadbKind) start(ctx context.Context, inst *Instance) (err error) {
+	data := filepath.Join(inst.Dir, "data")
+	if _, err := os.Stat(filepath.Join(data, "mysql")); errors.Is(err, os.ErrNotExist) {
+		if err := mariaInstall(ctx, inst.Dir, data); err != nil {
+			os.RemoveAll(data) // the next start initialises again
+			return err
+		}
+	}
+	logPath := filepath.Join(inst.Dir, mariaLog)
+	var logStart int64 // this launch's part of the log, for start errors
+	if st, err := os.Stat(logPath); err == nil {
+		logStart = st.Size()
+	}
+	if err := mariaLaunch(inst, data); err != nil {
+		return err
+	}
+	defer func() {
+		if err != nil {
+			mariaKill(inst.PID, data)
+		}
+	}()
+	if err := mariaReady(ctx, inst, logPath, logStart); err != nil {
+		return err
+	}
+	inst.URL = fmt.Sprintf("mysql://root@127.0.0.1:%d/%s", inst.Port, mariaDB)
+	return nil
+}
+
+// mariaInstall creates the system tables. root gets an ordinary (empty)
+// password instead of unix_socket authentication, so TCP logins work.
+func mariaInstall(ctx context.Context, dir, data string) error {
+	bin, err := mariaBin("mariadb-install-db")
+	if err != nil {
+		return err
+	}
+	args := []string{"--no-defaults", "--datadir=" + data,
+		"--auth-root-authentication-method=normal", "--skip-test-db"}
+	args = append(args, mariaUser()...)
+	cmd := exec.CommandContext(ctx, bin, args...)
+	cmd.Dir = dir
+	out, err := cmd.CombinedOutput()
+	os.WriteFile(filepath.Join(dir, "install-db.log"), out, 0o644)
+	if err != nil {
+		return fmt.Errorf("mariadb-install-db: %w: %s", err, mariaLastLines(string(out), 10))
+	}
+	return nil
+}
+
+// mariaUser is the --user option: mariadbd refuses to run as root unless told
+// to, and the instance directory belongs to whoever started it.
+func mariaUser() []string {
+	if os.Geteuid() == 0 {
+		return []string{"--user=root"}
+	}
+	return nil
+}
+
+// mariaArgs are mariadbd's options: the fixed ones, then Options.Settings
+// (later options win, so settings may override any of them).
+func mariaArgs(inst *Instance, data string) []string {
+	args := []string{"--no-defaults",
+		"--datadir=" + data,
+		"--socket=" + mariaSocket(inst),
+		"--pid-file=" + filepath.Join(inst.Dir, "mariadbd.pid"),
+		"--log-error=" + filepath.Join(inst.Dir, mariaLog),
+		fmt.Sprintf("--port=%d", inst.Port),
+		"--bind-address=127.0.0.1",
+		"--skip-networking=0",
+		"--local-infile=1",
+		// Logins by IP only: no DNS lookup in the connect path.
+		"--skip-name-resolve",
+	}
+	args = append(args, mariaUser()...)
+	keys := make([]string, 0, len(inst.Settings))
+	for k := range inst.Settings {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		opt := "--" + strings.TrimLeft(k, "-")
+		if v := inst.Settings[k]; v != "" {
+			opt += "=" + v
+		}
+		args = append(args, opt)
+	}
+	return args
+}
+
+// mariaSocket is the Unix socket, inside the instance directory unless that
+// path would pass the 107-byte limit of a socket address.
+func mariaSocket(inst *Instance) string {
+	p := filepath.Join(inst.Dir, "mariadbd.sock")
+	if len(p) < 100 {
+		return p
+	}
+	return filepath.Join(os.TempDir(), fmt.Sprintf("dbgauge-mariadb-%d.sock", inst.Port))
+}
+
+// mariaChildren reaps the servers this process started, so a stopped server
+// does not linger as a zombie that still answers kill(pid, 0).
+var mariaChildren sync.Map // pid -> chan struct{} closed when the process exited
+
+// mariaLaunch starts mariadbd in its own session: a terminal's Ctrl-C does
+// not reach it, and `dbgauge server start` may exit while it runs on.
+func mariaLaunch(inst *Instance, data string) error {
+	bin, err := mariaBin("mariadbd")
+	if err != nil {
+		return err
+	}
+	logf, err := os.OpenFile(filepath.Join(inst.Dir, mariaLog), os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
+	if err != nil {
+		return err
+	}
+	defer logf.Close()
+	cmd := exec.Command(bin, mariaArgs(inst, data)...)
+	cmd.Dir = inst.Dir
+	cmd.Stdout, cmd.Stderr = logf, logf
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
+	if err := cmd.Start(); err != nil {
+		return fmt.Errorf("run %s: %w", bin, err)
+	}
+	inst.PID = cmd.Process.Pid
+	done := make(chan struct{})
+	mariaChildren.Store(inst.PID, done)
+	go func() {
+		cmd.Wait()
+		close(done)
+	}()
+	return nil
+}
+
+// mariaReady waits until the server answers SQL (an open TCP port is not
+// enough: InnoDB recovery may still run) and creates the dbgauge database.
+func mariaReady(ctx context.Context, inst *Instance, logPath string, logStart int64) error {
+	db, err := sql.Open("mysql", fmt.Sprintf("root@tcp(127.0.0.1:%d)/?timeout=2s", inst.Port))
+	if err != nil {
+		return err
+	}
+	defer db.Close()
+	deadline := time.Now().Add(90 * time.Second)
+	for {
+		pctx, cancel := context.WithTimeout(ctx, 2*time.Second)
+		err = db.PingContext(pctx)
+		cancel()
+		if err == nil {
+			break
+		}
+		if mariaExited(inst.PID) {
+			return fmt.Errorf("mariadbd exited at start: %s (log: %s)", mariaTail(logPath, logStart), logPath)
+		}
+		if time.Now().After(deadline) {
+			return fmt.Errorf("mariadbd does not answer on port %d after 90s: %v (log: %s)", inst.Port, err, logPath)
+		}
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-time.After(50 * time.Millisecond):
+		}
+	}
+	if _, err := db.ExecContext(ctx, "CREATE DATABASE IF NOT EXISTS "+mariaDB); err != nil {
+		return fmt.Errorf("create database %s: %w", mariaDB, err)
+	}
+	return nil
+}
+
+func (mariadbKind) stop(inst *Instance) error {
+	return mariaKill(inst.PID, filepath.Join(inst.Dir, "data"))
+}
+
+// mariaKill shuts the server down with SIGTERM (a clean shutdown: InnoDB
+// flushes and closes) and waits for the process to go; SIGKILL after 2
+// minutes. It signals pid only while it is the mariadbd of this datadir, so a
+// stale pid reused by another process is never touched.
+func mariaKill(pid int, data string) error {
+	if pid <= 0 || mariaExited(pid) {
+		mariaChildren.Delete(pid)
+		return nil
+	}
+	if !mariaServes(pid, data) {
+		return nil // gone, or the pid now belongs to another program
+	}
+	syscall.Kill(pid, syscall.SIGTERM)
+	deadline := time.Now().Add(2 * time.Minute)
+	for !mariaExited(pid) {
+		if time.Now().After(deadline) {
+			syscall.Kill(pid, syscall.SIGKILL)
+			time.Sleep(500 * time.Millisecond)
+			if !mariaExited(pid) {
+				return fmt.Errorf("mariadbd %d did not exit", pid)
+			}
+			mariaChildren.Delete(pid)
+			return fmt.Errorf("mariadbd %d did not shut down in 2 minutes and was killed", pid)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	mariaChildren.Delete(pid)
+	return nil
+}
+
+// mariaServes reports whether pid is a mariadbd started on datadir data.
+func mariaServes(pid int, data string) bool {
+	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/cmdline", pid))
+	if err != nil {
+		return false
+	}
+	args := strings.Split(string(b), "\x00")
+	return len(args) > 0 && strings.HasPrefix(filepath.Base(args[0]), "mariadbd") &&
+		strings.Contains(string(b), "--datadir="+data+"\x00")
+}
+
+// mariaExited reports whether pid is gone: reaped if it was our child, else
+// no longer present (or a zombie waiting for another parent).
+func mariaExited(pid int) bool {
+	if ch, ok := mariaChildren.Load(pid); ok {
+		select {
+		case <-ch.(chan struct{}):
+			return true
+		default:
+			return false
+		}
+	}
+	if syscall.Kill(pid, 0) == syscall.ESRCH {
+		return true
+	}
+	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+	if err != nil {
+		return true
+	}
+	// Field 3, after the parenthesised command name, is the state.
+	s := string(b)
+	if i := strings.LastIndexByte(s, ')'); i >= 0 && i+2 < len(s) {
+		return s[i+2] == 'Z'
+	}
+	return false
+}
+
+// mariaTail is what this launch logged, for start failures: its [ERROR]
+// lines when there are any (the reason, without InnoDB's start-up notes).
+func mariaTail(path string, from int64) string {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return "no log: " + err.Error()
+	}
+	if from <= int64(len(b)) {
+		b = b[from:]
+	}
+	var errs []string
+	for _, line := range strings.Split(string(b), "\n") {
+		if strings.Contains(line, "[ERROR]") {
+			errs = append(errs, line)
+		}
+	}
+	if len(errs) > 0 {
+		return mariaLastLines(strings.Join(errs, "\n"), 5)
+	}
+	return mariaLastLines(string(b), 8)
+}
+
+func mariaLastLines(s string, n int) string {
+	lines := strings.Split(strings.TrimSpace(s), "\n")
+	if len(lines) > n {
+		lines = lines[len(lines)-n:]
+	}
+	return strings.Join(lines, " | ")
+}
