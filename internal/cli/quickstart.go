@@ -47,7 +47,7 @@ directory holds one sub-directory per engine plus the side-by-side tables.`,
 			}
 			abs, _ := filepath.Abs(out)
 			all, _ := w.ParseQueries("1-32")
-			plan := experiment.WisconsinPlan{Sizes: sizes, Reps: reps, Orgs: w.Orgs, Dests: []string{experiment.DestRelation}, Queries: all, Seed: 1}
+			plan := experiment.WisconsinPlan{Sizes: sizes, Reps: reps, Orgs: w.Orgs, Dests: []string{experiment.DestRelation}, Queries: all, Seed: 1, Limit: 2 * time.Minute}
 			var runs []*experiment.WisconsinResults
 			for _, eng := range []string{"sqlite", "duckdb"} {
 				dir := filepath.Join(abs, eng)

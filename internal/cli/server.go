@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"time"
@@ -39,6 +40,9 @@ func newServer(stdout, stderr io.Writer) *cobra.Command {
 			}
 			t := time.Now()
 			inst, err := server.Start(cmd.Context(), args[0], dir, opt)
+			if errors.Is(err, server.ErrRunning) {
+				return usagef("%v", err)
+			}
 			if err != nil {
 				return err
 			}

@@ -24,6 +24,8 @@ type wisconsinFlags struct {
 	db, size, org, dest, cache, queries, seed, out string
 	reps                                           int
 	drop                                           bool
+	limit                                          time.Duration
+	session                                        []string
 }
 
 func newWisconsin(stdout, stderr io.Writer) *cobra.Command {
@@ -57,6 +59,8 @@ database afterwards unless --drop is given.`,
 	fl.StringVar(&f.seed, "seed", "1", "seed of the query constants")
 	fl.StringVar(&f.out, "out", "", "run directory (default runs/<UTC time>-wisconsin)")
 	fl.BoolVar(&f.drop, "drop", false, "drop the benchmark relations at the end")
+	fl.DurationVar(&f.limit, "limit", 2*time.Minute, "time limit of one execution; a query past it is reported as timed out and its other repetitions are skipped (0: none)")
+	fl.StringArrayVar(&f.session, "session", nil, "SQL run at the start of the session, repeatable (e.g. --session 'SET SESSION join_cache_level = 4')")
 	addConfigFlag(cmd)
 	return cmd
 }
@@ -71,6 +75,9 @@ func (f *wisconsinFlags) plan() (experiment.WisconsinPlan, error) {
 		if err := w.CheckSize(n); err != nil {
 			return p, usagef("--size: %v", err)
 		}
+	}
+	if f.limit < 0 {
+		return p, usagef("--limit %s: must not be negative (0 means no limit)", f.limit)
 	}
 	if f.reps < 1 {
 		return p, usagef("--reps %d: at least one repetition is needed (default 10)", f.reps)
@@ -98,7 +105,7 @@ func (f *wisconsinFlags) plan() (experiment.WisconsinPlan, error) {
 	if err != nil {
 		return p, err
 	}
-	p = experiment.WisconsinPlan{Sizes: sizes, Reps: f.reps, Dests: dests, Cold: cache[0] == "cold", Queries: qs, Seed: seed, Drop: f.drop}
+	p = experiment.WisconsinPlan{Sizes: sizes, Reps: f.reps, Dests: dests, Cold: cache[0] == "cold", Queries: qs, Seed: seed, Drop: f.drop, Limit: f.limit, Session: f.session}
 	for _, o := range orgs {
 		p.Orgs = append(p.Orgs, w.Org(o))
 	}
@@ -166,7 +173,22 @@ func runWisconsin(ctx context.Context, stdout, stderr io.Writer, db, outDir stri
 		return wr, runErr
 	}
 	summary(stdout, res, run.Dir)
+	if failed := failures(res); failed > 0 {
+		return wr, fmt.Errorf("%d query results failed (mismatch or error); see tables.txt in %s", failed, run.Dir)
+	}
 	return wr, nil
+}
+
+// failures counts results that are neither measured nor legitimately absent:
+// a cardinality mismatch or an error other than running past --limit.
+func failures(res *experiment.WisconsinResults) int {
+	n := 0
+	for _, q := range res.Queries {
+		if q.Status == experiment.StatusMismatch || (q.Status == experiment.StatusError && !q.TimedOut) {
+			n++
+		}
+	}
+	return n
 }
 
 type wisconsinRun struct {

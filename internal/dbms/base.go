@@ -18,6 +18,42 @@ type SQLBase struct {
 	TypeName func(Column) string
 	// ClassifyErr attaches a Class to a driver error (nil: Classify's default).
 	ClassifyErr func(error) error
+	// Interrupt, when set, is called if a call's context ends while the
+	// statement runs, to stop it on the server (drivers that merely drop the
+	// connection leave the server working).
+	Interrupt func()
+	// OnConnect, when set, runs on every new pinned connection made by
+	// Reconnect (to refresh a session id the Interrupt uses, say).
+	OnConnect func(ctx context.Context) error
+}
+
+// Reconnect replaces the pinned connection with a new one from the pool:
+// after a cancelled statement some drivers leave the old one closed. Session
+// state (SET, temporary tables) does not survive it.
+func (b *SQLBase) Reconnect(ctx context.Context) error {
+	b.Conn.Close()
+	c, err := b.DB.Conn(ctx)
+	if err != nil {
+		return b.wrap(err)
+	}
+	if err := c.PingContext(ctx); err != nil {
+		c.Close()
+		return b.wrap(err)
+	}
+	b.Conn = c
+	if b.OnConnect != nil {
+		return b.OnConnect(ctx)
+	}
+	return nil
+}
+
+// watch arranges for Interrupt to run if ctx ends during a call; the
+// returned function ends the watch.
+func (b *SQLBase) watch(ctx context.Context) func() bool {
+	if b.Interrupt == nil {
+		return func() bool { return false }
+	}
+	return context.AfterFunc(ctx, b.Interrupt)
 }
 
 // OpenSQL opens db with one pinned connection and checks it answers.
@@ -49,6 +85,7 @@ func (b *SQLBase) wrap(err error) error {
 
 // Exec runs one statement on the pinned connection.
 func (b *SQLBase) Exec(ctx context.Context, q string) (int64, error) {
+	defer b.watch(ctx)()
 	res, err := b.Conn.ExecContext(ctx, q)
 	if err != nil {
 		return 0, b.wrap(err)
@@ -63,6 +100,7 @@ func (b *SQLBase) Exec(ctx context.Context, q string) (int64, error) {
 // QueryCount fetches every row of q and returns how many there were. Values
 // are scanned into RawBytes so each row really crosses to the client.
 func (b *SQLBase) QueryCount(ctx context.Context, q string) (int64, error) {
+	defer b.watch(ctx)()
 	rows, err := b.Conn.QueryContext(ctx, q)
 	if err != nil {
 		return 0, b.wrap(err)
@@ -89,6 +127,7 @@ func (b *SQLBase) QueryCount(ctx context.Context, q string) (int64, error) {
 // QueryRows returns all rows of q as strings. Values are scanned into any,
 // so engine-specific types (DuckDB's HUGEINT as *big.Int, lists) render too.
 func (b *SQLBase) QueryRows(ctx context.Context, q string) ([][]string, error) {
+	defer b.watch(ctx)()
 	rows, err := b.Conn.QueryContext(ctx, q)
 	if err != nil {
 		return nil, b.wrap(err)

@@ -8,6 +8,7 @@ package dbms
 import (
 	"context"
 	"errors"
+	"time"
 )
 
 // Engine is one open session to a database engine. The benchmark code talks
@@ -127,3 +128,16 @@ type CacheFlusher interface {
 // ErrNotSupported marks an ability the engine does not have. Errors wrapping
 // it carry the reason, for "not applicable" reports.
 var ErrNotSupported = errors.New("not supported by this engine")
+
+// StatementLimiter is an engine whose server can abort any statement that
+// runs longer than d by itself, leaving the session usable (a cancelled
+// client call may cost the connection on some drivers). d = 0 removes it.
+type StatementLimiter interface {
+	SetStatementLimit(ctx context.Context, d time.Duration) error
+}
+
+// Reconnecter is an engine that can replace its session with a fresh one,
+// for use after a cancelled statement left the old one unusable.
+type Reconnecter interface {
+	Reconnect(ctx context.Context) error
+}

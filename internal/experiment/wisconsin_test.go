@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"path/filepath"
 	"testing"
+	"time"
 
 	"github.com/dbgauge/dbgauge/internal/dbms"
 	_ "github.com/dbgauge/dbgauge/internal/dbms/all"
@@ -142,5 +143,40 @@ func TestMismatchIsReported(t *testing.T) {
 	}
 	if got := r.res.Queries[0]; got.Status != StatusMismatch || got.Rows != 0 {
 		t.Errorf("emptied relation gave %s with %d rows", got.Status, got.Rows)
+	}
+}
+
+// A query past --limit (Q19 takes a few ms at N=1000, the limit is 1 ms) is
+// reported as timed out, its other repetitions are
+// skipped, and the session stays usable for the next query.
+func TestTimeLimit(t *testing.T) {
+	ctx := context.Background()
+	e, err := dbms.Open(ctx, "sqlite:"+filepath.Join(t.TempDir(), "l.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer e.Close()
+	run, _ := results.Create(t.TempDir())
+	defer run.Close()
+	info, _ := e.Info(ctx)
+	plan := WisconsinPlan{Sizes: []int64{1000}, Reps: 3, Orgs: []w.Org{w.Heap}, Dests: []string{DestRelation}, Queries: []int{19, 20}, Seed: 1, Limit: time.Millisecond}
+	r := &wisconsinRun{e: e, plan: plan, run: run, res: &WisconsinResults{}, pr: progress.New(nil), info: info}
+	data, err := r.load(ctx, 1000)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := r.query(ctx, data, w.Queries[19], ""); err != nil { // Q19
+		t.Fatal(err)
+	}
+	q := r.res.Queries[0]
+	if q.Query != 19 || q.Status != StatusError || !q.TimedOut || q.Reps != 0 {
+		t.Fatalf("Q19 past the limit: %+v", q)
+	}
+	r.plan.Limit = time.Minute
+	if err := r.query(ctx, data, w.Queries[20], ""); err != nil { // Q20
+		t.Fatal(err)
+	}
+	if q := r.res.Queries[1]; q.Query != 20 || q.Status != StatusOK || q.Reps != 3 {
+		t.Errorf("Q20 after a timed-out query: %+v", q)
 	}
 }

@@ -44,6 +44,8 @@ type QueryResult struct {
 	Rows         int64         `json:"rows"`
 	Status       string        `json:"status"`
 	Reason       string        `json:"reason,omitempty"`
+	TimedOut     bool          `json:"timed_out,omitempty"`
+	LimitMS      float64       `json:"limit_ms,omitempty"`
 	Reps         int           `json:"reps"`
 	ElapsedMS    stats.Summary `json:"elapsed_ms"`
 	SamplesMS    []float64     `json:"samples_ms"`

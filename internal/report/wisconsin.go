@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"sort"
 	"strconv"
+	"time"
 
 	"github.com/dbgauge/dbgauge/internal/experiment"
 )
@@ -49,6 +50,9 @@ func Cell(q *experiment.QueryResult) string {
 		return "n/a"
 	case experiment.StatusMismatch:
 		return "MISMATCH"
+	}
+	if q.TimedOut {
+		return "> " + (time.Duration(q.LimitMS) * time.Millisecond).String()
 	}
 	return "ERROR"
 }

@@ -14,6 +14,7 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+	"syscall"
 	"time"
 )
 
@@ -73,6 +74,9 @@ func Engines() []string {
 // ErrUnknownEngine is returned for an engine with no private-server support.
 var ErrUnknownEngine = errors.New("unknown server engine")
 
+// ErrRunning is returned when a directory already holds a running instance.
+var ErrRunning = errors.New("instance running")
+
 const stateFile = "dbgauge-instance.json"
 
 // Start starts engine's private instance in dir (created if missing) and
@@ -88,6 +92,9 @@ func Start(ctx context.Context, engine, dir string, opt Options) (*Instance, err
 	abs, err := filepath.Abs(dir)
 	if err != nil {
 		return nil, err
+	}
+	if old, err := Load(abs); err == nil && old.alive() {
+		return nil, fmt.Errorf("%w: a %s instance already runs in %s (pid %d, %s): stop it first", ErrRunning, old.Engine, abs, old.PID, old.URL)
 	}
 	if err := os.MkdirAll(abs, 0o755); err != nil {
 		return nil, fmt.Errorf("create %s: %w", abs, err)
@@ -157,6 +164,14 @@ func (i *Instance) Restart(ctx context.Context) error {
 		return err
 	}
 	return i.save()
+}
+
+// alive reports whether the recorded server process still exists.
+func (i *Instance) alive() bool {
+	if i.PID <= 0 {
+		return false
+	}
+	return syscall.Kill(i.PID, 0) == nil
 }
 
 func (i *Instance) save() error {

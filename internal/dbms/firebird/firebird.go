@@ -19,6 +19,8 @@ import (
 	"net/url"
 	"strings"
 	"sync"
+	"sync/atomic"
+	"time"
 
 	_ "github.com/nakagami/firebirdsql" // registers the "firebirdsql" database/sql driver
 
@@ -44,6 +46,16 @@ type Engine struct {
 	extDirOption string    // the URL's ext_dir: where external-table loads write
 	extOnce      sync.Once // externalDir probes once
 	extDir       string    // "" when external-table loads are not possible
+
+	attachment atomic.Int64 // this session's CURRENT_CONNECTION, for Interrupt
+}
+
+func (e *Engine) rememberAttachment(ctx context.Context) error {
+	id, err := e.AttachmentID(ctx)
+	if err == nil {
+		e.attachment.Store(id)
+	}
+	return err
 }
 
 var (
@@ -61,6 +73,20 @@ func open(ctx context.Context, u *dbms.URL) (dbms.Engine, error) {
 		return nil, openError(u, e.addr, e.path, err)
 	}
 	e.SQLBase = dbms.SQLBase{DB: db, Conn: conn, TypeName: typeName, ClassifyErr: classify}
+	e.OnConnect = e.rememberAttachment
+	if err := e.rememberAttachment(ctx); err != nil {
+		e.Close()
+		return nil, err
+	}
+	// The driver answers a cancelled context by closing the connection and
+	// the server would go on running the statement: cancel it through the
+	// monitoring tables from another attachment (Firebird 3 has no statement
+	// timeout).
+	e.Interrupt = func() {
+		kctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		defer cancel()
+		db.ExecContext(kctx, fmt.Sprintf("DELETE FROM MON$STATEMENTS WHERE MON$ATTACHMENT_ID = %d AND MON$STATE = 1", e.attachment.Load()))
+	}
 	return e, nil
 }
 

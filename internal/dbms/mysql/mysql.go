@@ -52,6 +52,18 @@ func Open(ctx context.Context, u *dbms.URL) (dbms.Engine, error) {
 		return nil, openError(u, cfg, err)
 	}
 	e := &Engine{SQLBase: dbms.SQLBase{DB: db, Conn: conn, TypeName: typeName, ClassifyErr: classify}}
+	id, err := e.ConnectionID(ctx)
+	if err != nil {
+		e.Close()
+		return nil, err
+	}
+	// The driver answers a cancelled context by dropping the connection; the
+	// server would go on running the statement, so kill it from another one.
+	e.Interrupt = func() {
+		kctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		defer cancel()
+		db.ExecContext(kctx, fmt.Sprintf("KILL QUERY %d", id))
+	}
 	return e, nil
 }
 
