@@ -5,10 +5,10 @@ package experiment
 
 import (
 	"context"
-	"time"
 	"fmt"
 	"math/rand/v2"
 	"slices"
+	"time"
 
 	"github.com/dbgauge/dbgauge/internal/dbms"
 	"github.com/dbgauge/dbgauge/internal/progress"
