@@ -16,6 +16,7 @@ import (
 	"github.com/dbgauge/dbgauge/internal/progress"
 	"github.com/dbgauge/dbgauge/internal/report"
 	"github.com/dbgauge/dbgauge/internal/results"
+	"github.com/dbgauge/dbgauge/internal/server"
 	"github.com/dbgauge/dbgauge/internal/sysinfo"
 	w "github.com/dbgauge/dbgauge/internal/workload/wisconsin"
 )
@@ -24,6 +25,7 @@ type wisconsinFlags struct {
 	db, size, org, dest, cache, queries, seed, out string
 	reps                                           int
 	drop                                           bool
+	server                                         string
 	limit                                          time.Duration
 	session                                        []string
 }
@@ -59,6 +61,7 @@ database afterwards unless --drop is given.`,
 	fl.StringVar(&f.seed, "seed", "1", "seed of the query constants")
 	fl.StringVar(&f.out, "out", "", "run directory (default runs/<UTC time>-wisconsin)")
 	fl.BoolVar(&f.drop, "drop", false, "drop the benchmark relations at the end")
+	fl.StringVar(&f.server, "server", "", "directory of a private instance from 'dbgauge server start': with --cache cold it is restarted before every execution to empty the engine's cache")
 	fl.DurationVar(&f.limit, "limit", 2*time.Minute, "time limit of one execution; a query past it is reported as timed out and its other repetitions are skipped (0: none)")
 	fl.StringArrayVar(&f.session, "session", nil, "SQL run at the start of the session, repeatable (e.g. --session 'SET SESSION join_cache_level = 4')")
 	addConfigFlag(cmd)
@@ -105,7 +108,14 @@ func (f *wisconsinFlags) plan() (experiment.WisconsinPlan, error) {
 	if err != nil {
 		return p, err
 	}
-	p = experiment.WisconsinPlan{Sizes: sizes, Reps: f.reps, Dests: dests, Cold: cache[0] == "cold", Queries: qs, Seed: seed, Drop: f.drop, Limit: f.limit, Session: f.session}
+	if f.server != "" {
+		inst, err := server.Load(f.server)
+		if err != nil {
+			return p, usagef("--server: %v", err)
+		}
+		p.Restart = inst.Restart
+	}
+	p = experiment.WisconsinPlan{Restart: p.Restart, Sizes: sizes, Reps: f.reps, Dests: dests, Cold: cache[0] == "cold", Queries: qs, Seed: seed, Drop: f.drop, Limit: f.limit, Session: f.session}
 	for _, o := range orgs {
 		p.Orgs = append(p.Orgs, w.Org(o))
 	}

@@ -11,7 +11,7 @@ import (
 
 // coldCache empties what can be emptied before a cold execution: the OS page
 // cache (root only) and the engine's own cache where the adapter can.
-func coldCache(ctx context.Context, e dbms.Engine) (done, notDone []string, err error) {
+func coldCache(ctx context.Context, e dbms.Engine, restart func(context.Context) error) (done, notDone []string, err error) {
 	syscall.Sync()
 	if os.Geteuid() != 0 {
 		notDone = append(notDone, "OS page cache (dropping it needs root)")
@@ -19,6 +19,20 @@ func coldCache(ctx context.Context, e dbms.Engine) (done, notDone []string, err 
 		notDone = append(notDone, fmt.Sprintf("OS page cache (/proc/sys/vm/drop_caches: %v)", werr))
 	} else {
 		done = append(done, "OS page cache (drop_caches=3 after sync)")
+	}
+	if restart != nil {
+		// A private server dbgauge manages: a restart empties its cache.
+		rc, ok := e.(dbms.Reconnecter)
+		if !ok {
+			return done, notDone, fmt.Errorf("%s sessions cannot reconnect after a restart", e.Name())
+		}
+		if err := restart(ctx); err != nil {
+			return done, notDone, fmt.Errorf("restart %s: %w", e.Name(), err)
+		}
+		if err := rc.Reconnect(ctx); err != nil {
+			return done, notDone, fmt.Errorf("reconnect after restarting %s: %w", e.Name(), err)
+		}
+		return append(done, e.Name()+" cache (server restarted)"), notDone, nil
 	}
 	if f, ok := e.(dbms.CacheFlusher); ok {
 		d, nd, ferr := f.FlushCache(ctx)

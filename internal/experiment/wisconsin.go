@@ -42,6 +42,9 @@ type WisconsinPlan struct {
 	// Session statements run at the start of every session (and again after
 	// a cold-cache reconnect), e.g. SET join_cache_level = 4.
 	Session []string
+	// Restart, when set, restarts the engine's server (a private instance
+	// dbgauge manages) so that cold executions start with its cache empty.
+	Restart func(context.Context) error
 }
 
 // Wisconsin runs the plan on an open engine, writing into run. It returns

@@ -98,7 +98,7 @@ func (r *wisconsinRun) execute(ctx context.Context, st w.Stmt, dest string) (exe
 		}
 	}
 	if r.plan.Cold {
-		done, notDone, err := coldCache(ctx, r.e)
+		done, notDone, err := coldCache(ctx, r.e, r.plan.Restart)
 		if err != nil {
 			return execution{}, err
 		}

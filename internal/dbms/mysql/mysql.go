@@ -11,6 +11,7 @@ import (
 	"fmt"
 	"io"
 	"log"
+	"sync/atomic"
 	"time"
 
 	"github.com/dbgauge/dbgauge/internal/dbms"
@@ -32,6 +33,8 @@ type Engine struct {
 	dbms.SQLBase
 	// loadPath is the bulk path the last Load took ("" before any load).
 	loadPath string
+	// connID is this session's CONNECTION_ID(), for Interrupt.
+	connID atomic.Int64
 }
 
 var (
@@ -52,8 +55,8 @@ func Open(ctx context.Context, u *dbms.URL) (dbms.Engine, error) {
 		return nil, openError(u, cfg, err)
 	}
 	e := &Engine{SQLBase: dbms.SQLBase{DB: db, Conn: conn, TypeName: typeName, ClassifyErr: classify}}
-	id, err := e.ConnectionID(ctx)
-	if err != nil {
+	e.OnConnect = e.rememberConnection
+	if err := e.rememberConnection(ctx); err != nil {
 		e.Close()
 		return nil, err
 	}
@@ -62,7 +65,7 @@ func Open(ctx context.Context, u *dbms.URL) (dbms.Engine, error) {
 	e.Interrupt = func() {
 		kctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 		defer cancel()
-		db.ExecContext(kctx, fmt.Sprintf("KILL QUERY %d", id))
+		db.ExecContext(kctx, fmt.Sprintf("KILL QUERY %d", e.connID.Load()))
 	}
 	return e, nil
 }
@@ -110,6 +113,14 @@ func config(u *dbms.URL) (*mysqldrv.Config, error) {
 	// batch and avoids the 65535-placeholder limit of prepared statements.
 	cfg.InterpolateParams = true
 	return cfg, nil
+}
+
+func (e *Engine) rememberConnection(ctx context.Context) error {
+	id, err := e.ConnectionID(ctx)
+	if err == nil {
+		e.connID.Store(id)
+	}
+	return err
 }
 
 // ConnectionID is the server's id of this session (SELECT CONNECTION_ID()),

@@ -22,6 +22,7 @@ const driverModule = "github.com/jackc/pgx/v5"
 // Engine is one PostgreSQL session (one backend process) on a pgx.Conn.
 type Engine struct {
 	conn *pgx.Conn
+	cfg  *pgx.ConnConfig
 }
 
 var (
@@ -55,7 +56,19 @@ func Open(ctx context.Context, u *dbms.URL) (dbms.Engine, error) {
 	if err != nil {
 		return nil, openError(err, cfg)
 	}
-	return &Engine{conn: conn}, nil
+	return &Engine{conn: conn, cfg: cfg}, nil
+}
+
+// Reconnect replaces the session with a new one (after a server restart);
+// session settings do not survive it.
+func (e *Engine) Reconnect(ctx context.Context) error {
+	e.Close()
+	conn, err := pgx.ConnectConfig(ctx, e.cfg)
+	if err != nil {
+		return e.classify(err)
+	}
+	e.conn = conn
+	return nil
 }
 
 // Name is the registered adapter name.

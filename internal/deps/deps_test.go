@@ -1,0 +1,60 @@
+// Package deps holds one test: the package boundaries of DESIGN.md. It fails
+// when a package imports what its row of the table says it must not.
+package deps
+
+import (
+	"go/parser"
+	"go/token"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+const module = "github.com/dbgauge/dbgauge/internal/"
+
+// forbidden: package (prefix, under internal/) -> imports it must not have.
+var forbidden = map[string][]string{
+	"dbms":     {"workload", "experiment", "driver", "timing", "report", "results", "cli", "stats"},
+	"workload": {"driver", "timing", "experiment", "report", "results", "cli", "server"},
+	"report":   {"dbms", "server", "driver", "timing", "workload"},
+	"stats":    {"dbms", "server", "results", "report", "experiment", "cli"},
+	"server":   {"workload", "experiment", "report", "cli"},
+	"results":  {"report", "experiment", "cli", "workload"},
+	"cli":      {"dbms/postgres", "dbms/mysql", "dbms/sqlite", "dbms/duckdb", "dbms/firebird"},
+	"sysinfo":  {"experiment", "report", "cli"},
+	"progress": {"dbms", "experiment"},
+}
+
+func TestPackageBoundaries(t *testing.T) {
+	root := filepath.Join("..")
+	fset := token.NewFileSet()
+	err := filepath.Walk(root, func(path string, info os.FileInfo, err error) error {
+		if err != nil || info.IsDir() || !strings.HasSuffix(path, ".go") || strings.HasSuffix(path, "_test.go") {
+			return err
+		}
+		rel, _ := filepath.Rel(root, filepath.Dir(path))
+		rel = filepath.ToSlash(rel)
+		f, err := parser.ParseFile(fset, path, nil, parser.ImportsOnly)
+		if err != nil {
+			return err
+		}
+		for owner, bans := range forbidden {
+			if rel != owner && !strings.HasPrefix(rel, owner+"/") {
+				continue
+			}
+			for _, imp := range f.Imports {
+				p := strings.Trim(imp.Path.Value, `"`)
+				for _, ban := range bans {
+					if p == module+ban || strings.HasPrefix(p, module+ban+"/") {
+						t.Errorf("%s imports %s: DESIGN.md says %s must not know %s", path, p, owner, ban)
+					}
+				}
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+}
