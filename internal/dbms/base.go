@@ -201,6 +201,19 @@ func (b *SQLBase) Close() error {
 	return err
 }
 
+// StandardType renders a column in SQL's standard types (INTEGER, BIGINT,
+// CHAR(n)), which SQLite, MariaDB and Firebird take as they are.
+func StandardType(c Column) string {
+	switch c.Type {
+	case Char:
+		return fmt.Sprintf("CHAR(%d)", c.Len)
+	case BigInt:
+		return "BIGINT"
+	default:
+		return "INTEGER"
+	}
+}
+
 // ColumnList renders "name type, ..." for CREATE TABLE.
 func (b *SQLBase) ColumnList(cols []Column) string {
 	parts := make([]string, len(cols))

@@ -72,7 +72,7 @@ func open(ctx context.Context, u *dbms.URL) (dbms.Engine, error) {
 	if err != nil {
 		return nil, openError(u, e.addr, e.path, err)
 	}
-	e.SQLBase = dbms.SQLBase{DB: db, Conn: conn, TypeName: typeName, ClassifyErr: classify}
+	e.SQLBase = dbms.SQLBase{DB: db, Conn: conn, TypeName: dbms.StandardType, ClassifyErr: classify}
 	e.OnConnect = e.rememberAttachment
 	if err := e.rememberAttachment(ctx); err != nil {
 		e.Close()
@@ -117,17 +117,6 @@ func dsn(u *dbms.URL) string {
 
 // Name is the adapter name.
 func (e *Engine) Name() string { return "firebird" }
-
-func typeName(c dbms.Column) string {
-	switch c.Type {
-	case dbms.Char:
-		return fmt.Sprintf("CHAR(%d)", c.Len)
-	case dbms.BigInt:
-		return "BIGINT"
-	default:
-		return "INTEGER"
-	}
-}
 
 // AttachmentID is the server's id of this session (CURRENT_CONNECTION), the
 // key of its rows in the MON$ tables.

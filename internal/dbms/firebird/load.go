@@ -111,7 +111,7 @@ func blockSQL(t dbms.Table, k int) string {
 			if p > 0 {
 				decl.WriteByte(',')
 			}
-			fmt.Fprintf(&decl, "p%d %s=?", p, typeName(c))
+			fmt.Fprintf(&decl, "p%d %s=?", p, dbms.StandardType(c))
 			if i > 0 {
 				body.WriteByte(',')
 			}

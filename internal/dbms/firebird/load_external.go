@@ -136,7 +136,7 @@ func (e *Engine) loadChunk(ctx context.Context, t dbms.Table, c extChunk) error 
 		if col.Type == dbms.Char {
 			sel[i] = fmt.Sprintf("c%d", i)
 		} else {
-			sel[i] = fmt.Sprintf("CAST(c%d AS %s)", i, typeName(col))
+			sel[i] = fmt.Sprintf("CAST(c%d AS %s)", i, dbms.StandardType(col))
 		}
 	}
 	cols = append(cols, "nl CHAR(1) CHARACTER SET NONE")

@@ -54,7 +54,7 @@ func Open(ctx context.Context, u *dbms.URL) (dbms.Engine, error) {
 	if err != nil {
 		return nil, openError(u, cfg, err)
 	}
-	e := &Engine{SQLBase: dbms.SQLBase{DB: db, Conn: conn, TypeName: typeName, ClassifyErr: classify}}
+	e := &Engine{SQLBase: dbms.SQLBase{DB: db, Conn: conn, TypeName: dbms.StandardType, ClassifyErr: classify}}
 	e.OnConnect = e.rememberConnection
 	if err := e.rememberConnection(ctx); err != nil {
 		e.Close()

@@ -8,18 +8,6 @@ import (
 	"github.com/dbgauge/dbgauge/internal/dbms"
 )
 
-// typeName renders dbgauge's column types in MySQL's dialect.
-func typeName(c dbms.Column) string {
-	switch c.Type {
-	case dbms.BigInt:
-		return "BIGINT"
-	case dbms.Char:
-		return fmt.Sprintf("CHAR(%d)", c.Len)
-	default:
-		return "INT"
-	}
-}
-
 // CreateTable creates t as an InnoDB table whatever the server's
 // default_storage_engine, so results always describe InnoDB.
 func (e *Engine) CreateTable(ctx context.Context, t dbms.Table) error {

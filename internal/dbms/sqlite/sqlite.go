@@ -52,23 +52,12 @@ func (e *Engine) connect(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	e.SQLBase = dbms.SQLBase{DB: db, Conn: conn, TypeName: typeName, ClassifyErr: classify}
+	e.SQLBase = dbms.SQLBase{DB: db, Conn: conn, TypeName: dbms.StandardType, ClassifyErr: classify}
 	return nil
 }
 
 // Name is the adapter name.
 func (e *Engine) Name() string { return "sqlite" }
-
-func typeName(c dbms.Column) string {
-	switch c.Type {
-	case dbms.Char:
-		return fmt.Sprintf("CHAR(%d)", c.Len)
-	case dbms.BigInt:
-		return "BIGINT"
-	default:
-		return "INTEGER"
-	}
-}
 
 // Load inserts all rows with one prepared statement in one transaction, the
 // fastest path SQLite offers (it has no bulk-load protocol).
