@@ -179,6 +179,7 @@ func ScaleTable(r *experiment.WisconsinResults) *Table {
 		}
 		t.Rows = append(t.Rows, append(row, exp, verdict))
 	}
+	sortByQuery(t.Rows[1:])
 	t.Notes = []string{"growth exp.: b in time = a*N^b fitted over the sizes; linear means 0.7 <= b <= 1.3, flat b <= 0.3."}
 	return t
 }
@@ -249,13 +250,18 @@ func EngineTable(runs []*experiment.WisconsinResults, size int64) *Table {
 			t.Rows = append(t.Rows, row)
 		}
 	}
-	body := t.Rows[1:]
+	sortByQuery(t.Rows[1:])
+	return t
+}
+
+// sortByQuery orders rows whose first cell is a query number by it, keeping
+// the organisation order within a query.
+func sortByQuery(body [][]string) {
 	sort.SliceStable(body, func(i, j int) bool {
 		qi, _ := strconv.Atoi(body[i][0])
 		qj, _ := strconv.Atoi(body[j][0])
 		return qi < qj
 	})
-	return t
 }
 
 // WisconsinText renders every table of a set of runs (one engine each).
