@@ -155,30 +155,11 @@ func newLoad(stdout, stderr io.Writer) *cobra.Command {
 			if err := results.CheckWritable(out); err != nil {
 				return usagef("%v", err)
 			}
-			e, err := openEngine(cmd, db)
-			if err != nil {
-				return err
-			}
-			defer e.Close()
-			run, err := results.Create(out)
-			if err != nil {
-				return err
-			}
-			defer run.Close()
-			pr := progress.New(stderr)
-			var all []experiment.LoadResult
-			for _, n := range sizes {
-				lrs, err := experiment.WisconsinLoad(cmd.Context(), e, n, rs, run, pr)
-				all = append(all, lrs...)
-				if err != nil {
-					run.WriteJSON("results.json", map[string]any{"experiment": "load", "engine": e.Name(), "loads": all, "error": err.Error()})
-					return err
-				}
-			}
+			all, err := experiment.RunLoad(cmd.Context(), db, out, sizes, rs, progress.New(stderr))
 			for _, l := range all {
 				fmt.Fprintf(stdout, "%s\t%d rows\t%.3f s\t%.0f rows/s\n", l.Table, l.Rows, l.Seconds, l.RowsPerS)
 			}
-			return run.WriteJSON("results.json", map[string]any{"experiment": "load", "engine": e.Name(), "loads": all})
+			return err
 		},
 	}
 	cmd.Flags().StringVar(&db, "db", "", "engine URL")

@@ -47,8 +47,8 @@ directory holds one sub-directory per engine plus the side-by-side tables.`,
 			}
 			abs, _ := filepath.Abs(out)
 			all, _ := w.ParseQueries("1-32")
-			plan := experiment.WisconsinPlan{Sizes: sizes, Reps: reps, Orgs: w.Orgs, Dests: []string{experiment.DestRelation}, Queries: all, Seed: 1, Limit: 2 * time.Minute}
-			var runs []*experiment.WisconsinResults
+			plan := experiment.WisconsinPlan{Sizes: sizes, Reps: reps, Orgs: w.Orgs, Dests: []string{results.DestRelation}, Queries: all, Seed: 1, Limit: 2 * time.Minute}
+			var runs []*results.WisconsinResults
 			for _, eng := range []string{"sqlite", "duckdb"} {
 				dir := filepath.Join(abs, eng)
 				db := fmt.Sprintf("%s:%s", eng, filepath.Join(dir, eng+".db"))
@@ -57,8 +57,8 @@ directory holds one sub-directory per engine plus the side-by-side tables.`,
 				}
 				fmt.Fprintf(stderr, "== %s ==\n", eng)
 				r, err := runWisconsin(cmd.Context(), io.Discard, stderr, db, filepath.Join(dir, "run"), plan, os.Args, effectiveFlags(cmd.Flags()))
-				if r != nil && r.res != nil {
-					runs = append(runs, r.res)
+				if r != nil {
+					runs = append(runs, r)
 				}
 				if err != nil {
 					return fmt.Errorf("%s: %w", eng, err)
@@ -77,9 +77,9 @@ directory holds one sub-directory per engine plus the side-by-side tables.`,
 			for _, r := range runs {
 				ok, bad := 0, 0
 				for _, q := range r.Queries {
-					if q.Status == experiment.StatusOK {
+					if q.Status == results.StatusOK {
 						ok++
-					} else if q.Status != experiment.StatusNotApplicable {
+					} else if q.Status != results.StatusNotApplicable {
 						bad++
 					}
 				}

@@ -5,19 +5,16 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"path/filepath"
 	"slices"
 	"time"
 
 	"github.com/spf13/cobra"
 
-	"github.com/dbgauge/dbgauge/internal/dbms"
 	"github.com/dbgauge/dbgauge/internal/experiment"
 	"github.com/dbgauge/dbgauge/internal/progress"
 	"github.com/dbgauge/dbgauge/internal/report"
 	"github.com/dbgauge/dbgauge/internal/results"
 	"github.com/dbgauge/dbgauge/internal/server"
-	"github.com/dbgauge/dbgauge/internal/sysinfo"
 	w "github.com/dbgauge/dbgauge/internal/workload/wisconsin"
 )
 
@@ -89,7 +86,7 @@ func (f *wisconsinFlags) plan() (experiment.WisconsinPlan, error) {
 	if err != nil {
 		return p, err
 	}
-	dests, err := parseChoices("dest", f.dest, []string{experiment.DestRelation, experiment.DestClient, experiment.DestCount})
+	dests, err := parseChoices("dest", f.dest, []string{results.DestRelation, results.DestClient, results.DestCount})
 	if err != nil {
 		return p, err
 	}
@@ -123,121 +120,51 @@ func (f *wisconsinFlags) plan() (experiment.WisconsinPlan, error) {
 	return p, nil
 }
 
-// runWisconsin runs one Wisconsin plan into outDir (default under runs/)
-// and writes the run directory. It returns the results and the directory.
-func runWisconsin(ctx context.Context, stdout, stderr io.Writer, db, outDir string, plan experiment.WisconsinPlan, command []string, config map[string]any) (*wisconsinRun, error) {
-	started := time.Now()
+// runWisconsin runs one Wisconsin plan into outDir (default under runs/),
+// prints its tables and returns its results (also when it failed part-way).
+func runWisconsin(ctx context.Context, stdout, stderr io.Writer, db, outDir string, plan experiment.WisconsinPlan, command []string, config map[string]any) (*results.WisconsinResults, error) {
 	if outDir == "" {
-		outDir = results.DefaultDir("runs", "wisconsin", started)
+		outDir = results.DefaultDir("runs", "wisconsin", time.Now())
 	}
 	if err := results.CheckWritable(outDir); err != nil {
 		return nil, usagef("%v", err)
 	}
-	embedded := db == ""
-	if embedded {
-		abs, _ := filepath.Abs(outDir)
-		db = "sqlite:" + filepath.Join(abs, "sqlite.db")
-	} else if _, err := dbms.ParseURL(db); err != nil {
-		return nil, err
-	}
 	pr := progress.New(stderr)
-	var e dbms.Engine
-	var err error
-	if !embedded {
-		// A server's URL is checked before anything is written.
-		if e, err = dbms.Open(ctx, db); err != nil {
-			return nil, err
-		}
-	}
-	run, err := results.Create(outDir)
+	setup := experiment.WisconsinSetup{DB: db, Dir: outDir, Command: redactArgs(command), Config: redactConfig(config), Version: Version()}
+	res, err := experiment.RunWisconsin(ctx, setup, plan, pr)
 	if err != nil {
-		return nil, usagef("%v", err)
-	}
-	defer run.Close()
-	if embedded {
-		if e, err = dbms.Open(ctx, db); err != nil {
-			return nil, err
+		if res != nil {
+			pr.Line("run stopped: %v; what was measured is in %s", err, outDir)
 		}
+		return res, err
 	}
-	defer e.Close()
-	info, err := e.Info(ctx)
-	if err != nil {
-		return nil, fmt.Errorf("read %s version and settings: %w", e.Name(), err)
-	}
-	u, _ := dbms.ParseURL(db)
-	man := &results.Manifest{
-		Experiment: "wisconsin", Command: command, Config: config, Dbgauge: Version(), Go: goVersion(),
-		Started: started.UTC(), Seed: plan.Seed, DB: u.Redacted(), Engine: info, System: sysinfo.Describe(run.Dir),
-	}
-	if err := run.WriteJSON("manifest.json", man); err != nil {
-		return nil, err
-	}
-	pr.Line("dbgauge wisconsin on %s %s, sizes %v, %s, run directory %s", info.Engine, info.Version, plan.Sizes, plural(plan.Reps, "repetition"), run.Dir)
-	res, runErr := experiment.Wisconsin(ctx, e, plan, run, info, pr)
-	wr := &wisconsinRun{dir: run.Dir, res: res}
-	if err := writeWisconsin(run, man, res); err != nil && runErr == nil {
-		runErr = err
-	}
-	if runErr != nil {
-		pr.Line("run stopped: %v; what was measured is in %s", runErr, run.Dir)
-		return wr, runErr
-	}
-	summary(stdout, res, run.Dir)
+	summary(stdout, res, outDir)
 	if failed := failures(res); failed > 0 {
-		return wr, fmt.Errorf("%d query results failed (mismatch or error); see tables.txt in %s", failed, run.Dir)
+		return res, fmt.Errorf("%d query results failed (mismatch or error); see tables.txt in %s", failed, outDir)
 	}
-	return wr, nil
+	return res, nil
 }
 
 // failures counts results that are neither measured nor legitimately absent:
 // a cardinality mismatch or an error other than running past --limit.
-func failures(res *experiment.WisconsinResults) int {
+func failures(res *results.WisconsinResults) int {
 	n := 0
 	for _, q := range res.Queries {
-		if q.Status == experiment.StatusMismatch || (q.Status == experiment.StatusError && !q.TimedOut) {
+		if q.Status == results.StatusMismatch || (q.Status == results.StatusError && !q.TimedOut) {
 			n++
 		}
 	}
 	return n
 }
 
-type wisconsinRun struct {
-	dir string
-	res *experiment.WisconsinResults
-}
-
-// writeWisconsin writes results.json, the tables and the finished manifest.
-func writeWisconsin(run *results.Run, man *results.Manifest, res *experiment.WisconsinResults) error {
-	if err := run.WriteJSON("results.json", res); err != nil {
-		return err
-	}
-	runs := []*experiment.WisconsinResults{res}
-	if err := run.WriteFile("tables.txt", report.WisconsinText(runs)); err != nil {
-		return err
-	}
-	for name, b := range report.WisconsinCSV(runs) {
-		if err := run.WriteFile(name, b); err != nil {
-			return err
-		}
-	}
-	now := time.Now().UTC()
-	man.Finished = &now
-	if res.CacheFlush != nil {
-		for _, d := range res.CacheFlush.NotDone {
-			man.Notes = append(man.Notes, "cold cache: not emptied: "+d)
-		}
-	}
-	return run.WriteJSON("manifest.json", man)
-}
-
 // summary prints the per-query table of the run and where it is.
-func summary(out io.Writer, res *experiment.WisconsinResults, dir string) {
+func summary(out io.Writer, res *results.WisconsinResults, dir string) {
 	counts := map[string]int{}
 	for _, q := range res.Queries {
 		counts[q.Status]++
 	}
 	for _, n := range res.Sizes {
-		for _, t := range report.PaperTables([]*experiment.WisconsinResults{res}, n) {
+		for _, t := range report.PaperTables([]*results.WisconsinResults{res}, n) {
 			t.Text(out)
 		}
 	}
@@ -245,7 +172,7 @@ func summary(out io.Writer, res *experiment.WisconsinResults, dir string) {
 		report.ScaleTable(res).Text(out)
 	}
 	fmt.Fprintf(out, "cardinality checks: %d ok, %d mismatch, %d not applicable, %d error\n",
-		counts[experiment.StatusOK], counts[experiment.StatusMismatch], counts[experiment.StatusNotApplicable], counts[experiment.StatusError])
+		counts[results.StatusOK], counts[results.StatusMismatch], counts[results.StatusNotApplicable], counts[results.StatusError])
 	for _, wmsg := range res.Warnings {
 		fmt.Fprintf(out, "warning: %s\n", wmsg)
 	}

@@ -17,7 +17,7 @@ const module = "github.com/dbgauge/dbgauge/internal/"
 var forbidden = map[string][]string{
 	"dbms":     {"workload", "experiment", "driver", "timing", "report", "results", "cli", "stats"},
 	"workload": {"driver", "timing", "experiment", "report", "results", "cli", "server"},
-	"report":   {"dbms", "server", "driver", "timing", "workload"},
+	"report":   {"dbms", "server", "driver", "timing", "workload", "experiment"},
 	"stats":    {"dbms", "server", "results", "report", "experiment", "cli"},
 	"server":   {"workload", "experiment", "report", "cli"},
 	"results":  {"report", "experiment", "cli", "workload"},

@@ -17,14 +17,6 @@ import (
 	w "github.com/dbgauge/dbgauge/internal/workload/wisconsin"
 )
 
-// Destinations of retrieval results (seed 000 §4.1).
-const (
-	DestRelation = "relation" // stored into a fresh result relation
-	DestClient   = "client"   // rows fetched by the client and discarded
-	DestCount    = "count"    // only the count crosses to the client
-	DestUpdate   = "update"   // updates have no result destination
-)
-
 // WisconsinPlan is a validated Wisconsin run: nothing touched yet.
 type WisconsinPlan struct {
 	Sizes   []int64
@@ -50,8 +42,8 @@ type WisconsinPlan struct {
 // Wisconsin runs the plan on an open engine, writing into run. It returns
 // the results gathered so far even when it fails part-way (the caller
 // writes them: nothing measured is lost).
-func Wisconsin(ctx context.Context, e dbms.Engine, plan WisconsinPlan, run *results.Run, info dbms.Info, pr *progress.Printer) (*WisconsinResults, error) {
-	res := &WisconsinResults{
+func Wisconsin(ctx context.Context, e dbms.Engine, plan WisconsinPlan, run *results.Run, info dbms.Info, pr *progress.Printer) (*results.WisconsinResults, error) {
+	res := &results.WisconsinResults{
 		Experiment: "wisconsin", Engine: e.Name(), EngineVersion: info.Version,
 		Sizes: plan.Sizes, Reps: plan.Reps, Seed: plan.Seed, Cache: "warm",
 	}
@@ -78,7 +70,7 @@ type wisconsinRun struct {
 	e    dbms.Engine
 	plan WisconsinPlan
 	run  *results.Run
-	res  *WisconsinResults
+	res  *results.WisconsinResults
 	pr   *progress.Printer
 	info dbms.Info
 }
@@ -141,9 +133,9 @@ func (r *wisconsinRun) queriesOf(org w.Org) []w.Query {
 func (r *wisconsinRun) destinations(q w.Query) []string {
 	switch {
 	case q.Update:
-		return []string{DestUpdate}
+		return []string{results.DestUpdate}
 	case q.ToClient:
-		return []string{DestClient}
+		return []string{results.DestClient}
 	}
 	return r.plan.Dests
 }
@@ -151,9 +143,9 @@ func (r *wisconsinRun) destinations(q w.Query) []string {
 // query runs every repetition of q at every destination and records them.
 func (r *wisconsinRun) query(ctx context.Context, data *w.Data, q w.Query, notApplicable string) error {
 	for _, dest := range r.destinations(q) {
-		qr := QueryResult{Query: q.Num, Class: q.Class, Size: data.N, Organization: string(q.Org), Destination: dest, Status: StatusOK}
+		qr := results.QueryResult{Query: q.Num, Class: q.Class, Size: data.N, Organization: string(q.Org), Destination: dest, Status: results.StatusOK}
 		if notApplicable != "" {
-			qr.Status, qr.Reason = StatusNotApplicable, notApplicable
+			qr.Status, qr.Reason = results.StatusNotApplicable, notApplicable
 			r.record(qr)
 			continue
 		}
@@ -172,7 +164,7 @@ func (r *wisconsinRun) query(ctx context.Context, data *w.Data, q w.Query, notAp
 				"ms": ex.ms, "rows": ex.rows, "expected_rows": st.Expected, "error": errString(err),
 			})
 			if ex.timedOut && ctx.Err() == nil {
-				qr.Status, qr.TimedOut, qr.LimitMS = StatusError, true, float64(r.plan.Limit.Milliseconds())
+				qr.Status, qr.TimedOut, qr.LimitMS = results.StatusError, true, float64(r.plan.Limit.Milliseconds())
 				qr.Reason = fmt.Sprintf("repetition %d ran past the time limit of %s (--limit); the remaining repetitions were skipped", rep+1, r.plan.Limit)
 				if err != nil && dbms.Classify(err) == dbms.ConnectionLost {
 					r.record(qr)
@@ -184,7 +176,7 @@ func (r *wisconsinRun) query(ctx context.Context, data *w.Data, q w.Query, notAp
 				if ctx.Err() != nil {
 					return ctx.Err()
 				}
-				qr.Status, qr.Reason = StatusError, fmt.Sprintf("repetition %d: %v", rep+1, err)
+				qr.Status, qr.Reason = results.StatusError, fmt.Sprintf("repetition %d: %v", rep+1, err)
 				if dbms.Classify(err) == dbms.ConnectionLost {
 					r.record(qr)
 					return fmt.Errorf("query %d: connection lost: %w", q.Num, err)
@@ -193,8 +185,8 @@ func (r *wisconsinRun) query(ctx context.Context, data *w.Data, q w.Query, notAp
 			}
 			qr.Rows = ex.rows
 			qr.SamplesMS = append(qr.SamplesMS, ex.ms)
-			if ex.rows != st.Expected && qr.Status == StatusOK {
-				qr.Status, qr.Reason = StatusMismatch, fmt.Sprintf("repetition %d returned %d rows, expected %d", rep+1, ex.rows, st.Expected)
+			if ex.rows != st.Expected && qr.Status == results.StatusOK {
+				qr.Status, qr.Reason = results.StatusMismatch, fmt.Sprintf("repetition %d returned %d rows, expected %d", rep+1, ex.rows, st.Expected)
 			}
 			r.pr.Live("N=%d %-12s Q%-2d %-8s rep %d/%d  %.2f ms", data.N, q.Org, q.Num, dest, rep+1, r.plan.Reps, ex.ms)
 		}
@@ -222,7 +214,7 @@ func (r *wisconsinRun) setupSession(ctx context.Context) error {
 func orgIndex(o w.Org) int { return slices.Index(w.Orgs, o) }
 
 // record summarises a query result, keeps it and journals it.
-func (r *wisconsinRun) record(qr QueryResult) {
+func (r *wisconsinRun) record(qr results.QueryResult) {
 	qr.Reps = len(qr.SamplesMS)
 	qr.ElapsedMS = stats.Summarize(qr.SamplesMS)
 	r.res.Queries = append(r.res.Queries, qr)
@@ -253,7 +245,7 @@ func (r *wisconsinRun) growth() {
 	pts := map[key][][2]float64{}
 	var order []key
 	for _, qr := range r.res.Queries {
-		if qr.Status != StatusOK {
+		if qr.Status != results.StatusOK {
 			continue
 		}
 		k := key{qr.Query, qr.Organization, qr.Destination}
@@ -271,7 +263,7 @@ func (r *wisconsinRun) growth() {
 		if err != nil {
 			continue
 		}
-		r.res.Growth = append(r.res.Growth, GrowthResult{Query: k.q, Organization: k.org, Destination: k.dest, Growth: g})
+		r.res.Growth = append(r.res.Growth, results.GrowthResult{Query: k.q, Organization: k.org, Destination: k.dest, Growth: g})
 	}
 }
 
@@ -287,7 +279,7 @@ func expectedGrowth(q int) string {
 
 func (r *wisconsinRun) bufferRatio(n int64) {
 	rel := n * 208 // the Handbook's relation size: N tuples of 208 bytes
-	br := BufferRatio{Size: n, RelationBytes: rel, BufferPoolBytes: r.info.BufferPoolBytes}
+	br := results.BufferRatio{Size: n, RelationBytes: rel, BufferPoolBytes: r.info.BufferPoolBytes}
 	if br.BufferPoolBytes > 0 {
 		br.Ratio = float64(rel) / float64(br.BufferPoolBytes)
 		if br.Ratio < 5 {

@@ -3,6 +3,7 @@ package experiment
 import (
 	"context"
 	"fmt"
+	"github.com/dbgauge/dbgauge/internal/results"
 	"strconv"
 	"time"
 
@@ -42,11 +43,11 @@ func (r *wisconsinRun) timed(ctx context.Context, st w.Stmt, dest string) (execu
 	switch {
 	case st.Timed != "":
 		ex.rows, err = r.e.Exec(ctx, st.Timed)
-	case dest == DestRelation:
+	case dest == results.DestRelation:
 		err = r.e.CreateTableAs(ctx, resultTable, st.Select, st.Columns)
-	case dest == DestClient:
+	case dest == results.DestClient:
 		ex.rows, err = r.e.QueryCount(ctx, st.Select)
-	case dest == DestCount:
+	case dest == results.DestCount:
 		var v string
 		v, err = dbms.FirstValue(ctx, r.e, "SELECT COUNT(*) FROM ("+st.Select+") AS q")
 		if err == nil {
@@ -87,7 +88,7 @@ func (r *wisconsinRun) recover(ctx context.Context) error {
 }
 
 func (r *wisconsinRun) execute(ctx context.Context, st w.Stmt, dest string) (execution, error) {
-	if dest == DestRelation {
+	if dest == results.DestRelation {
 		if err := r.e.DropTable(ctx, resultTable); err != nil {
 			return execution{}, fmt.Errorf("drop result relation: %w", err)
 		}
@@ -107,7 +108,7 @@ func (r *wisconsinRun) execute(ctx context.Context, st w.Stmt, dest string) (exe
 			return execution{}, err
 		}
 		if r.res.CacheFlush == nil {
-			r.res.CacheFlush = &CacheFlush{Done: done, NotDone: notDone}
+			r.res.CacheFlush = &results.CacheFlush{Done: done, NotDone: notDone}
 			r.run.Journal().Append("cache_flush", r.res.CacheFlush)
 			for _, nd := range notDone {
 				r.warn("cold cache: could not empty " + nd)
@@ -118,7 +119,7 @@ func (r *wisconsinRun) execute(ctx context.Context, st w.Stmt, dest string) (exe
 	if err != nil {
 		return ex, err
 	}
-	if dest == DestRelation && st.Timed == "" {
+	if dest == results.DestRelation && st.Timed == "" {
 		v, err := dbms.FirstValue(ctx, r.e, "SELECT COUNT(*) FROM "+resultTable)
 		if err != nil {
 			return ex, fmt.Errorf("count result relation: %w", err)

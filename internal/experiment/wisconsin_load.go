@@ -42,8 +42,8 @@ func (r *wisconsinRun) load(ctx context.Context, n int64) (*w.Data, error) {
 
 // WisconsinLoad loads the given relations of base size n and nothing else
 // (dbgauge load; the bench/ scripts compare it with the engines' loaders).
-func WisconsinLoad(ctx context.Context, e dbms.Engine, n int64, rels []w.Relation, run *results.Run, pr *progress.Printer) ([]LoadResult, error) {
-	var out []LoadResult
+func WisconsinLoad(ctx context.Context, e dbms.Engine, n int64, rels []w.Relation, run *results.Run, pr *progress.Printer) ([]results.LoadResult, error) {
+	var out []results.LoadResult
 	for _, rel := range rels {
 		lr, _, err := loadRelation(ctx, e, rel, n, pr)
 		if err != nil {
@@ -55,18 +55,43 @@ func WisconsinLoad(ctx context.Context, e dbms.Engine, n int64, rels []w.Relatio
 	return out, nil
 }
 
+// RunLoad opens db, loads the relations of every size into it and writes a
+// run directory (dir) with the journal and results.json.
+func RunLoad(ctx context.Context, db, dir string, sizes []int64, rels []w.Relation, pr *progress.Printer) ([]results.LoadResult, error) {
+	e, err := dbms.Open(ctx, db)
+	if err != nil {
+		return nil, err
+	}
+	defer e.Close()
+	run, err := results.Create(dir)
+	if err != nil {
+		return nil, err
+	}
+	defer run.Close()
+	var all []results.LoadResult
+	for _, n := range sizes {
+		lrs, err := WisconsinLoad(ctx, e, n, rels, run, pr)
+		all = append(all, lrs...)
+		if err != nil {
+			run.WriteJSON("results.json", map[string]any{"experiment": "load", "engine": e.Name(), "loads": all, "error": err.Error()})
+			return all, err
+		}
+	}
+	return all, run.WriteJSON("results.json", map[string]any{"experiment": "load", "engine": e.Name(), "loads": all})
+}
+
 // loadRelation drops, creates, loads and analyzes one relation.
-func loadRelation(ctx context.Context, e dbms.Engine, rel w.Relation, n int64, pr *progress.Printer) (LoadResult, *w.Census, error) {
+func loadRelation(ctx context.Context, e dbms.Engine, rel w.Relation, n int64, pr *progress.Printer) (results.LoadResult, *w.Census, error) {
 	t := dbms.Table{Name: w.TableName(rel, n), Columns: w.Columns()}
 	if err := e.DropTable(ctx, t.Name); err != nil {
-		return LoadResult{}, nil, fmt.Errorf("drop %s: %w", t.Name, err)
+		return results.LoadResult{}, nil, fmt.Errorf("drop %s: %w", t.Name, err)
 	}
 	if err := e.CreateTable(ctx, t); err != nil {
-		return LoadResult{}, nil, fmt.Errorf("create %s: %w", t.Name, err)
+		return results.LoadResult{}, nil, fmt.Errorf("create %s: %w", t.Name, err)
 	}
 	rows, err := w.NewRows(rel, n)
 	if err != nil {
-		return LoadResult{}, nil, err
+		return results.LoadResult{}, nil, err
 	}
 	card := w.Cardinality(rel, n)
 	rows.OnProgress(func(i int64) {
@@ -79,15 +104,15 @@ func loadRelation(ctx context.Context, e dbms.Engine, rel w.Relation, n int64, p
 	src.stop()
 	secs := time.Since(start).Seconds()
 	if err != nil {
-		return LoadResult{}, nil, fmt.Errorf("load %s: %w", t.Name, err)
+		return results.LoadResult{}, nil, fmt.Errorf("load %s: %w", t.Name, err)
 	}
 	if loaded != card {
-		return LoadResult{}, nil, fmt.Errorf("load %s: engine took %d rows, generated %d", t.Name, loaded, card)
+		return results.LoadResult{}, nil, fmt.Errorf("load %s: engine took %d rows, generated %d", t.Name, loaded, card)
 	}
 	if err := e.Analyze(ctx, t.Name); err != nil {
-		return LoadResult{}, nil, fmt.Errorf("analyze %s: %w", t.Name, err)
+		return results.LoadResult{}, nil, fmt.Errorf("analyze %s: %w", t.Name, err)
 	}
-	lr := LoadResult{Relation: rel.String(), Table: t.Name, Size: n, Rows: loaded, Seconds: secs, RowsPerS: float64(loaded) / secs, GenerationSeconds: sampled.estimate().Seconds()}
+	lr := results.LoadResult{Relation: rel.String(), Table: t.Name, Size: n, Rows: loaded, Seconds: secs, RowsPerS: float64(loaded) / secs, GenerationSeconds: sampled.estimate().Seconds()}
 	pr.Line("N=%-9d loaded %-20s %10d rows in %7.2f s (%9.0f rows/s; generator busy %.0f%% of it)", n, t.Name, loaded, secs, lr.RowsPerS, 100*lr.GenerationSeconds/secs)
 	return lr, rows.Census(), nil
 }

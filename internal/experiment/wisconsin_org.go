@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/dbgauge/dbgauge/internal/results"
 	"time"
 
 	"github.com/dbgauge/dbgauge/internal/dbms"
@@ -20,15 +21,15 @@ import (
 func (r *wisconsinRun) organize(ctx context.Context, n int64, org w.Org) (string, error) {
 	start := time.Now()
 	reason, err := r.organizeSteps(ctx, n, org)
-	or := OrganizeResult{Size: n, Organization: string(org), Seconds: time.Since(start).Seconds(), Status: StatusOK}
+	or := results.OrganizeResult{Size: n, Organization: string(org), Seconds: time.Since(start).Seconds(), Status: results.StatusOK}
 	switch {
 	case err != nil && errors.Is(err, dbms.ErrNotSupported):
 		reason, err = err.Error(), nil
 		fallthrough
 	case reason != "":
-		or.Status, or.Reason = StatusNotApplicable, reason
+		or.Status, or.Reason = results.StatusNotApplicable, reason
 	case err != nil:
-		or.Status, or.Reason = StatusError, err.Error()
+		or.Status, or.Reason = results.StatusError, err.Error()
 	}
 	r.res.Organize = append(r.res.Organize, or)
 	r.run.Journal().Append("organize", or)
@@ -109,7 +110,7 @@ func (r *wisconsinRun) indexed(n int64) bool { return r.built(n, w.NonClustered)
 
 func (r *wisconsinRun) built(n int64, org w.Org) bool {
 	for _, o := range r.res.Organize {
-		if o.Size == n && o.Organization == string(org) && o.Status == StatusOK {
+		if o.Size == n && o.Organization == string(org) && o.Status == results.StatusOK {
 			return true
 		}
 	}

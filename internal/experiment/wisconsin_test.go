@@ -19,7 +19,7 @@ import (
 // runSuite runs every query under every organisation and destination at a
 // small size on a real engine and checks each result: ok with the expected
 // cardinality, or not applicable with a reason.
-func runSuite(t *testing.T, url string, sizes []int64) *WisconsinResults {
+func runSuite(t *testing.T, url string, sizes []int64) *results.WisconsinResults {
 	t.Helper()
 	ctx := context.Background()
 	e, err := dbms.Open(ctx, url)
@@ -37,7 +37,7 @@ func runSuite(t *testing.T, url string, sizes []int64) *WisconsinResults {
 	}
 	defer run.Close()
 	all, _ := w.ParseQueries("1-32")
-	plan := WisconsinPlan{Sizes: sizes, Reps: 2, Orgs: w.Orgs, Dests: []string{DestRelation, DestClient, DestCount}, Queries: all, Seed: 7, Drop: true}
+	plan := WisconsinPlan{Sizes: sizes, Reps: 2, Orgs: w.Orgs, Dests: []string{results.DestRelation, results.DestClient, results.DestCount}, Queries: all, Seed: 7, Drop: true}
 	res, err := Wisconsin(ctx, e, plan, run, info, progress.New(nil))
 	if err != nil {
 		t.Fatalf("run: %v", err)
@@ -46,11 +46,11 @@ func runSuite(t *testing.T, url string, sizes []int64) *WisconsinResults {
 	for _, q := range res.Queries {
 		seen[q.Query] = true
 		switch q.Status {
-		case StatusOK:
+		case results.StatusOK:
 			if q.Rows != q.ExpectedRows || q.Reps != 2 || q.ElapsedMS.Median <= 0 {
 				t.Errorf("Q%d %s %s N=%d: rows %d expected %d reps %d median %v", q.Query, q.Organization, q.Destination, q.Size, q.Rows, q.ExpectedRows, q.Reps, q.ElapsedMS.Median)
 			}
-		case StatusNotApplicable:
+		case results.StatusNotApplicable:
 			if q.Reason == "" {
 				t.Errorf("Q%d %s: not applicable without a reason", q.Query, q.Organization)
 			}
@@ -87,7 +87,7 @@ func TestWisconsinSQLite(t *testing.T) {
 		t.Error("no growth verdicts for two sizes")
 	}
 	for _, q := range res.Queries {
-		if q.Organization == "hash" && q.Status != StatusNotApplicable {
+		if q.Organization == "hash" && q.Status != results.StatusNotApplicable {
 			t.Errorf("SQLite has no hash index but Q%d hash is %s", q.Query, q.Status)
 		}
 	}
@@ -104,7 +104,7 @@ func TestWisconsinServers(t *testing.T) {
 			res := runSuite(t, inst.URL, []int64{1000})
 			hashOK := false
 			for _, q := range res.Queries {
-				if q.Organization == "hash" && q.Status == StatusOK {
+				if q.Organization == "hash" && q.Status == results.StatusOK {
 					hashOK = true
 				}
 			}
@@ -127,8 +127,8 @@ func TestMismatchIsReported(t *testing.T) {
 	run, _ := results.Create(t.TempDir())
 	defer run.Close()
 	info, _ := e.Info(ctx)
-	plan := WisconsinPlan{Sizes: []int64{1000}, Reps: 1, Orgs: []w.Org{w.Heap}, Dests: []string{DestRelation}, Queries: []int{1}, Seed: 1}
-	r := &wisconsinRun{e: e, plan: plan, run: run, res: &WisconsinResults{}, pr: progress.New(nil), info: info}
+	plan := WisconsinPlan{Sizes: []int64{1000}, Reps: 1, Orgs: []w.Org{w.Heap}, Dests: []string{results.DestRelation}, Queries: []int{1}, Seed: 1}
+	r := &wisconsinRun{e: e, plan: plan, run: run, res: &results.WisconsinResults{}, pr: progress.New(nil), info: info}
 	data, err := r.load(ctx, 1000)
 	if err != nil {
 		t.Fatal(err)
@@ -141,7 +141,7 @@ func TestMismatchIsReported(t *testing.T) {
 	if err := r.query(ctx, data, w.Queries[0], ""); err != nil {
 		t.Fatal(err)
 	}
-	if got := r.res.Queries[0]; got.Status != StatusMismatch || got.Rows != 0 {
+	if got := r.res.Queries[0]; got.Status != results.StatusMismatch || got.Rows != 0 {
 		t.Errorf("emptied relation gave %s with %d rows", got.Status, got.Rows)
 	}
 }
@@ -159,8 +159,8 @@ func TestTimeLimit(t *testing.T) {
 	run, _ := results.Create(t.TempDir())
 	defer run.Close()
 	info, _ := e.Info(ctx)
-	plan := WisconsinPlan{Sizes: []int64{1000}, Reps: 3, Orgs: []w.Org{w.Heap}, Dests: []string{DestRelation}, Queries: []int{19, 20}, Seed: 1, Limit: time.Millisecond}
-	r := &wisconsinRun{e: e, plan: plan, run: run, res: &WisconsinResults{}, pr: progress.New(nil), info: info}
+	plan := WisconsinPlan{Sizes: []int64{1000}, Reps: 3, Orgs: []w.Org{w.Heap}, Dests: []string{results.DestRelation}, Queries: []int{19, 20}, Seed: 1, Limit: time.Millisecond}
+	r := &wisconsinRun{e: e, plan: plan, run: run, res: &results.WisconsinResults{}, pr: progress.New(nil), info: info}
 	data, err := r.load(ctx, 1000)
 	if err != nil {
 		t.Fatal(err)
@@ -169,14 +169,14 @@ func TestTimeLimit(t *testing.T) {
 		t.Fatal(err)
 	}
 	q := r.res.Queries[0]
-	if q.Query != 19 || q.Status != StatusError || !q.TimedOut || q.Reps != 0 {
+	if q.Query != 19 || q.Status != results.StatusError || !q.TimedOut || q.Reps != 0 {
 		t.Fatalf("Q19 past the limit: %+v", q)
 	}
 	r.plan.Limit = time.Minute
 	if err := r.query(ctx, data, w.Queries[20], ""); err != nil { // Q20
 		t.Fatal(err)
 	}
-	if q := r.res.Queries[1]; q.Query != 20 || q.Status != StatusOK || q.Reps != 3 {
+	if q := r.res.Queries[1]; q.Query != 20 || q.Status != results.StatusOK || q.Reps != 3 {
 		t.Errorf("Q20 after a timed-out query: %+v", q)
 	}
 }

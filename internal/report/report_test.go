@@ -2,29 +2,29 @@ package report
 
 import (
 	"bytes"
+	"github.com/dbgauge/dbgauge/internal/results"
 	"strings"
 	"testing"
 
-	"github.com/dbgauge/dbgauge/internal/experiment"
 	"github.com/dbgauge/dbgauge/internal/stats"
 )
 
-func result(engine string, qs ...experiment.QueryResult) *experiment.WisconsinResults {
-	return &experiment.WisconsinResults{Experiment: "wisconsin", Engine: engine, Sizes: []int64{10000}, Queries: qs}
+func result(engine string, qs ...results.QueryResult) *results.WisconsinResults {
+	return &results.WisconsinResults{Experiment: "wisconsin", Engine: engine, Sizes: []int64{10000}, Queries: qs}
 }
 
 func TestCell(t *testing.T) {
 	cases := []struct {
-		q    *experiment.QueryResult
+		q    *results.QueryResult
 		want string
 	}{
 		{nil, "-"},
-		{&experiment.QueryResult{Status: "ok", ElapsedMS: stats.Summary{Median: 12.345}}, "12.3"},
-		{&experiment.QueryResult{Status: "ok", ElapsedMS: stats.Summary{Median: 0.1234}}, "0.123"},
-		{&experiment.QueryResult{Status: "not_applicable"}, "n/a"},
-		{&experiment.QueryResult{Status: "mismatch"}, "MISMATCH"},
-		{&experiment.QueryResult{Status: "error"}, "ERROR"},
-		{&experiment.QueryResult{Status: "error", TimedOut: true, LimitMS: 60000}, "> 1m0s"},
+		{&results.QueryResult{Status: "ok", ElapsedMS: stats.Summary{Median: 12.345}}, "12.3"},
+		{&results.QueryResult{Status: "ok", ElapsedMS: stats.Summary{Median: 0.1234}}, "0.123"},
+		{&results.QueryResult{Status: "not_applicable"}, "n/a"},
+		{&results.QueryResult{Status: "mismatch"}, "MISMATCH"},
+		{&results.QueryResult{Status: "error"}, "ERROR"},
+		{&results.QueryResult{Status: "error", TimedOut: true, LimitMS: 60000}, "> 1m0s"},
 	}
 	for _, c := range cases {
 		if got := Cell(c.q); got != c.want {
@@ -35,11 +35,11 @@ func TestCell(t *testing.T) {
 
 func TestPaperTablesPutEnginesInRows(t *testing.T) {
 	a := result("sqlite",
-		experiment.QueryResult{Query: 1, Size: 10000, Organization: "heap", Destination: "relation", Status: "ok", ElapsedMS: stats.Summary{Median: 5}},
-		experiment.QueryResult{Query: 2, Size: 10000, Organization: "heap", Destination: "relation", Status: "mismatch"})
+		results.QueryResult{Query: 1, Size: 10000, Organization: "heap", Destination: "relation", Status: "ok", ElapsedMS: stats.Summary{Median: 5}},
+		results.QueryResult{Query: 2, Size: 10000, Organization: "heap", Destination: "relation", Status: "mismatch"})
 	b := result("duckdb",
-		experiment.QueryResult{Query: 1, Size: 10000, Organization: "heap", Destination: "relation", Status: "ok", ElapsedMS: stats.Summary{Median: 7}})
-	tables := PaperTables([]*experiment.WisconsinResults{a, b}, 10000)
+		results.QueryResult{Query: 1, Size: 10000, Organization: "heap", Destination: "relation", Status: "ok", ElapsedMS: stats.Summary{Median: 7}})
+	tables := PaperTables([]*results.WisconsinResults{a, b}, 10000)
 	if len(tables) != 1 || !strings.HasPrefix(tables[0].Title[0], "Table 1.") {
 		t.Fatalf("want only Table 1, got %d tables", len(tables))
 	}

@@ -4,11 +4,10 @@ import (
 	"bytes"
 	"encoding/csv"
 	"fmt"
+	"github.com/dbgauge/dbgauge/internal/results"
 	"sort"
 	"strconv"
 	"time"
-
-	"github.com/dbgauge/dbgauge/internal/experiment"
 )
 
 // paperTable is one of seed 000's Tables 1-11: a query class, the queries it
@@ -39,16 +38,16 @@ var paperTables = []paperTable{
 }
 
 // Cell renders one query result: the median in ms, or why there is none.
-func Cell(q *experiment.QueryResult) string {
+func Cell(q *results.QueryResult) string {
 	if q == nil {
 		return "-"
 	}
 	switch q.Status {
-	case experiment.StatusOK:
+	case results.StatusOK:
 		return ms(q.ElapsedMS.Median)
-	case experiment.StatusNotApplicable:
+	case results.StatusNotApplicable:
 		return "n/a"
-	case experiment.StatusMismatch:
+	case results.StatusMismatch:
 		return "MISMATCH"
 	}
 	if q.TimedOut {
@@ -69,7 +68,7 @@ func ms(v float64) string {
 	return strconv.FormatFloat(v, 'f', 3, 64)
 }
 
-func find(r *experiment.WisconsinResults, q int, org, dest string, size int64) *experiment.QueryResult {
+func find(r *results.WisconsinResults, q int, org, dest string, size int64) *results.QueryResult {
 	for i := range r.Queries {
 		x := &r.Queries[i]
 		if x.Query == q && x.Organization == org && x.Size == size && (dest == "" || x.Destination == dest) {
@@ -80,24 +79,24 @@ func find(r *experiment.WisconsinResults, q int, org, dest string, size int64) *
 }
 
 // destinations returns the destinations present for a size, in run order.
-func destinations(r *experiment.WisconsinResults, size int64) []string {
+func destinations(r *results.WisconsinResults, size int64) []string {
 	var out []string
 	seen := map[string]bool{}
 	for _, q := range r.Queries {
-		if q.Size == size && !seen[q.Destination] && q.Destination != experiment.DestUpdate && q.Destination != experiment.DestClient {
+		if q.Size == size && !seen[q.Destination] && q.Destination != results.DestUpdate && q.Destination != results.DestClient {
 			seen[q.Destination] = true
 			out = append(out, q.Destination)
 		}
 	}
 	if len(out) == 0 {
-		out = []string{experiment.DestRelation}
+		out = []string{results.DestRelation}
 	}
 	return out
 }
 
 // PaperTables builds seed 000's Tables 1-11 for one size: one row per run
 // (engine) and retrieval destination, one column per query, median ms.
-func PaperTables(runs []*experiment.WisconsinResults, size int64) []*Table {
+func PaperTables(runs []*results.WisconsinResults, size int64) []*Table {
 	var out []*Table
 	for _, pt := range paperTables {
 		t := &Table{Title: []string{pt.title, fmt.Sprintf("N = %d, median elapsed time in milliseconds", size)}}
@@ -111,17 +110,17 @@ func PaperTables(runs []*experiment.WisconsinResults, size int64) []*Table {
 			for _, dest := range destinations(r, size) {
 				label := dest
 				if pt.cols[0].q == 7 {
-					label = experiment.DestClient
+					label = results.DestClient
 				} else if pt.cols[0].q >= 26 {
-					label = experiment.DestUpdate
+					label = results.DestUpdate
 				}
 				row := []string{r.Engine, label}
 				for _, c := range pt.cols {
 					d := dest
 					if c.q == 7 || c.q == 8 {
-						d = experiment.DestClient
+						d = results.DestClient
 					} else if c.q >= 26 {
-						d = experiment.DestUpdate
+						d = results.DestUpdate
 					}
 					q := find(r, c.q, c.org, d, size)
 					any = any || q != nil
@@ -142,7 +141,7 @@ func PaperTables(runs []*experiment.WisconsinResults, size int64) []*Table {
 
 // ScaleTable is seed 003's Table 1 for one run: queries by relation size,
 // with the fitted growth exponent and its verdict.
-func ScaleTable(r *experiment.WisconsinResults) *Table {
+func ScaleTable(r *results.WisconsinResults) *Table {
 	sizes := append([]int64(nil), r.Sizes...)
 	sort.Slice(sizes, func(i, j int) bool { return sizes[i] < sizes[j] })
 	t := &Table{Title: []string{fmt.Sprintf("Queries by relation size (%s %s), median elapsed time in milliseconds", r.Engine, r.EngineVersion)}}
@@ -186,7 +185,7 @@ func ScaleTable(r *experiment.WisconsinResults) *Table {
 
 // DetailTable lists every query result with its cardinality check and the
 // full summary of its repetitions.
-func DetailTable(r *experiment.WisconsinResults) *Table {
+func DetailTable(r *results.WisconsinResults) *Table {
 	t := &Table{Title: []string{fmt.Sprintf("All query results (%s %s, %s cache, %d repetitions)", r.Engine, r.EngineVersion, r.Cache, r.Reps)}}
 	t.Rows = append(t.Rows, []string{"size", "query", "class", "organization", "destination", "expected_rows", "rows", "status", "reps", "median_ms", "mean_ms", "min_ms", "max_ms", "stddev_ms", "reason"})
 	for _, q := range r.Queries {
@@ -201,7 +200,7 @@ func DetailTable(r *experiment.WisconsinResults) *Table {
 }
 
 // LoadTable shows the loads and the relation-to-buffer-pool ratios.
-func LoadTable(r *experiment.WisconsinResults) *Table {
+func LoadTable(r *results.WisconsinResults) *Table {
 	t := &Table{Title: []string{"Loads"}}
 	t.Rows = append(t.Rows, []string{"size", "table", "rows", "seconds", "rows/s", "generation share"})
 	for _, l := range r.Loads {
@@ -224,7 +223,7 @@ func LoadTable(r *experiment.WisconsinResults) *Table {
 
 // EngineTable puts engines side by side for one size: one row per query,
 // organisation and destination, one column per run, median ms.
-func EngineTable(runs []*experiment.WisconsinResults, size int64) *Table {
+func EngineTable(runs []*results.WisconsinResults, size int64) *Table {
 	t := &Table{Title: []string{fmt.Sprintf("Queries by engine, N = %d, median elapsed time in milliseconds", size)}}
 	head := []string{"query", "class", "organization", "destination"}
 	for _, r := range runs {
@@ -265,7 +264,7 @@ func sortByQuery(body [][]string) {
 }
 
 // WisconsinText renders every table of a set of runs (one engine each).
-func WisconsinText(runs []*experiment.WisconsinResults) []byte {
+func WisconsinText(runs []*results.WisconsinResults) []byte {
 	var b bytes.Buffer
 	for _, n := range allSizes(runs) {
 		if len(runs) > 1 {
@@ -291,7 +290,7 @@ func WisconsinText(runs []*experiment.WisconsinResults) []byte {
 }
 
 // WisconsinCSV renders the same tables as CSV files by name.
-func WisconsinCSV(runs []*experiment.WisconsinResults) map[string][]byte {
+func WisconsinCSV(runs []*results.WisconsinResults) map[string][]byte {
 	out := map[string][]byte{}
 	var pb bytes.Buffer
 	pw := csv.NewWriter(&pb)
@@ -319,7 +318,7 @@ func WisconsinCSV(runs []*experiment.WisconsinResults) map[string][]byte {
 	return out
 }
 
-func allSizes(runs []*experiment.WisconsinResults) []int64 {
+func allSizes(runs []*results.WisconsinResults) []int64 {
 	seen := map[int64]bool{}
 	var out []int64
 	for _, r := range runs {

@@ -1,7 +1,15 @@
-package experiment
+package results
 
 import (
 	"github.com/dbgauge/dbgauge/internal/stats"
+)
+
+// Destinations of retrieval results (seed 000 §4.1).
+const (
+	DestRelation = "relation" // stored into a fresh result relation
+	DestClient   = "client"   // rows fetched by the client and discarded
+	DestCount    = "count"    // only the count crosses to the client
+	DestUpdate   = "update"   // updates have no result destination
 )
 
 // Statuses of a query result.
