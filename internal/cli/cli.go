@@ -125,16 +125,22 @@ func applyConfig(fs *pflag.FlagSet) error {
 		if f.Changed {
 			continue
 		}
-		val := fmt.Sprint(v)
+		vals := []string{fmt.Sprint(v)}
 		if list, ok := v.([]any); ok {
 			parts := make([]string, len(list))
 			for i, x := range list {
 				parts[i] = fmt.Sprint(x)
 			}
-			val = strings.Join(parts, ",")
+			// A repeatable flag takes each item; a list flag one joined value.
+			vals = parts
+			if f.Value.Type() != "stringArray" {
+				vals = []string{strings.Join(parts, ",")}
+			}
 		}
-		if err := fs.Set(k, val); err != nil {
-			return usagef("--config %s: key %s: %v", path, k, err)
+		for _, val := range vals {
+			if err := fs.Set(k, val); err != nil {
+				return usagef("--config %s: key %s: %v", path, k, err)
+			}
 		}
 	}
 	return nil

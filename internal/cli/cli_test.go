@@ -39,6 +39,9 @@ func TestBadInput(t *testing.T) {
 		{"zero reps", []string{"wisconsin", "--reps", "0"}, "repetition"},
 		{"unknown flag", []string{"wisconsin", "--bogus"}, "unknown flag"},
 		{"bad config key", []string{"wisconsin", "--config", writeFile(t, tmp, "c.yaml", "sizes: 10\n")}, "unknown key"},
+		{"duplicate size", []string{"wisconsin", "--size", "1000,1000"}, "given twice"},
+		{"server dir without instance", []string{"wisconsin", "--server", tmp, "--db", "postgres://x@127.0.0.1:1/db"}, "no dbgauge instance"},
+		{"negative limit", []string{"wisconsin", "--limit", "-1s"}, "negative"},
 		{"unknown server engine", []string{"server", "start", "oracle", "--dir", tmp}, "unknown server engine"},
 	}
 	if os.Geteuid() != 0 { // root can write anywhere

@@ -6,10 +6,13 @@ import (
 	"io"
 	"os"
 	"slices"
+	"strconv"
+	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
 
+	"github.com/dbgauge/dbgauge/internal/dbms"
 	"github.com/dbgauge/dbgauge/internal/experiment"
 	"github.com/dbgauge/dbgauge/internal/progress"
 	"github.com/dbgauge/dbgauge/internal/report"
@@ -106,11 +109,16 @@ func (f *wisconsinFlags) plan() (experiment.WisconsinPlan, error) {
 		return p, err
 	}
 	if f.server != "" {
-		inst, err := server.Load(f.server)
+		restart, err := serverRestart(f.server, f.db)
 		if err != nil {
-			return p, usagef("--server: %v", err)
+			return p, err
 		}
-		p.Restart = inst.Restart
+		p.Restart = restart
+	}
+	for flag, list := range map[string][]string{"size": strings.Split(f.size, ","), "org": orgs, "dest": dests} {
+		if d := duplicate(list); d != "" {
+			return p, usagef("--%s: %s is given twice", flag, d)
+		}
 	}
 	p = experiment.WisconsinPlan{Restart: p.Restart, Sizes: sizes, Reps: f.reps, Dests: dests, Cold: cache[0] == "cold", Queries: qs, Seed: seed, Drop: f.drop, Limit: f.limit, Session: f.session}
 	for _, o := range orgs {
@@ -118,6 +126,38 @@ func (f *wisconsinFlags) plan() (experiment.WisconsinPlan, error) {
 	}
 	slices.SortFunc(p.Orgs, func(a, b w.Org) int { return slices.Index(w.Orgs, a) - slices.Index(w.Orgs, b) })
 	return p, nil
+}
+
+// serverRestart checks that --server names a running private instance of
+// the engine --db points at, and returns its restart.
+func serverRestart(dir, db string) (func(context.Context) error, error) {
+	inst, err := server.Load(dir)
+	if err != nil {
+		return nil, usagef("--server: %v", err)
+	}
+	if db == "" {
+		return nil, usagef("--server %s: give --db too (the instance's URL is %s)", dir, inst.URL)
+	}
+	u, err := dbms.ParseURL(db)
+	if err != nil {
+		return nil, err
+	}
+	if u.Port != strconv.Itoa(inst.Port) || !strings.HasPrefix(inst.URL, u.Scheme+"://") && !(u.Scheme == "mariadb" && strings.HasPrefix(inst.URL, "mysql://")) {
+		return nil, usagef("--server %s holds %s at %s, but --db is %s: they must name the same server", dir, inst.Engine, inst.URL, u.Redacted())
+	}
+	return inst.Restart, nil
+}
+
+func duplicate(list []string) string {
+	seen := map[string]bool{}
+	for _, x := range list {
+		x = strings.TrimSpace(x)
+		if seen[x] {
+			return x
+		}
+		seen[x] = true
+	}
+	return ""
 }
 
 // runWisconsin runs one Wisconsin plan into outDir (default under runs/),

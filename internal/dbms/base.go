@@ -97,8 +97,9 @@ func (b *SQLBase) Exec(ctx context.Context, q string) (int64, error) {
 	return n, nil
 }
 
-// QueryCount fetches every row of q and returns how many there were. Values
-// are scanned into RawBytes so each row really crosses to the client.
+// QueryCount fetches every row of q and returns how many there were. Each
+// row crosses to the client and is scanned (the driver decodes it, which
+// database/sql does not let a caller skip).
 func (b *SQLBase) QueryCount(ctx context.Context, q string) (int64, error) {
 	defer b.watch(ctx)()
 	rows, err := b.Conn.QueryContext(ctx, q)

@@ -50,7 +50,7 @@ func Wisconsin(ctx context.Context, e dbms.Engine, plan WisconsinPlan, run *resu
 	if plan.Cold {
 		res.Cache = "cold"
 	}
-	r := &wisconsinRun{e: e, plan: plan, run: run, res: res, pr: pr, info: info}
+	r := newRun(e, plan, run, res, pr, info)
 	if err := r.setupSession(ctx); err != nil {
 		res.Error = err.Error()
 		return res, err
@@ -67,12 +67,19 @@ func Wisconsin(ctx context.Context, e dbms.Engine, plan WisconsinPlan, run *resu
 }
 
 type wisconsinRun struct {
-	e    dbms.Engine
-	plan WisconsinPlan
-	run  *results.Run
-	res  *results.WisconsinResults
-	pr   *progress.Printer
-	info dbms.Info
+	// isClustered and hasUnique1 record, per size, what the organisation
+	// steps have built, so each is built once whatever the selection.
+	isClustered, hasUnique1 map[int64]bool
+	e                       dbms.Engine
+	plan                    WisconsinPlan
+	run                     *results.Run
+	res                     *results.WisconsinResults
+	pr                      *progress.Printer
+	info                    dbms.Info
+}
+
+func newRun(e dbms.Engine, plan WisconsinPlan, run *results.Run, res *results.WisconsinResults, pr *progress.Printer, info dbms.Info) *wisconsinRun {
+	return &wisconsinRun{e: e, plan: plan, run: run, res: res, pr: pr, info: info, isClustered: map[int64]bool{}, hasUnique1: map[int64]bool{}}
 }
 
 // size loads the four relations of base size n, then walks the storage
@@ -149,63 +156,72 @@ func (r *wisconsinRun) query(ctx context.Context, data *w.Data, q w.Query, notAp
 			r.record(qr)
 			continue
 		}
-		// One generator per (query, size, organisation): constants are
-		// reproducible from the seed whatever else was selected.
-		rng := rand.New(rand.NewPCG(r.plan.Seed, uint64(q.Num)<<48^uint64(data.N)<<8^uint64(orgIndex(q.Org))))
-		for rep := 0; rep < r.plan.Reps; rep++ {
-			st, err := q.Build(data, rep, rng)
-			if err != nil {
-				return err
-			}
-			qr.ExpectedRows = st.Expected
-			ex, err := r.execute(ctx, st, dest)
-			r.run.Journal().Append("execution", map[string]any{
-				"query": q.Num, "size": data.N, "organization": q.Org, "destination": dest, "rep": rep,
-				"ms": ex.ms, "rows": ex.rows, "expected_rows": st.Expected, "error": errString(err),
-			})
-			if ex.timedOut && ctx.Err() == nil {
-				qr.Status, qr.TimedOut, qr.LimitMS = results.StatusError, true, float64(r.plan.Limit.Milliseconds())
-				qr.Reason = fmt.Sprintf("repetition %d ran past the time limit of %s (--limit); the remaining repetitions were skipped", rep+1, r.plan.Limit)
-				if err != nil && dbms.Classify(err) == dbms.ConnectionLost {
-					r.record(qr)
-					return fmt.Errorf("query %d: %w", q.Num, err)
-				}
-				break
-			}
-			if err != nil {
-				if ctx.Err() != nil {
-					return ctx.Err()
-				}
-				qr.Status, qr.Reason = results.StatusError, fmt.Sprintf("repetition %d: %v", rep+1, err)
-				if dbms.Classify(err) == dbms.ConnectionLost {
-					r.record(qr)
-					return fmt.Errorf("query %d: connection lost: %w", q.Num, err)
-				}
-				break
-			}
-			qr.Rows = ex.rows
-			qr.SamplesMS = append(qr.SamplesMS, ex.ms)
-			if ex.rows != st.Expected && qr.Status == results.StatusOK {
-				qr.Status, qr.Reason = results.StatusMismatch, fmt.Sprintf("repetition %d returned %d rows, expected %d", rep+1, ex.rows, st.Expected)
-			}
-			r.pr.Live("N=%d %-12s Q%-2d %-8s rep %d/%d  %.2f ms", data.N, q.Org, q.Num, dest, rep+1, r.plan.Reps, ex.ms)
-		}
+		err := r.repetitions(ctx, data, q, dest, &qr)
+		// Whatever stopped the repetitions, what they measured is kept.
 		r.record(qr)
+		if err != nil {
+			return err
+		}
 	}
 	return nil
 }
 
-// setupSession runs the plan's session statements and sets the engine's
-// own statement limit where it has one.
+// repetitions runs the repetitions of q at dest into qr. It returns an error
+// only when the run cannot go on (interrupted, connection lost, relations in
+// an unknown state); a failed query is recorded in qr instead.
+func (r *wisconsinRun) repetitions(ctx context.Context, data *w.Data, q w.Query, dest string, qr *results.QueryResult) error {
+	// One generator per (query, size, organisation): constants are
+	// reproducible from the seed whatever else was selected.
+	rng := rand.New(rand.NewPCG(r.plan.Seed, uint64(q.Num)<<48^uint64(data.N)<<8^uint64(orgIndex(q.Org))))
+	for rep := 0; rep < r.plan.Reps; rep++ {
+		st, err := q.Build(data, rep, rng)
+		if err != nil {
+			return err
+		}
+		qr.ExpectedRows = st.Expected
+		ex, err := r.execute(ctx, st, dest)
+		r.run.Journal().Append("execution", map[string]any{
+			"query": q.Num, "size": data.N, "organization": q.Org, "destination": dest, "rep": rep,
+			"ms": ex.ms, "rows": ex.rows, "expected_rows": st.Expected, "timed_out": ex.timedOut, "error": errString(err),
+		})
+		switch {
+		case ctx.Err() != nil:
+			return ctx.Err()
+		case ex.stateLost != nil:
+			qr.Status, qr.Reason = results.StatusError, fmt.Sprintf("repetition %d: %v", rep+1, ex.stateLost)
+			return fmt.Errorf("query %d: %w", q.Num, ex.stateLost)
+		case ex.timedOut:
+			// A mismatch seen earlier stays the status: a timeout must not hide it.
+			qr.TimedOut, qr.LimitMS = true, float64(r.plan.Limit.Milliseconds())
+			if qr.Status == results.StatusOK {
+				qr.Status = results.StatusError
+				qr.Reason = fmt.Sprintf("repetition %d ran past the time limit of %s (--limit); the remaining repetitions were skipped", rep+1, r.plan.Limit)
+			}
+			return nil
+		case err != nil:
+			if qr.Status == results.StatusOK {
+				qr.Status, qr.Reason = results.StatusError, fmt.Sprintf("repetition %d: %v", rep+1, err)
+			}
+			if dbms.Classify(err) == dbms.ConnectionLost {
+				return fmt.Errorf("query %d: connection lost: %w", q.Num, err)
+			}
+			return nil
+		}
+		qr.Rows = ex.rows
+		qr.SamplesMS = append(qr.SamplesMS, ex.ms)
+		if ex.rows != st.Expected && qr.Status == results.StatusOK {
+			qr.Status, qr.Reason = results.StatusMismatch, fmt.Sprintf("repetition %d returned %d rows, expected %d", rep+1, ex.rows, st.Expected)
+		}
+		r.pr.Live("N=%d %-12s Q%-2d %-8s rep %d/%d  %.2f ms", data.N, q.Org, q.Num, dest, rep+1, r.plan.Reps, ex.ms)
+	}
+	return nil
+}
+
+// setupSession runs the plan's session statements.
 func (r *wisconsinRun) setupSession(ctx context.Context) error {
 	for _, s := range r.plan.Session {
 		if _, err := r.e.Exec(ctx, s); err != nil {
 			return fmt.Errorf("session statement %q: %w", s, err)
-		}
-	}
-	if l, ok := r.e.(dbms.StatementLimiter); ok && r.plan.Limit > 0 {
-		if err := l.SetStatementLimit(ctx, r.plan.Limit); err != nil {
-			return fmt.Errorf("set the statement limit: %w", err)
 		}
 	}
 	return nil
@@ -219,6 +235,9 @@ func (r *wisconsinRun) record(qr results.QueryResult) {
 	qr.ElapsedMS = stats.Summarize(qr.SamplesMS)
 	r.res.Queries = append(r.res.Queries, qr)
 	r.run.Journal().Append("query", qr)
+	// results.json is rewritten after every query, so a crash leaves the
+	// summary of everything finished so far, not only the journal.
+	r.run.WriteJSON("results.json", r.res)
 	mark := qr.Status
 	if qr.Reason != "" {
 		mark += ": " + qr.Reason

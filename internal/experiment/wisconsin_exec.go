@@ -3,11 +3,12 @@ package experiment
 import (
 	"context"
 	"fmt"
-	"github.com/dbgauge/dbgauge/internal/results"
+	"slices"
 	"strconv"
 	"time"
 
 	"github.com/dbgauge/dbgauge/internal/dbms"
+	"github.com/dbgauge/dbgauge/internal/results"
 	w "github.com/dbgauge/dbgauge/internal/workload/wisconsin"
 )
 
@@ -18,23 +19,69 @@ type execution struct {
 	ms       float64
 	rows     int64
 	timedOut bool
+	// stateLost is set when an update's restore failed: the relations are
+	// no longer the benchmark's, so the run must stop.
+	stateLost error
 }
 
 // execute runs one repetition: untimed preparation, the timed statement,
 // then the untimed cardinality check and clean-up. Only the statement the
-// query is about sits inside the timed region.
+// query is about sits inside the timed region. An update's restore runs
+// whatever happened to the timed statement, even after Ctrl-C.
+func (r *wisconsinRun) execute(ctx context.Context, st w.Stmt, dest string) (ex execution, err error) {
+	if len(st.Restore) > 0 {
+		defer func() { ex.stateLost = r.restore(ctx, st) }()
+	}
+	if dest == results.DestRelation {
+		if err := r.e.DropTable(ctx, resultTable); err != nil {
+			return execution{}, fmt.Errorf("drop result relation: %w", err)
+		}
+	}
+	for _, s := range st.Setup {
+		if _, err := r.e.Exec(ctx, s); err != nil {
+			return execution{}, fmt.Errorf("setup %q: %w", s, err)
+		}
+	}
+	if r.plan.Cold {
+		if err := r.cold(ctx); err != nil {
+			return execution{}, err
+		}
+	}
+	ex, err = r.timed(ctx, st, dest)
+	if err != nil || st.Timed != "" || dest != results.DestRelation {
+		return ex, err
+	}
+	v, err := dbms.FirstValue(ctx, r.e, "SELECT COUNT(*) FROM "+resultTable)
+	if err != nil {
+		return ex, fmt.Errorf("count result relation: %w", err)
+	}
+	if ex.rows, err = strconv.ParseInt(v, 10, 64); err != nil {
+		return ex, err
+	}
+	if err := r.e.DropTable(ctx, resultTable); err != nil {
+		return ex, fmt.Errorf("drop result relation: %w", err)
+	}
+	return ex, nil
+}
+
 // timed runs the statement a repetition is about, under the time limit:
-// the server's own limit where the engine has one (the context deadline then
-// only backs it up), the context deadline otherwise.
-func (r *wisconsinRun) timed(ctx context.Context, st w.Stmt, dest string) (execution, error) {
-	parent := ctx
+// the server's own limit where the engine has one (set just around the
+// statement, so loads and index builds are never limited; the context
+// deadline then only backs it up), the context deadline otherwise.
+func (r *wisconsinRun) timed(parent context.Context, st w.Stmt, dest string) (execution, error) {
+	ctx := parent
+	limiter, hasLimiter := r.e.(dbms.StatementLimiter)
 	if r.plan.Limit > 0 {
 		grace := time.Duration(0)
-		if _, ok := r.e.(dbms.StatementLimiter); ok {
+		if hasLimiter {
+			if err := limiter.SetStatementLimit(parent, r.plan.Limit); err != nil {
+				return execution{}, fmt.Errorf("set the statement limit: %w", err)
+			}
+			defer limiter.SetStatementLimit(parent, 0)
 			grace = 10 * time.Second
 		}
 		var cancel context.CancelFunc
-		ctx, cancel = context.WithTimeout(ctx, r.plan.Limit+grace)
+		ctx, cancel = context.WithTimeout(parent, r.plan.Limit+grace)
 		defer cancel()
 	}
 	var ex execution
@@ -58,25 +105,28 @@ func (r *wisconsinRun) timed(ctx context.Context, st w.Stmt, dest string) (execu
 	}
 	elapsed := time.Since(start)
 	ex.ms = float64(elapsed.Nanoseconds()) / 1e6
+	if r.plan.Limit == 0 || parent.Err() != nil {
+		return ex, err
+	}
 	// A statement past the limit counts as timed out even when the driver's
 	// cancellation came too late to stop it: the limit means the same on
 	// every engine.
-	if r.plan.Limit > 0 && (elapsed >= r.plan.Limit || (err != nil && (dbms.Classify(err) == dbms.Timeout || ctx.Err() != nil))) {
+	deadlineFired := ctx.Err() != nil
+	if elapsed >= r.plan.Limit || deadlineFired || (err != nil && dbms.Classify(err) == dbms.Timeout) {
 		ex.timedOut = true
-		if rerr := r.recover(parent); rerr != nil {
+	}
+	if deadlineFired {
+		// The client cancelled the statement: some drivers close the
+		// connection when they do. Start a fresh session.
+		if rerr := r.reconnect(parent); rerr != nil {
 			return ex, fmt.Errorf("%v; reconnecting afterwards failed: %w", err, rerr)
 		}
 	}
 	return ex, err
 }
 
-// recover gives the run a usable session again after a statement was
-// cancelled at the time limit: engines that stop it themselves keep theirs;
-// others may have lost the connection to the cancellation.
-func (r *wisconsinRun) recover(ctx context.Context) error {
-	if _, ok := r.e.(dbms.StatementLimiter); ok {
-		return nil
-	}
+// reconnect gives the run a fresh session with its session statements.
+func (r *wisconsinRun) reconnect(ctx context.Context) error {
 	rc, ok := r.e.(dbms.Reconnecter)
 	if !ok {
 		return nil
@@ -87,54 +137,56 @@ func (r *wisconsinRun) recover(ctx context.Context) error {
 	return r.setupSession(ctx)
 }
 
-func (r *wisconsinRun) execute(ctx context.Context, st w.Stmt, dest string) (execution, error) {
-	if dest == results.DestRelation {
-		if err := r.e.DropTable(ctx, resultTable); err != nil {
-			return execution{}, fmt.Errorf("drop result relation: %w", err)
-		}
-	}
-	for _, s := range st.Setup {
+// restore undoes an update and proves the relation is as before. It runs
+// even when ctx was cancelled (Ctrl-C), bounded by its own minute.
+func (r *wisconsinRun) restore(ctx context.Context, st w.Stmt) error {
+	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), time.Minute)
+	defer cancel()
+	for _, s := range st.Restore {
 		if _, err := r.e.Exec(ctx, s); err != nil {
-			return execution{}, fmt.Errorf("setup %q: %w", s, err)
+			return fmt.Errorf("restore %q: %w", s, err)
 		}
 	}
-	if r.plan.Cold {
-		done, notDone, err := coldCache(ctx, r.e, r.plan.Restart)
+	for _, c := range st.Verify {
+		v, err := dbms.FirstValue(ctx, r.e, c.SQL)
 		if err != nil {
-			return execution{}, err
+			return fmt.Errorf("verify %q: %w", c.SQL, err)
 		}
-		// A flush may reconnect: session settings must hold again.
-		if err := r.setupSession(ctx); err != nil {
-			return execution{}, err
-		}
-		if r.res.CacheFlush == nil {
-			r.res.CacheFlush = &results.CacheFlush{Done: done, NotDone: notDone}
-			r.run.Journal().Append("cache_flush", r.res.CacheFlush)
-			for _, nd := range notDone {
-				r.warn("cold cache: could not empty " + nd)
-			}
+		if v != strconv.FormatInt(c.Want, 10) {
+			return fmt.Errorf("after restoring, %s returned %s, want %d: the relation is no longer the benchmark's", c.SQL, v, c.Want)
 		}
 	}
-	ex, err := r.timed(ctx, st, dest)
+	return nil
+}
+
+// cold empties the caches before a cold execution, records what could not
+// be emptied (over the whole run), and restores the session settings a
+// reconnect may have lost.
+func (r *wisconsinRun) cold(ctx context.Context) error {
+	done, notDone, err := coldCache(ctx, r.e, r.plan.Restart)
 	if err != nil {
-		return ex, err
+		return err
 	}
-	if dest == results.DestRelation && st.Timed == "" {
-		v, err := dbms.FirstValue(ctx, r.e, "SELECT COUNT(*) FROM "+resultTable)
-		if err != nil {
-			return ex, fmt.Errorf("count result relation: %w", err)
-		}
-		if ex.rows, err = strconv.ParseInt(v, 10, 64); err != nil {
-			return ex, err
-		}
-		if err := r.e.DropTable(ctx, resultTable); err != nil {
-			return ex, fmt.Errorf("drop result relation: %w", err)
-		}
+	if err := r.setupSession(ctx); err != nil {
+		return err
 	}
-	for _, s := range st.Teardown {
-		if _, err := r.e.Exec(ctx, s); err != nil {
-			return ex, fmt.Errorf("undo %q: %w", s, err)
+	cf := r.res.CacheFlush
+	if cf == nil {
+		cf = &results.CacheFlush{}
+		r.res.CacheFlush = cf
+	}
+	for _, d := range done {
+		if !slices.Contains(cf.Done, d) {
+			cf.Done = append(cf.Done, d)
 		}
 	}
-	return ex, nil
+	for _, nd := range notDone {
+		if !slices.Contains(cf.NotDone, nd) {
+			cf.NotDone = append(cf.NotDone, nd)
+			r.res.Cache = "cold (partial)"
+			r.run.Journal().Append("cache_flush", cf)
+			r.warn("cold cache: could not empty " + nd)
+		}
+	}
+	return nil
 }

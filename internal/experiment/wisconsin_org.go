@@ -57,11 +57,13 @@ func (r *wisconsinRun) organizeSteps(ctx context.Context, n int64, org w.Org) (s
 		return "", nil
 	case w.Clustered:
 		return "", r.cluster(ctx, n)
-	case w.NonClustered:
-		if !r.clustered(n) {
-			if err := r.cluster(ctx, n); err != nil {
-				return "", err
-			}
+
+	case w.NonClustered, w.Indexed:
+		if err := r.cluster(ctx, n); err != nil {
+			return "", err
+		}
+		if r.hasUnique1[n] {
+			return "", nil
 		}
 		for _, rel := range w.Relations {
 			t := w.TableName(rel, n)
@@ -72,22 +74,16 @@ func (r *wisconsinRun) organizeSteps(ctx context.Context, n int64, org w.Org) (s
 				return "", err
 			}
 		}
-		return "", nil
-	case w.Indexed:
-		if !r.indexed(n) {
-			if !r.clustered(n) {
-				if err := r.cluster(ctx, n); err != nil {
-					return "", err
-				}
-			}
-			return r.organizeSteps(ctx, n, w.NonClustered)
-		}
+		r.hasUnique1[n] = true
 		return "", nil
 	}
 	return "", fmt.Errorf("unknown organisation %q", org)
 }
 
 func (r *wisconsinRun) cluster(ctx context.Context, n int64) error {
+	if r.isClustered[n] {
+		return nil
+	}
 	for _, rel := range w.Relations {
 		t := dbms.Table{Name: w.TableName(rel, n), Columns: w.Columns()}
 		if err := r.e.Cluster(ctx, t, t.Name+"_u2", "unique2"); err != nil {
@@ -97,24 +93,8 @@ func (r *wisconsinRun) cluster(ctx context.Context, n int64) error {
 			return err
 		}
 	}
+	r.isClustered[n] = true
 	return nil
-}
-
-// clustered and indexed tell whether an earlier step of this size built the
-// state already, from the organisation log.
-func (r *wisconsinRun) clustered(n int64) bool {
-	return r.built(n, w.Clustered) || r.built(n, w.NonClustered)
-}
-
-func (r *wisconsinRun) indexed(n int64) bool { return r.built(n, w.NonClustered) }
-
-func (r *wisconsinRun) built(n int64, org w.Org) bool {
-	for _, o := range r.res.Organize {
-		if o.Size == n && o.Organization == string(org) && o.Status == results.StatusOK {
-			return true
-		}
-	}
-	return false
 }
 
 // dropHash removes the hash indexes again so later organisations start from

@@ -128,7 +128,7 @@ func TestMismatchIsReported(t *testing.T) {
 	defer run.Close()
 	info, _ := e.Info(ctx)
 	plan := WisconsinPlan{Sizes: []int64{1000}, Reps: 1, Orgs: []w.Org{w.Heap}, Dests: []string{results.DestRelation}, Queries: []int{1}, Seed: 1}
-	r := &wisconsinRun{e: e, plan: plan, run: run, res: &results.WisconsinResults{}, pr: progress.New(nil), info: info}
+	r := newRun(e, plan, run, &results.WisconsinResults{}, progress.New(nil), info)
 	data, err := r.load(ctx, 1000)
 	if err != nil {
 		t.Fatal(err)
@@ -160,7 +160,7 @@ func TestTimeLimit(t *testing.T) {
 	defer run.Close()
 	info, _ := e.Info(ctx)
 	plan := WisconsinPlan{Sizes: []int64{1000}, Reps: 3, Orgs: []w.Org{w.Heap}, Dests: []string{results.DestRelation}, Queries: []int{19, 20}, Seed: 1, Limit: time.Millisecond}
-	r := &wisconsinRun{e: e, plan: plan, run: run, res: &results.WisconsinResults{}, pr: progress.New(nil), info: info}
+	r := newRun(e, plan, run, &results.WisconsinResults{}, progress.New(nil), info)
 	data, err := r.load(ctx, 1000)
 	if err != nil {
 		t.Fatal(err)
@@ -178,5 +178,33 @@ func TestTimeLimit(t *testing.T) {
 	}
 	if q := r.res.Queries[1]; q.Query != 20 || q.Status != results.StatusOK || q.Reps != 3 {
 		t.Errorf("Q20 after a timed-out query: %+v", q)
+	}
+}
+
+// Organisations are built once whatever the selection: "indexed" alone
+// builds the clustered and the secondary index itself (and a size whose
+// ONEKTUP is not a multiple of 100 tuples is accepted).
+func TestIndexedAloneAndOddSize(t *testing.T) {
+	inst := servertest.Start(t, "postgres", server.Options{})
+	for _, url := range []string{"sqlite:" + filepath.Join(t.TempDir(), "i.db"), inst.URL} {
+		ctx := context.Background()
+		e, err := dbms.Open(ctx, url)
+		if err != nil {
+			t.Fatal(err)
+		}
+		run, _ := results.Create(t.TempDir())
+		info, _ := e.Info(ctx)
+		plan := WisconsinPlan{Sizes: []int64{1500}, Reps: 2, Orgs: []w.Org{w.Indexed}, Dests: []string{results.DestRelation}, Queries: []int{23, 29, 32}, Seed: 3}
+		res, err := Wisconsin(ctx, e, plan, run, info, progress.New(nil))
+		if err != nil {
+			t.Fatalf("%s: %v", e.Name(), err)
+		}
+		for _, q := range res.Queries {
+			if q.Status != results.StatusOK {
+				t.Errorf("%s Q%d: %s %s", e.Name(), q.Query, q.Status, q.Reason)
+			}
+		}
+		run.Close()
+		e.Close()
 	}
 }

@@ -7,6 +7,7 @@ import (
 	"github.com/dbgauge/dbgauge/internal/results"
 	"sort"
 	"strconv"
+	"strings"
 	"time"
 )
 
@@ -295,8 +296,10 @@ func WisconsinCSV(runs []*results.WisconsinResults) map[string][]byte {
 	var pb bytes.Buffer
 	pw := csv.NewWriter(&pb)
 	for _, n := range allSizes(runs) {
-		for i, t := range PaperTables(runs, n) {
-			t.CSV(pw, fmt.Sprintf("table%d_n%d", i+1, n))
+		for _, t := range PaperTables(runs, n) {
+			// The label is the paper's table number, whichever tables ran.
+			num := strings.TrimSuffix(strings.Fields(t.Title[0])[1], ".")
+			t.CSV(pw, fmt.Sprintf("table%s_n%d", num, n))
 		}
 	}
 	pw.Flush()

@@ -14,8 +14,6 @@ type Census struct {
 	// Q18Distinct is the number of distinct (two, four, ten, twenty,
 	// onePercent, string4) tuples, the result of query 18.
 	Q18Distinct int64
-	// MinUnique2 is the result of query 20.
-	MinUnique2 int64
 
 	gen    int64
 	u1, u2 []uint64 // bitsets over 0..gen-1
@@ -24,9 +22,9 @@ type Census struct {
 	dupU2  bool
 }
 
-func newCensus(gen, count int64) *Census {
+func newCensus(gen int64) *Census {
 	words := (gen + 63) / 64
-	return &Census{gen: gen, u1: make([]uint64, words), u2: make([]uint64, words), MinUnique2: -1}
+	return &Census{gen: gen, u1: make([]uint64, words), u2: make([]uint64, words)}
 }
 
 func (c *Census) add(u1, u2 int64) {
@@ -46,17 +44,15 @@ func (c *Census) add(u1, u2 int64) {
 		c.pairs[k] = true
 		c.Q18Distinct++
 	}
-	if c.MinUnique2 < 0 || u2 < c.MinUnique2 {
-		c.MinUnique2 = u2
-	}
 	if c.Tuples == c.gen {
 		c.Unique1Perm, c.Unique2Perm = !c.dupU1, !c.dupU2
 	}
 }
 
 // CheckFull verifies the invariants of a fully generated relation of n
-// tuples: both keys are permutations and every onePercent value occurs
-// exactly n/100 times.
+// tuples: both keys are permutations and, when 100 divides n, every
+// onePercent value occurs exactly n/100 times (ONEKTUP of N = 1,500 has 150
+// tuples, for which that cannot hold).
 func (c *Census) CheckFull(n int64) error {
 	if c.Tuples != n {
 		return fmt.Errorf("generated %d tuples, want %d", c.Tuples, n)
@@ -65,7 +61,7 @@ func (c *Census) CheckFull(n int64) error {
 		return fmt.Errorf("unique1/unique2 are not permutations of 0..%d", n-1)
 	}
 	for v, k := range c.OnePercent {
-		if k != n/100 {
+		if n%100 == 0 && k != n/100 {
 			return fmt.Errorf("onePercent = %d occurs %d times, want %d", v, k, n/100)
 		}
 	}

@@ -79,16 +79,29 @@ type Data struct {
 }
 
 // Stmt is one execution of a query: for retrievals the SELECT and its result
-// columns; for updates the untimed setup, the timed statement and the untimed
-// inverse that leaves the relation as it was (specs §6 DECISION).
+// columns; for updates the untimed setup, the timed statement, and the
+// untimed restore that leaves the relation as it was before the setup
+// whether or not the timed statement took effect (specs §6 DECISION), with
+// checks that prove it.
 type Stmt struct {
-	Select   string
-	Columns  []dbms.Column
-	Setup    []string
-	Timed    string
-	Teardown []string
+	Select  string
+	Columns []dbms.Column
+	Setup   []string
+	Timed   string
+	Restore []string
+	Verify  []Check
 	// Expected is the exact result cardinality (rows, or rows affected).
 	Expected int64
+}
+
+// Check is a COUNT query and the count it must return.
+type Check struct {
+	SQL  string
+	Want int64
+}
+
+func countWhere(table, attr string, v int64, want int64) Check {
+	return Check{fmt.Sprintf("SELECT COUNT(*) FROM %s WHERE %s = %d", table, attr, v), want}
 }
 
 // Build makes repetition rep of q: even repetitions read TENKTUP1 as A,
@@ -150,10 +163,11 @@ func (q Query) Build(d *Data, rep int, rng *rand.Rand) (Stmt, error) {
 		return Stmt{Select: fmt.Sprintf("SELECT SUM(unique3) AS sum_unique3 FROM %s GROUP BY onepercent", a), Columns: []dbms.Column{{Name: "sum_unique3", Type: dbms.BigInt}}, Expected: groups(d.A)}, nil
 	case 26, 29:
 		k := n + int64(rep)
-		return Stmt{Timed: insertTuple(a, k), Teardown: []string{fmt.Sprintf("DELETE FROM %s WHERE unique2 = %d", a, k)}, Expected: 1}, nil
+		return Stmt{Timed: insertTuple(a, k), Restore: []string{deleteKey(a, k)}, Verify: []Check{countWhere(a, "unique2", k, 0)}, Expected: 1}, nil
 	case 27, 30:
 		k := n + int64(rep)
-		return Stmt{Setup: []string{insertTuple(a, k)}, Timed: fmt.Sprintf("DELETE FROM %s WHERE unique1 = %d", a, k), Expected: 1}, nil
+		return Stmt{Setup: []string{insertTuple(a, k)}, Timed: fmt.Sprintf("DELETE FROM %s WHERE unique1 = %d", a, k),
+			Restore: []string{deleteKey(a, k)}, Verify: []Check{countWhere(a, "unique2", k, 0)}, Expected: 1}, nil
 	case 28, 31:
 		return modify(a, "unique2", n, rep, rng), nil
 	case 32:
@@ -246,12 +260,18 @@ func insertTuple(table string, k int64) string {
 	return fmt.Sprintf("INSERT INTO %s (%s) VALUES (%s)", table, strings.Join(Attributes, ", "), strings.Join(vals, ", "))
 }
 
+// deleteKey removes the tuple an append inserted (unique1 = unique2 = k).
+func deleteKey(table string, k int64) string {
+	return fmt.Sprintf("DELETE FROM %s WHERE unique2 = %d", table, k)
+}
+
 // modify changes one key to a fresh value >= N and back again untimed.
 func modify(table, attr string, n int64, rep int, rng *rand.Rand) Stmt {
 	old, k := rng.Int64N(n), n+int64(rep)
 	return Stmt{
 		Timed:    fmt.Sprintf("UPDATE %s SET %s = %d WHERE %s = %d", table, attr, k, attr, old),
-		Teardown: []string{fmt.Sprintf("UPDATE %s SET %s = %d WHERE %s = %d", table, attr, old, attr, k)},
+		Restore:  []string{fmt.Sprintf("UPDATE %s SET %s = %d WHERE %s = %d", table, attr, old, attr, k)},
+		Verify:   []Check{countWhere(table, attr, k, 0), countWhere(table, attr, old, 1)},
 		Expected: 1,
 	}
 }

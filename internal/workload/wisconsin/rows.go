@@ -26,7 +26,7 @@ func NewRows(r Relation, n int64) (*Rows, error) {
 	}
 	// B' is the first N/10 tuples of B: unique2 = i < N/10.
 	count := Cardinality(r, n)
-	return &Rows{n: count, perm: perm, cen: newCensus(gen, count)}, nil
+	return &Rows{n: count, perm: perm, cen: newCensus(gen)}, nil
 }
 
 // OnProgress sets a hook called with the number of rows emitted so far,
