@@ -1,0 +1,112 @@
+package results
+
+// DSBenchResults is results.json of a stress sweep (dbgauge dsbench), the
+// contract of specs/dsbench.md: experiment, engine, mode, form, threads,
+// connections, scales (per scale the rates, counts, cycle rates T_i, f,
+// confidence rates, consistency and the five durations) and dsi.
+type DSBenchResults struct {
+	Experiment    string  `json:"experiment"` // "dsbench"
+	Engine        string  `json:"engine"`
+	EngineVersion string  `json:"engine_version"`
+	Mode          string  `json:"mode"` // tpcb | select
+	Form          string  `json:"form"` // procedure | statements
+	Nodes         int     `json:"nodes"`
+	Threads       int     `json:"threads"`
+	Connections   int     `json:"connections"`
+	Cycles        int     `json:"cycles_per_scale"`
+	DurationS     float64 `json:"duration_s"` // D, the demanded duration of a cycle
+	Isolation     string  `json:"isolation"`
+	Retry         bool    `json:"retry"`
+	Prepare       bool    `json:"prepare"`
+	Reconnect     bool    `json:"reconnect"`
+	// RateTPS is the open-loop target rate; 0 for the closed loop.
+	RateTPS    float64       `json:"rate_tps,omitempty"`
+	Confidence []float64     `json:"confidence_levels"` // percent, e.g. 50, 68, 87, 95, 99, 99.7
+	Seed       uint64        `json:"seed"`
+	Scales     []ScaleResult `json:"scales"`
+	// DSI is seed 001 equation 12 over the scales run (nil with fewer than
+	// two scales); DSISettings names what it depends on.
+	DSI         *float64     `json:"dsi"`
+	DSISettings string       `json:"dsi_settings"`
+	Ranges      []ScaleRange `json:"ranges,omitempty"`
+	Warnings    []string     `json:"warnings,omitempty"`
+	Complete    bool         `json:"complete"`
+	Error       string       `json:"error,omitempty"`
+}
+
+// ScaleResult is one scale of a sweep: one row of seed 001's Table 1.
+type ScaleResult struct {
+	Scale        int64   `json:"scale"`                // column 1
+	DBSizeBytes  int64   `json:"db_size_bytes"`        // column 2, measured from the engine
+	MedianTPS    float64 `json:"median_tps"`           // column 3: the official rate
+	MeanTPS      float64 `json:"mean_tps"`             // column 4
+	StddevTPS    float64 `json:"stddev_tps"`           // column 5
+	MinTPS       float64 `json:"min_tps"`              // column 6
+	MaxTPS       float64 `json:"max_tps"`              // column 7
+	Transactions int64   `json:"transactions"`         // column 8: M
+	Failed       int64   `json:"failed"`               // column 9: failed trials
+	ResidenceS   float64 `json:"total_residence_s"`    // column 10: sum of all r
+	EffectiveS   float64 `json:"effective_duration_s"` // column 11
+	F            float64 `json:"f"`                    // column 12, equation 11
+	// ConfidenceTPS maps a level ("95") to f / (its quantile of the
+	// residence times): columns 13-18.
+	ConfidenceTPS map[string]float64 `json:"confidence_tps"`
+	Cycles        []float64          `json:"cycles"` // T_i, equation 7
+	Consistent    bool               `json:"consistent"`
+	Inconsistency []string           `json:"inconsistency,omitempty"`
+	PopulateS     float64            `json:"populate_s"`    // column 19
+	PrimaryKeyS   float64            `json:"primary_key_s"` // column 20
+	ForeignKeyS   float64            `json:"foreign_key_s"` // column 21
+	CleanupS      float64            `json:"cleanup_s"`     // column 22
+	DropS         float64            `json:"drop_s"`        // column 23
+	// CycleDetail holds, per cycle, node and thread, the counts behind the
+	// rates (M_inj, E_inj, R_inj, L_inj).
+	CycleDetail []CycleDetail `json:"cycle_detail"`
+	// Residence is the distribution of residence times of the scale, as
+	// (quantile, microseconds) points, for the freq diagram.
+	Residence []QuantilePoint `json:"residence_us"`
+	// Open loop only: response time from the intended start, service time,
+	// and how late transactions started (schedule lag).
+	Response []QuantilePoint `json:"response_us,omitempty"`
+	Lag      *LagSummary     `json:"schedule_lag,omitempty"`
+	// HistogramFile names the HdrHistogram log of this scale's residence
+	// times in the run directory.
+	HistogramFile string `json:"histogram_file,omitempty"`
+}
+
+// CycleDetail is one (cycle, node, thread) of a scale.
+type CycleDetail struct {
+	Cycle     int     `json:"cycle"`
+	Node      int     `json:"node"`
+	Thread    int     `json:"thread"`
+	Committed int64   `json:"committed"`   // M_inj
+	Failed    int64   `json:"failed"`      // E_inj
+	Retries   int64   `json:"retries"`     // attempts repeated by --retry
+	SumS      float64 `json:"residence_s"` // R_inj
+	EffectS   float64 `json:"effective_s"` // L_inj
+}
+
+// QuantilePoint is one point of a latency distribution.
+type QuantilePoint struct {
+	Quantile float64 `json:"q"`  // 0..1
+	Micros   float64 `json:"us"` // value at that quantile
+}
+
+// LagSummary describes the schedule lag of an open-loop run.
+type LagSummary struct {
+	MeanMS float64 `json:"mean_ms"`
+	MaxMS  float64 `json:"max_ms"`
+	P99MS  float64 `json:"p99_ms"`
+	// Skipped counts intended starts dropped because the run fell behind
+	// (none are dropped: kept for the report; always 0 unless a later
+	// option asks to skip).
+	Skipped int64 `json:"skipped"`
+}
+
+// ScaleRange is one of the four ranges of seed 001 §5.1, named from the
+// measured curve.
+type ScaleRange struct {
+	Name     string `json:"name"` // collision, core, cut-off, storage
+	From, To int64  `json:"from_scale"`
+	Reason   string `json:"reason"`
+}
