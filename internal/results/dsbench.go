@@ -106,7 +106,8 @@ type LagSummary struct {
 // ScaleRange is one of the four ranges of seed 001 §5.1, named from the
 // measured curve.
 type ScaleRange struct {
-	Name     string `json:"name"` // collision, core, cut-off, storage
-	From, To int64  `json:"from_scale"`
-	Reason   string `json:"reason"`
+	Name   string `json:"name"` // collision, core, cut-off, storage
+	From   int64  `json:"from_scale"`
+	To     int64  `json:"to_scale"`
+	Reason string `json:"reason"`
 }
