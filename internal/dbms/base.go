@@ -210,6 +210,8 @@ func StandardType(c Column) string {
 		return fmt.Sprintf("CHAR(%d)", c.Len)
 	case BigInt:
 		return "BIGINT"
+	case Timestamp:
+		return "TIMESTAMP"
 	default:
 		return "INTEGER"
 	}

@@ -57,6 +57,8 @@ const (
 	BigInt
 	// Char is fixed-width text of Column.Len characters.
 	Char
+	// Timestamp is a date and time (filled by the engine, e.g. CURRENT_TIMESTAMP).
+	Timestamp
 )
 
 // Column is one column of a table a workload asks for.

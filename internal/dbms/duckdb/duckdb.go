@@ -116,6 +116,8 @@ func typeName(c dbms.Column) string {
 		return "VARCHAR"
 	case dbms.BigInt:
 		return "BIGINT"
+	case dbms.Timestamp:
+		return "TIMESTAMP"
 	default:
 		return "INTEGER"
 	}

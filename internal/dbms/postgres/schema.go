@@ -8,24 +8,13 @@ import (
 	"github.com/dbgauge/dbgauge/internal/dbms"
 )
 
-// typeName renders a column type in PostgreSQL's dialect.
-func typeName(c dbms.Column) string {
-	switch c.Type {
-	case dbms.BigInt:
-		return "bigint"
-	case dbms.Char:
-		return fmt.Sprintf("char(%d)", c.Len)
-	default:
-		return "integer"
-	}
-}
 
 // CreateTable creates t; names are left unquoted, so PostgreSQL folds them
 // to lower case as it does in the workloads' queries.
 func (e *Engine) CreateTable(ctx context.Context, t dbms.Table) error {
 	cols := make([]string, len(t.Columns))
 	for i, c := range t.Columns {
-		cols[i] = c.Name + " " + typeName(c)
+		cols[i] = c.Name + " " + dbms.StandardType(c)
 	}
 	_, err := e.Exec(ctx, fmt.Sprintf("CREATE TABLE %s (%s)", t.Name, strings.Join(cols, ", ")))
 	return err
