@@ -8,7 +8,6 @@ import (
 	"github.com/dbgauge/dbgauge/internal/dbms"
 )
 
-
 // CreateTable creates t; names are left unquoted, so PostgreSQL folds them
 // to lower case as it does in the workloads' queries.
 func (e *Engine) CreateTable(ctx context.Context, t dbms.Table) error {
