@@ -1,0 +1,76 @@
+package tpcb
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/dbgauge/dbgauge/internal/dbms"
+)
+
+// The TPC-B transaction as client statements, ? placeholders, in the order
+// of TPC-B clause 1.2 (every transaction takes the locks in the same order:
+// account, teller, branch).
+var (
+	StmtUpdateAccount = "UPDATE " + Accounts + " SET abalance = abalance + ? WHERE aid = ?"
+	StmtSelectAccount = "SELECT abalance FROM " + Accounts + " WHERE aid = ?"
+	StmtUpdateTeller  = "UPDATE " + Tellers + " SET tbalance = tbalance + ? WHERE tid = ?"
+	StmtUpdateBranch  = "UPDATE " + Branches + " SET bbalance = bbalance + ? WHERE bid = ?"
+	StmtInsertHistory = "INSERT INTO " + History + " (tid, bid, aid, delta, mtime, filler) VALUES (?, ?, ?, ?, CURRENT_TIMESTAMP, '" + HistoryFiller + "')"
+)
+
+// Statements lists the client statements, for preparing.
+var Statements = []string{StmtUpdateAccount, StmtSelectAccount, StmtUpdateTeller, StmtUpdateBranch, StmtInsertHistory}
+
+// ErrNotOne marks an update that did not touch exactly one row: the data
+// are not TPC-B's, a failure of the run, not a failed trial.
+var ErrNotOne = fmt.Errorf("tpcb: a statement did not affect exactly one row")
+
+// Transaction runs the TPC-B transaction in the client-statements form:
+// begin, the five statements, commit. On error the caller rolls back.
+func Transaction(ctx context.Context, tx dbms.Transactor, iso dbms.Isolation, in *Inputs) error {
+	if err := tx.Begin(ctx, iso); err != nil {
+		return err
+	}
+	if err := one(tx.ExecArgs(ctx, StmtUpdateAccount, in.Delta, in.Aid)); err != nil {
+		return err
+	}
+	if _, err := tx.QueryInt(ctx, StmtSelectAccount, in.Aid); err != nil {
+		return err
+	}
+	if err := one(tx.ExecArgs(ctx, StmtUpdateTeller, in.Delta, in.Tid)); err != nil {
+		return err
+	}
+	if err := one(tx.ExecArgs(ctx, StmtUpdateBranch, in.Delta, in.Bid)); err != nil {
+		return err
+	}
+	if err := one(tx.ExecArgs(ctx, StmtInsertHistory, in.Tid, in.Bid, in.Aid, in.Delta)); err != nil {
+		return err
+	}
+	return tx.Commit(ctx)
+}
+
+func one(n int64, err error) error {
+	if err == nil && n != 1 && n >= 0 {
+		return fmt.Errorf("%w (%d rows)", ErrNotOne, n)
+	}
+	return err
+}
+
+// Select runs the SELECT transaction: one statement reading the balance of
+// a uniformly random account, in autocommit.
+func Select(ctx context.Context, tx dbms.Transactor, aid int64) error {
+	_, err := tx.QueryInt(ctx, StmtSelectAccount, aid)
+	return err
+}
+
+// CallProcedure runs the transaction in the server-side procedure form:
+// one call inside a transaction at the requested isolation level.
+func CallProcedure(ctx context.Context, tx dbms.Transactor, p *Procedure, iso dbms.Isolation, in *Inputs) error {
+	if err := tx.Begin(ctx, iso); err != nil {
+		return err
+	}
+	if _, err := tx.QueryInt(ctx, p.Call, in.Aid, in.Tid, in.Bid, in.Delta); err != nil {
+		return err
+	}
+	return tx.Commit(ctx)
+}
