@@ -1,0 +1,176 @@
+package experiment
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"time"
+
+	"github.com/dbgauge/dbgauge/internal/progress"
+	"github.com/dbgauge/dbgauge/internal/report"
+	"github.com/dbgauge/dbgauge/internal/results"
+	"github.com/dbgauge/dbgauge/internal/sysinfo"
+)
+
+// StoragePlan is a validated storage run (specs/dsbench.md §6): nothing
+// touched yet.
+type StoragePlan struct {
+	// Dir is the directory measured (the one that holds, or will hold, the
+	// database); it exists, is writable and has room for Size bytes.
+	Dir string
+	// Size is the test file's size for the sequential tests; the random
+	// reads and synchronous writes work inside the same file.
+	Size int64
+	// Duration is the length of each random-read and sync-write test.
+	Duration time.Duration
+	// Seed drives the random read offsets and the data written.
+	Seed uint64
+}
+
+// Block sizes: 1 MiB for the sequential tests (what dd users compare
+// against); 4 and 8 KiB, the page sizes of the engines dbgauge drives
+// (SQLite and MariaDB's log 4 KiB, PostgreSQL 8 KiB).
+const (
+	seqBlock = 1 << 20
+	kib      = 1 << 10
+)
+
+var smallBlocks = []int64{4 * kib, 8 * kib}
+
+// StorageSetup is everything a storage run needs besides its plan.
+type StorageSetup struct {
+	// Out is the run directory, checked writable and empty by the caller.
+	Out string
+	// Command and Config go into the manifest.
+	Command []string
+	Config  map[string]any
+	Version string
+}
+
+// RunStorage writes the run directory and runs the plan. It returns the
+// results gathered so far even when the run fails or is interrupted
+// part-way; they are in the run directory too. The test file in plan.Dir is
+// removed in every case.
+func RunStorage(ctx context.Context, s StorageSetup, plan StoragePlan, pr *progress.Printer) (*results.StorageResults, error) {
+	started := time.Now()
+	run, err := results.Create(s.Out)
+	if err != nil {
+		return nil, err
+	}
+	defer run.Close()
+	man := &results.Manifest{
+		Experiment: "storage", Command: s.Command, Config: s.Config, Dbgauge: s.Version, Go: goVersion(),
+		Started: started.UTC(), Seed: plan.Seed, System: sysinfo.Describe(plan.Dir),
+	}
+	if err := run.WriteJSON("manifest.json", man); err != nil {
+		return nil, err
+	}
+	res := &results.StorageResults{
+		Experiment: "storage", Dir: plan.Dir, FileSystem: man.System.FileSystem, Mount: man.System.Mount,
+		SizeBytes: plan.Size, DurationS: plan.Duration.Seconds(), Seed: plan.Seed,
+	}
+	if res.FileSystem == "tmpfs" || res.FileSystem == "ramfs" {
+		res.Notes = append(res.Notes, res.Dir+" is on "+res.FileSystem+": memory, not a disk; every figure is memory speed")
+	}
+	pr.Line("dbgauge storage on %s (%s at %s), file of %d MiB, %s per random test, run directory %s",
+		plan.Dir, res.FileSystem, res.Mount, plan.Size>>20, plan.Duration, run.Dir)
+	runErr := Storage(ctx, plan, run.Journal(), res, pr)
+	if runErr != nil {
+		res.Error = runErr.Error()
+	} else {
+		res.Complete = true
+	}
+	if err := writeStorage(run, man, res); err != nil && runErr == nil {
+		runErr = err
+	}
+	return res, runErr
+}
+
+// writeStorage writes results.json, the table and the finished manifest.
+func writeStorage(run *results.Run, man *results.Manifest, res *results.StorageResults) error {
+	if err := run.WriteJSON("results.json", res); err != nil {
+		return err
+	}
+	if err := run.WriteFile("storage.txt", report.StorageText(res)); err != nil {
+		return err
+	}
+	if err := run.WriteFile("storage.csv", report.StorageCSV(res)); err != nil {
+		return err
+	}
+	now := time.Now().UTC()
+	man.Finished = &now
+	man.Notes = append(man.Notes, res.Notes...)
+	return run.WriteJSON("manifest.json", man)
+}
+
+// Storage runs the tests in order, into res, journaling each result as it
+// is taken: sequential write, cache drop, sequential read, random reads,
+// synchronous writes. The test file lives in plan.Dir and is removed at
+// the end, also when ctx is cancelled (Ctrl-C) or a test fails.
+func Storage(ctx context.Context, plan StoragePlan, j *results.Journal, res *results.StorageResults, pr *progress.Printer) error {
+	f, err := os.CreateTemp(plan.Dir, ".dbgauge-storage-*.dat")
+	if err != nil {
+		return fmt.Errorf("create the test file in %s: %w", plan.Dir, err)
+	}
+	name := f.Name()
+	f.Close()
+	defer os.Remove(name)
+	record := func(test string, v any) { j.Append("storage", map[string]any{"test": test, "result": v}) }
+	fail := func(test string, err error) error {
+		if ctx.Err() != nil {
+			return fmt.Errorf("interrupted during the %s: %w", test, ctx.Err())
+		}
+		return fmt.Errorf("%s: %w", test, err)
+	}
+
+	pr.Line("sequential write: %d MiB in 1 MiB blocks, fdatasync at the end", plan.Size>>20)
+	w, err := seqWrite(ctx, name, plan.Size, plan.Seed)
+	if err != nil {
+		return fail("sequential write", err)
+	}
+	res.SeqWrite = w
+	record("sequential write", w)
+
+	pr.Line("sequential read, page cache dropped first")
+	r, note, err := seqRead(ctx, name)
+	if err != nil {
+		return fail("sequential read", err)
+	}
+	res.SeqRead = r
+	if note != "" {
+		res.Notes = append(res.Notes, note)
+	}
+	record("sequential read", r)
+
+	for _, bs := range smallBlocks {
+		pr.Line("random reads of %d KiB for %s", bs/kib, plan.Duration)
+		t, note, err := randomReads(ctx, name, plan.Size, bs, plan.Duration, plan.Seed)
+		if err != nil {
+			return fail(fmt.Sprintf("random %d KiB reads", bs/kib), err)
+		}
+		res.RandomReads = append(res.RandomReads, *t)
+		if note != "" && !contains(res.Notes, note) {
+			res.Notes = append(res.Notes, note)
+		}
+		record(fmt.Sprintf("random read %d KiB", bs/kib), t)
+	}
+	for _, bs := range smallBlocks {
+		pr.Line("synchronous %d KiB writes (write + fdatasync, the cost of a commit) for %s", bs/kib, plan.Duration)
+		t, err := syncWrites(ctx, name, plan.Size, bs, plan.Duration)
+		if err != nil {
+			return fail(fmt.Sprintf("synchronous %d KiB writes", bs/kib), err)
+		}
+		res.SyncWrites = append(res.SyncWrites, *t)
+		record(fmt.Sprintf("sync write %d KiB", bs/kib), t)
+	}
+	return nil
+}
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
