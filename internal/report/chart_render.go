@@ -1,0 +1,194 @@
+package report
+
+import (
+	"bytes"
+	"fmt"
+	"image/color"
+	"math"
+	"strconv"
+
+	"gonum.org/v1/plot"
+	"gonum.org/v1/plot/plotter"
+	"gonum.org/v1/plot/plotutil"
+	"gonum.org/v1/plot/vg"
+	"gonum.org/v1/plot/vg/draw"
+	"gonum.org/v1/plot/vg/vgimg"
+	"gonum.org/v1/plot/vg/vgsvg"
+)
+
+// Helpers shared by the charts: drawing one figure to SVG and PNG, a legend
+// outside the plot on the right (as seed 001's gnuplot diagrams place it, so
+// that many curves never hide data), log axes that cannot panic on zero,
+// and series styles.
+
+// pngDPI makes a 9 x 5.5 in figure 990 x 605 pixels: readable on a screen
+// and in the HTML report.
+const pngDPI = 110
+
+// chartFigure is one figure; it draws itself on a canvas of the size it was rendered at.
+type chartFigure func(dc draw.Canvas)
+
+// renderChart returns name.svg and name.png of one figure.
+func renderChart(out map[string][]byte, name string, w, h vg.Length, f chartFigure) (err error) {
+	defer func() {
+		// gonum panics on impossible axes (a log axis reaching 0); the data
+		// are filtered before, so a panic here is a bug to report, not a
+		// reason to lose the other charts.
+		if p := recover(); p != nil {
+			err = fmt.Errorf("chart %s: %v", name, p)
+		}
+	}()
+	sc := vgsvg.New(w, h)
+	f(draw.New(sc))
+	var sb bytes.Buffer
+	if _, err := sc.WriteTo(&sb); err != nil {
+		return fmt.Errorf("chart %s.svg: %w", name, err)
+	}
+	ic := vgimg.NewWith(vgimg.UseWH(w, h), vgimg.UseDPI(pngDPI))
+	f(draw.New(ic))
+	var pb bytes.Buffer
+	if _, err := (vgimg.PngCanvas{Canvas: ic}).WriteTo(&pb); err != nil {
+		return fmt.Errorf("chart %s.png: %w", name, err)
+	}
+	out[name+".svg"], out[name+".png"] = sb.Bytes(), pb.Bytes()
+	return nil
+}
+
+// withLegend draws p on the left and its legend outside on the right.
+func withLegend(p *plot.Plot, leg plot.Legend) chartFigure {
+	return func(dc draw.Canvas) {
+		r := leg.Rectangle(dc)
+		wl := r.Max.X - r.Min.X + vg.Points(12)
+		// Align rather than p.Draw: it sizes the data area from the real
+		// extents of the two-line scale labels, which p.Draw pads twice.
+		cs := plot.Align([][]*plot.Plot{{p}}, draw.Tiles{Rows: 1, Cols: 1}, draw.Crop(dc, 0, -wl, 0, -vg.Points(6)))
+		p.Draw(cs[0][0])
+		leg.Top, leg.Left = true, true
+		leg.Draw(draw.Crop(dc, dc.Max.X-dc.Min.X-wl+vg.Points(6), 0, 0, -vg.Points(24)))
+	}
+}
+
+func newLegend() plot.Legend {
+	l := plot.NewLegend()
+	l.TextStyle.Font.Size = vg.Points(10)
+	l.Padding = vg.Points(2)
+	return l
+}
+
+func newPlot(title, x, y string) *plot.Plot {
+	p := plot.New()
+	p.Title.Text, p.X.Label.Text, p.Y.Label.Text = title, x, y
+	p.Title.TextStyle.Font.Size = vg.Points(13)
+	p.Add(plotter.NewGrid())
+	return p
+}
+
+// logAxis makes a log axis spanning the positive values vs, padded by a
+// small factor; false when there is none (the chart is then left out).
+func logAxis(a *plot.Axis, vs []float64, ticks plot.Ticker) bool {
+	lo, hi := math.Inf(1), math.Inf(-1)
+	for _, v := range vs {
+		if v > 0 && !math.IsInf(v, 0) {
+			lo, hi = math.Min(lo, v), math.Max(hi, v)
+		}
+	}
+	if math.IsInf(lo, 0) {
+		return false
+	}
+	a.Scale = plot.LogScale{}
+	a.Min, a.Max = lo/1.4, hi*1.4
+	if ticks == nil {
+		ticks = logTicks{}
+	}
+	a.Tick.Marker = ticks
+	return true
+}
+
+// logTicks labels 1, 2 and 5 of every decade when the axis spans few
+// decades (gonum's LogTicks labels decades only, which leaves a narrow axis
+// with one label or none).
+type logTicks struct{}
+
+func (logTicks) Ticks(min, max float64) []plot.Tick {
+	var ts []plot.Tick
+	few := math.Log10(max/min) < 4
+	for e := math.Floor(math.Log10(min)); e <= math.Ceil(math.Log10(max)); e++ {
+		for m := 1.0; m < 10; m++ {
+			v := m * math.Pow(10, e)
+			if v < min || v > max {
+				continue
+			}
+			t := plot.Tick{Value: v}
+			if m == 1 || (few && (m == 2 || m == 5)) {
+				t.Label = strconv.FormatFloat(v, 'g', -1, 64)
+			}
+			ts = append(ts, t)
+		}
+	}
+	return ts
+}
+
+// scaleTicks labels the scales run, each with its database size below it:
+// the seed's upper axis of database sizes, folded into the lower one.
+type scaleTicks struct {
+	scales []float64
+	gb     []float64 // <= 0: size unknown
+}
+
+func (s scaleTicks) Ticks(min, max float64) []plot.Tick {
+	var ts []plot.Tick
+	for i, x := range s.scales {
+		if x < min || x > max {
+			continue
+		}
+		l := strconv.FormatFloat(x, 'f', -1, 64)
+		if s.gb[i] > 0 {
+			l += "\n" + gbLabel(s.gb[i])
+		}
+		ts = append(ts, plot.Tick{Value: x, Label: l})
+	}
+	return ts
+}
+
+// gbLabel writes a size with two significant digits, without exponent.
+func gbLabel(gb float64) string {
+	if gb >= 10 {
+		return strconv.FormatFloat(math.Round(gb), 'f', 0, 64)
+	}
+	return strconv.FormatFloat(gb, 'g', 2, 64)
+}
+
+// seriesStyle gives series i a colour, a dash pattern once the colours repeat,
+// and a glyph shape.
+func seriesStyle(i int) (color.Color, []vg.Length, draw.GlyphDrawer) {
+	n := len(plotutil.DefaultColors)
+	return plotutil.Color(i), plotutil.Dashes(i / n), plotutil.Shape(i)
+}
+
+// positiveXY keeps the points with both coordinates > 0 (log axes).
+func positiveXY(xys plotter.XYs) plotter.XYs {
+	var out plotter.XYs
+	for _, p := range xys {
+		if p.X > 0 && p.Y > 0 && !math.IsNaN(p.Y) && !math.IsInf(p.Y, 0) {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+// linePoints adds series i as a line with points and returns its legend
+// thumbnails; nothing when it has no point.
+func linePoints(p *plot.Plot, i int, xys plotter.XYs) []plot.Thumbnailer {
+	if len(xys) == 0 {
+		return nil
+	}
+	c, dashes, shape := seriesStyle(i)
+	l, s, err := plotter.NewLinePoints(xys)
+	if err != nil {
+		return nil
+	}
+	l.Color, l.Dashes, l.Width = c, dashes, vg.Points(1.5)
+	s.Color, s.Shape, s.Radius = c, shape, vg.Points(2.5)
+	p.Add(l, s)
+	return []plot.Thumbnailer{l, s}
+}

@@ -1,0 +1,393 @@
+package report
+
+import (
+	"cmp"
+	"errors"
+	"fmt"
+	"image/color"
+	"math"
+	"slices"
+	"strings"
+
+	"gonum.org/v1/plot"
+	"gonum.org/v1/plot/plotter"
+	"gonum.org/v1/plot/vg"
+	"gonum.org/v1/plot/vg/draw"
+
+	"github.com/dbgauge/dbgauge/internal/results"
+	"github.com/dbgauge/dbgauge/internal/stats"
+)
+
+// The five diagrams of a stress sweep (seed 001 §4.1, specs/dsbench.md §5),
+// drawn from results.json alone:
+//
+//	rate   median line, mean with standard-deviation bars, min-max band of
+//	       the T_i against scale (log-log); a second panel below, on the
+//	       same scale axis, holds the populate, primary key, foreign key,
+//	       cleanup and drop durations on a log axis. gonum/plot has no twin
+//	       y axis, so the seed's right-hand time axis became this panel.
+//	node   per node: median of T_in (eq. 6) as a line, mean with min-max
+//	       bars; left out for a local run (one node).
+//	cycle  T_i against the cycle number, one curve per scale.
+//	freq   inverse cumulative distribution of the residence times, log-log:
+//	       P(residence time > x) against x in ms, one curve per scale, with
+//	       the confidence levels marked as dashed lines.
+//	conf   the rate at each confidence level (f / quantile) against scale.
+//
+// The database size (GB, measured) is written under each scale on the
+// scale axes: the seed's upper axis of sizes folded into the lower one.
+
+// DSBenchCharts draws the diagrams of r as SVG and PNG: file name -> bytes
+// (rate.svg, rate.png, node.svg, ...). A diagram with nothing positive to
+// draw on its log axes is left out; the error reports charts that failed to
+// render (the others are still returned).
+func DSBenchCharts(r *results.DSBenchResults) (map[string][]byte, error) {
+	// lines run along the scale axis: draw the scales in ascending order
+	// whatever order they were run in
+	sorted := *r
+	sorted.Scales = slices.Clone(r.Scales)
+	slices.SortStableFunc(sorted.Scales, func(a, b results.ScaleResult) int { return cmp.Compare(a.Scale, b.Scale) })
+	r = &sorted
+	out := map[string][]byte{}
+	var errs []error
+	for _, c := range []struct {
+		name  string
+		build func(*results.DSBenchResults) (chartFigure, vg.Length, error)
+	}{
+		{"rate", rateChart}, {"node", nodeChart}, {"cycle", cycleChart}, {"freq", freqChart}, {"conf", confChart},
+	} {
+		f, h, err := c.build(r)
+		if err != nil {
+			errs = append(errs, fmt.Errorf("chart %s: %w", c.name, err))
+			continue
+		}
+		if f == nil {
+			continue
+		}
+		if err := renderChart(out, c.name, 9*vg.Inch, h, f); err != nil {
+			errs = append(errs, err)
+		}
+	}
+	return out, errors.Join(errs...)
+}
+
+const figH = 5.5 * vg.Inch
+
+func dsbTitle(r *results.DSBenchResults, what string) string {
+	mode := strings.ToUpper(r.Mode)
+	if r.Mode == "tpcb" {
+		mode = "TPC-B"
+	}
+	t := fmt.Sprintf("%s: %s, %s %s, %s", what, mode, r.Engine, r.EngineVersion, dsbClients(r))
+	if r.DSI != nil {
+		t += fmt.Sprintf(", DSI %.2f", *r.DSI)
+	}
+	return t
+}
+
+func dsbClients(r *results.DSBenchResults) string {
+	return fmt.Sprintf("%d node(s) x %d thread(s)", max(r.Nodes, 1), max(r.Threads, 1))
+}
+
+// scaleAxis sets a log x axis over the scales of r, labelled with sizes.
+func scaleAxis(p *plot.Plot, r *results.DSBenchResults) bool {
+	t := scaleTicks{}
+	for _, s := range r.Scales {
+		t.scales = append(t.scales, float64(s.Scale))
+		t.gb = append(t.gb, float64(s.DBSizeBytes)/1e9)
+	}
+	p.X.Label.Text = "scale (below it: database size [GB])"
+	return logAxis(&p.X, t.scales, t)
+}
+
+func rateChart(r *results.DSBenchResults) (chartFigure, vg.Length, error) {
+	top := newPlot(dsbTitle(r, "rate"), "", "rate [tps]")
+	if !scaleAxis(top, r) {
+		return nil, 0, nil
+	}
+	var med, mean, band, lows plotter.XYs
+	var errs plotter.YErrors
+	var all []float64
+	for _, s := range r.Scales {
+		x := float64(s.Scale)
+		med = append(med, plotter.XY{X: x, Y: s.MedianTPS})
+		all = append(all, s.MedianTPS, s.MeanTPS, s.MinTPS, s.MaxTPS, s.MeanTPS+s.StddevTPS)
+		if s.MeanTPS > 0 {
+			mean = append(mean, plotter.XY{X: x, Y: s.MeanTPS})
+			errs = append(errs, struct{ Low, High float64 }{s.StddevTPS, s.StddevTPS})
+		}
+		if s.MinTPS > 0 { // a failed scale leaves the band, as the median line does
+			band = append(band, plotter.XY{X: x, Y: s.MaxTPS})
+			lows = append(lows, plotter.XY{X: x, Y: s.MinTPS})
+		}
+	}
+	if !logAxis(&top.Y, all, nil) {
+		return nil, 0, nil
+	}
+	floor := top.Y.Min
+	leg := newLegend()
+	// min-max band: max forward, min backward, clamped to the axis floor
+	for i := len(lows) - 1; i >= 0; i-- {
+		band = append(band, lows[i])
+	}
+	for i := range band {
+		band[i].Y = math.Max(band[i].Y, floor)
+	}
+	if poly, err := plotter.NewPolygon(band); err == nil && len(band) > 2 {
+		poly.Color = color.NRGBA{R: 80, G: 180, B: 80, A: 110}
+		poly.LineStyle.Width = 0
+		top.Add(poly)
+		leg.Add("min..max", poly)
+	}
+	if m := positiveXY(med); len(m) > 0 {
+		l, err := plotter.NewLine(m)
+		if err != nil {
+			return nil, 0, err
+		}
+		l.Color, l.Width = color.NRGBA{R: 210, A: 255}, vg.Points(2)
+		top.Add(l)
+		leg.Add("median", l)
+	}
+	if len(mean) > 0 {
+		for i := range errs { // a bar may not reach below the log axis
+			errs[i].Low = math.Min(errs[i].Low, mean[i].Y-floor)
+		}
+		eb, err := plotter.NewYErrorBars(struct {
+			plotter.XYs
+			plotter.YErrors
+		}{mean, errs})
+		if err != nil {
+			return nil, 0, err
+		}
+		eb.Color = color.NRGBA{R: 210, A: 255}
+		sc, err := plotter.NewScatter(mean)
+		if err != nil {
+			return nil, 0, err
+		}
+		sc.Color, sc.Shape = color.NRGBA{R: 210, A: 255}, draw.CircleGlyph{}
+		top.Add(eb, sc)
+		leg.Add("mean ± sd", sc)
+	}
+
+	bottom := newPlot("", "", "duration [s]")
+	scaleAxis(bottom, r)
+	var durs []float64
+	for i, d := range []struct {
+		name string
+		v    func(s results.ScaleResult) float64
+	}{
+		{"populate", func(s results.ScaleResult) float64 { return s.PopulateS }},
+		{"primary key", func(s results.ScaleResult) float64 { return s.PrimaryKeyS }},
+		{"foreign key", func(s results.ScaleResult) float64 { return s.ForeignKeyS }},
+		{"cleanup", func(s results.ScaleResult) float64 { return s.CleanupS }},
+		{"drop", func(s results.ScaleResult) float64 { return s.DropS }},
+	} {
+		var xys plotter.XYs
+		for _, s := range r.Scales {
+			xys = append(xys, plotter.XY{X: float64(s.Scale), Y: d.v(s)})
+			durs = append(durs, d.v(s))
+		}
+		if th := linePoints(bottom, i+1, positiveXY(xys)); th != nil {
+			leg.Add(d.name+" [s]", th...)
+		}
+	}
+	if !logAxis(&bottom.Y, durs, nil) {
+		return withLegend(top, leg), figH, nil
+	}
+	top.X.Label.Text = ""
+	return func(dc draw.Canvas) {
+		rl := leg.Rectangle(dc)
+		wl := rl.Max.X - rl.Min.X + vg.Points(12)
+		plots := [][]*plot.Plot{{top}, {bottom}}
+		cs := plot.Align(plots, draw.Tiles{Rows: 2, Cols: 1, PadY: vg.Points(4)}, draw.Crop(dc, 0, -wl, 0, -vg.Points(6)))
+		top.Draw(cs[0][0])
+		bottom.Draw(cs[1][0])
+		l := leg
+		l.Top, l.Left = true, true
+		l.Draw(draw.Crop(dc, dc.Max.X-dc.Min.X-wl+vg.Points(6), 0, 0, -vg.Points(24)))
+	}, 8 * vg.Inch, nil
+}
+
+func nodeChart(r *results.DSBenchResults) (chartFigure, vg.Length, error) {
+	if r.Nodes <= 1 || r.Cycles < 1 || r.DurationS <= 0 {
+		return nil, 0, nil // local run: the seed omits this diagram
+	}
+	type agg struct{ med, mean, lo, hi plotter.XYs }
+	per := map[int]*agg{}
+	var order []int
+	var all []float64
+	for _, s := range r.Scales {
+		rows := make([]stats.ThreadCycle, len(s.CycleDetail))
+		for i, d := range s.CycleDetail {
+			rows[i] = stats.ThreadCycle(d)
+		}
+		nodes, err := stats.NodeCycleRates(rows, r.Cycles, r.DurationS)
+		if err != nil {
+			return nil, 0, fmt.Errorf("scale %d: %w", s.Scale, err)
+		}
+		for _, n := range nodes {
+			a := per[n.Node]
+			if a == nil {
+				a = &agg{}
+				per[n.Node] = a
+				order = append(order, n.Node)
+			}
+			sum := stats.Summarize(n.Cycles)
+			x := float64(s.Scale)
+			a.med = append(a.med, plotter.XY{X: x, Y: sum.Median})
+			a.mean = append(a.mean, plotter.XY{X: x, Y: sum.Mean})
+			a.lo = append(a.lo, plotter.XY{X: x, Y: sum.Min})
+			a.hi = append(a.hi, plotter.XY{X: x, Y: sum.Max})
+			all = append(all, sum.Median, sum.Mean, sum.Min, sum.Max)
+		}
+	}
+	if len(order) < 2 {
+		return nil, 0, nil
+	}
+	p := newPlot(dsbTitle(r, "rate per node"), "", "rate per node [tps]")
+	if !scaleAxis(p, r) || !logAxis(&p.Y, all, nil) {
+		return nil, 0, nil
+	}
+	slices.Sort(order)
+	leg := newLegend()
+	for i, n := range order {
+		a := per[n]
+		th := linePoints(p, i, positiveXY(a.med))
+		// mean with min..max bars, in the node's colour
+		var xy plotter.XYs
+		var e plotter.YErrors
+		for k := range a.mean {
+			if a.mean[k].Y > 0 {
+				xy = append(xy, a.mean[k])
+				e = append(e, struct{ Low, High float64 }{math.Min(a.mean[k].Y-a.lo[k].Y, a.mean[k].Y-p.Y.Min), a.hi[k].Y - a.mean[k].Y})
+			}
+		}
+		if len(xy) > 0 {
+			if eb, err := plotter.NewYErrorBars(struct {
+				plotter.XYs
+				plotter.YErrors
+			}{xy, e}); err == nil {
+				eb.Color, _, _ = seriesStyle(i)
+				p.Add(eb)
+			}
+		}
+		if th != nil {
+			leg.Add(fmt.Sprintf("node %d", n), th...)
+		}
+	}
+	return withLegend(p, leg), figH, nil
+}
+
+func cycleChart(r *results.DSBenchResults) (chartFigure, vg.Length, error) {
+	p := newPlot(dsbTitle(r, "rate by cycle"), "cycle", "T_i [tps]")
+	var all []float64
+	ncyc := 0
+	for _, s := range r.Scales {
+		all = append(all, s.Cycles...)
+		ncyc = max(ncyc, len(s.Cycles))
+	}
+	if ncyc == 0 || !logAxis(&p.Y, all, nil) {
+		return nil, 0, nil
+	}
+	p.X.Min, p.X.Max = 0.7, float64(ncyc)+0.3
+	if ncyc <= 30 {
+		var ts plot.ConstantTicks
+		for i := 1; i <= ncyc; i++ {
+			ts = append(ts, plot.Tick{Value: float64(i), Label: fmt.Sprint(i)})
+		}
+		p.X.Tick.Marker = ts
+	}
+	leg := newLegend()
+	for i, s := range r.Scales {
+		var xys plotter.XYs
+		for c, t := range s.Cycles {
+			if t > 0 {
+				xys = append(xys, plotter.XY{X: float64(c + 1), Y: t})
+			}
+		}
+		if th := linePoints(p, i, xys); th != nil {
+			leg.Add(fmt.Sprintf("scale %d", s.Scale), th...)
+		}
+	}
+	return withLegend(p, leg), figH, nil
+}
+
+func freqChart(r *results.DSBenchResults) (chartFigure, vg.Length, error) {
+	p := newPlot(dsbTitle(r, "residence times"), "residence time [ms]", "P(residence time > x)")
+	var xs, ys []float64
+	curves := make([]plotter.XYs, len(r.Scales))
+	for i, s := range r.Scales {
+		for _, q := range s.Residence {
+			pt := plotter.XY{X: q.Micros / 1000, Y: 1 - q.Quantile}
+			if pt.X > 0 && pt.Y > 0 {
+				curves[i] = append(curves[i], pt)
+				xs, ys = append(xs, pt.X), append(ys, pt.Y)
+			}
+		}
+	}
+	for _, l := range r.Confidence {
+		ys = append(ys, 1-l/100)
+	}
+	if !logAxis(&p.X, xs, nil) || !logAxis(&p.Y, ys, nil) {
+		return nil, 0, nil
+	}
+	p.Y.Max = 1 // a probability
+	leg := newLegend()
+	for i, s := range r.Scales {
+		if th := linePoints(p, i, curves[i]); th != nil {
+			leg.Add(fmt.Sprintf("scale %d", s.Scale), th...)
+		}
+	}
+	// the confidence levels as dashed lines, labelled at the right edge
+	var lab plotter.XYLabels
+	for _, l := range r.Confidence {
+		y := 1 - l/100
+		ln, err := plotter.NewLine(plotter.XYs{{X: p.X.Min, Y: y}, {X: p.X.Max, Y: y}})
+		if err != nil {
+			return nil, 0, err
+		}
+		ln.Color, ln.Dashes = color.Gray{Y: 140}, []vg.Length{vg.Points(3), vg.Points(3)}
+		p.Add(ln)
+		lab.XYs = append(lab.XYs, plotter.XY{X: p.X.Max / 1.5, Y: y})
+		lab.Labels = append(lab.Labels, stats.LevelKey(l)+"%")
+	}
+	if len(lab.Labels) > 0 {
+		if ls, err := plotter.NewLabels(lab); err == nil {
+			for i := range ls.TextStyle {
+				ls.TextStyle[i].Color = color.Gray{Y: 90}
+				ls.TextStyle[i].Font.Size = vg.Points(8)
+			}
+			p.Add(ls)
+		}
+	}
+	return withLegend(p, leg), figH, nil
+}
+
+func confChart(r *results.DSBenchResults) (chartFigure, vg.Length, error) {
+	p := newPlot(dsbTitle(r, "rate at confidence level"), "", "f / quantile [tps]")
+	if !scaleAxis(p, r) {
+		return nil, 0, nil
+	}
+	var all []float64
+	for _, s := range r.Scales {
+		for _, v := range s.ConfidenceTPS {
+			all = append(all, v)
+		}
+	}
+	if !logAxis(&p.Y, all, nil) {
+		return nil, 0, nil
+	}
+	leg := newLegend()
+	for i, l := range r.Confidence {
+		var xys plotter.XYs
+		for _, s := range r.Scales {
+			if v, ok := s.ConfidenceTPS[stats.LevelKey(l)]; ok {
+				xys = append(xys, plotter.XY{X: float64(s.Scale), Y: v})
+			}
+		}
+		if th := linePoints(p, i, positiveXY(xys)); th != nil {
+			leg.Add(levelLabel(l)+" %", th...)
+		}
+	}
+	return withLegend(p, leg), figH, nil
+}
