@@ -43,16 +43,24 @@ func (j *Journal) Append(typ string, data any) error {
 	}
 	j.mu.Lock()
 	defer j.mu.Unlock()
+	if j.f == nil {
+		return os.ErrClosed
+	}
 	_, err = j.f.Write(append(b, '\n'))
 	return err
 }
 
-// Close syncs and closes the journal.
+// Close syncs and closes the journal; closing twice is harmless.
 func (j *Journal) Close() error {
 	j.mu.Lock()
 	defer j.mu.Unlock()
+	if j.f == nil {
+		return nil
+	}
 	j.f.Sync()
-	return j.f.Close()
+	err := j.f.Close()
+	j.f = nil
+	return err
 }
 
 // ReadJournal returns the entries of a journal file, raw payloads kept as

@@ -1,0 +1,113 @@
+package driver
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"time"
+
+	"github.com/dbgauge/dbgauge/internal/dbms"
+)
+
+// Config is one load run. The zero values of Nodes, Connections and
+// ProgressEvery take the defaults noted; everything else is the caller's.
+type Config struct {
+	// Nodes is the number of load nodes (0 or 1: local). Nodes > 1 run here
+	// as separate groups of threads, each a node in the results.
+	Nodes int
+	// Threads per node; 0 means the calling goroutine does the work (seed
+	// 001 §2.4), which counts as one worker, thread 0.
+	Threads int
+	// Connections per thread (0 means 1); each thread round-robins its
+	// transactions over them. Ignored with Reconnect (one at a time).
+	Connections int
+
+	// Cycles back to back (apart from BetweenCycles), each of demanded
+	// duration Duration (D).
+	Cycles   int
+	Duration time.Duration
+
+	// Retry repeats a failed transaction with the same inputs until it
+	// commits or the cycle ends; its residence time runs from the start of
+	// the first attempt. Every failed attempt is a failed trial.
+	Retry bool
+	// Reconnect opens a new session (Open and Setup) for every attempt and
+	// closes it after; the open and close are inside the residence time.
+	Reconnect bool
+
+	// Rate > 0 is the open loop: Rate transactions per second over all
+	// workers of all nodes, each with an intended start; 0 is the closed
+	// loop (every worker starts its next transaction when the last ends).
+	Rate float64
+	// Poisson draws the open loop's intended starts as a Poisson process
+	// (exponential gaps, pgbench -R); by default they are evenly spaced, so
+	// a cycle holds exactly ceil(Rate x D) intended starts.
+	Poisson bool
+
+	// Open opens one client session. Errors at the start are returned by
+	// Run at once; errors when reconnecting during the run end the run.
+	Open func(ctx context.Context) (dbms.Engine, error)
+	// Setup, if set, runs on every new session (prepare statements, SET ...).
+	Setup func(ctx context.Context, s *Session) error
+	// NewOp returns the operation of one thread; it is called once per
+	// thread before any load runs.
+	NewOp func(node, thread int) Op
+
+	// Seed seeds every thread's Session.Rand and the Poisson arrivals.
+	Seed uint64
+
+	// RawTimes, if set, receives one text line per trial counted in a
+	// cycle: committed transactions and failed trials (see rawtimes.go for
+	// the format). Lines are written by a goroutine of their own.
+	RawTimes io.Writer
+
+	// BetweenCycles, if set, runs after every cycle while no load runs
+	// (consistency checks, cleanup); its time is part of no cycle. An error
+	// from it ends the run.
+	BetweenCycles func(ctx context.Context, cycle int, res CycleResult) error
+
+	// Progress, if set, is called every ProgressEvery (default 1 s) during
+	// a cycle, always from the same goroutine (not the caller's).
+	Progress      func(p Progress)
+	ProgressEvery time.Duration
+}
+
+// workers is the number of threads per node that actually run.
+func (c *Config) workers() int { return max(c.Threads, 1) }
+
+func (c *Config) nodes() int { return max(c.Nodes, 1) }
+
+// connections is the number of sessions each thread holds.
+func (c *Config) connections() int {
+	if c.Reconnect {
+		return 1
+	}
+	return max(c.Connections, 1)
+}
+
+// check names the first bad field.
+func (c *Config) check() error {
+	switch {
+	case c.Nodes < 0:
+		return fmt.Errorf("driver: Nodes = %d, want >= 0", c.Nodes)
+	case c.Threads < 0:
+		return fmt.Errorf("driver: Threads = %d, want >= 0", c.Threads)
+	case c.Connections < 0:
+		return fmt.Errorf("driver: Connections = %d, want >= 0", c.Connections)
+	case c.Cycles < 1:
+		return fmt.Errorf("driver: Cycles = %d, want >= 1", c.Cycles)
+	case c.Duration <= 0:
+		return fmt.Errorf("driver: Duration = %v, want > 0", c.Duration)
+	case c.Rate < 0:
+		return fmt.Errorf("driver: Rate = %v, want >= 0 (0 is the closed loop)", c.Rate)
+	case c.Poisson && c.Rate == 0:
+		return fmt.Errorf("driver: Poisson needs a Rate")
+	case c.Open == nil:
+		return fmt.Errorf("driver: Open is nil")
+	case c.NewOp == nil:
+		return fmt.Errorf("driver: NewOp is nil")
+	case c.ProgressEvery < 0:
+		return fmt.Errorf("driver: ProgressEvery = %v, want >= 0", c.ProgressEvery)
+	}
+	return nil
+}

@@ -1,0 +1,65 @@
+// Package driver runs load: nodes x threads x connections firing
+// transactions in cycles of a demanded duration, closed loop or at an open-loop
+// rate, with retries and reconnects, and records every residence time into
+// per-worker HDR histograms (seed 001 §2.3-2.6, specs/dsbench.md §3).
+//
+// It never knows which benchmark runs: a workload hands it an Op per thread
+// and a Setup per session; the driver owns the loop, the clock, pacing,
+// cancellation and the classification of errors.
+//
+// The hot path (one transaction) takes no lock shared with other workers and
+// allocates nothing: each worker counts into its own fields and records into
+// its own histograms; the workers meet only at the end of a cycle, where the
+// coordinator merges their histograms while no load runs. Progress reads
+// per-worker atomic counters. Memory stays flat whatever the number of
+// transactions.
+package driver
+
+import (
+	"context"
+	"math/rand/v2"
+
+	"github.com/dbgauge/dbgauge/internal/dbms"
+)
+
+// Op is one attempt of one transaction on a session. It begins and commits
+// the transaction itself and returns nil when it committed. On an error the
+// driver rolls the session back (through Session.Tx), counts a failed trial
+// and, with Config.Retry, calls the Op again on the same session with
+// Session.Attempt increased, so the Op can reuse the inputs it kept.
+//
+// An Op is called by one goroutine only (its thread's); it may keep state in
+// its closure. It should not allocate per call where it can avoid it.
+type Op func(ctx context.Context, s *Session) error
+
+// Session is one connection slot of a thread: what an Op works on. The driver
+// owns it; the Engine in it is replaced when the connection is lost (and per
+// transaction with Config.Reconnect), the rest stays.
+type Session struct {
+	Engine dbms.Engine
+	// Tx is Engine as a dbms.Transactor; nil when the adapter lacks it (then
+	// the driver cannot roll back a failed trial: the Op must leave no
+	// transaction open when it fails).
+	Tx dbms.Transactor
+	// Node, Thread and Conn are indices from 0 (Node is 0 when local).
+	Node, Thread, Conn int
+	// Rand is the thread's generator (shared by its sessions), seeded from
+	// Config.Seed, Node and Thread: inputs are the same run after run.
+	Rand *rand.Rand
+	// Attempt is 0 for the first attempt of a transaction and n for its n-th
+	// retry; an Op draws new inputs only when it is 0.
+	Attempt int
+	// Inputs is a free slot for the Op (for example a pointer to its inputs,
+	// allocated once); the driver never touches it.
+	Inputs any
+}
+
+// threadSeed is the second word of a thread's PCG seed: threads of all nodes
+// get distinct streams from one Config.Seed.
+func threadSeed(node, thread int) uint64 { return uint64(node)<<32 | uint64(uint32(thread)) }
+
+// newRand returns the generator of (node, thread) for stream: 0 for the
+// Op's inputs, 1 for open-loop arrivals (so pacing never shifts the inputs).
+func newRand(seed uint64, node, thread int, stream uint64) *rand.Rand {
+	return rand.New(rand.NewPCG(seed^(stream*0x9e3779b97f4a7c15), threadSeed(node, thread)))
+}

@@ -1,0 +1,105 @@
+package driver
+
+import (
+	"time"
+
+	hdr "github.com/HdrHistogram/hdrhistogram-go"
+
+	"github.com/dbgauge/dbgauge/internal/results"
+)
+
+// Result is what Run measured.
+type Result struct {
+	// Cycles are the completed cycles, in order.
+	Cycles []CycleResult
+	// Interrupted is the cycle a cancellation or a fatal error cut short
+	// (nil when none was): kept for the record, left out of the totals and
+	// histograms below, since it did not last D.
+	Interrupted *CycleResult
+	// Totals over the completed cycles.
+	Committed, Failed, Retries int64
+	// Residence merges the residence times of all counted transactions of
+	// the completed cycles. In the open loop it is the service time (from
+	// the actual start); Response (from the intended start) and Lag (actual
+	// minus intended start, of every transaction started) are nil in the
+	// closed loop. Microseconds, geometry of NewHistogram.
+	Residence, Response, Lag *hdr.Histogram
+}
+
+// CycleResult is one cycle i.
+type CycleResult struct {
+	// Cycle counts from 1, as i in seed 001.
+	Cycle int
+	// Start of the cycle and its demanded end Start + Demanded. Threads stop
+	// starting transactions at End; a transaction that commits later counts
+	// nowhere. Stopped is when the last in-flight transaction had ended.
+	Start, End, Stopped time.Time
+	Demanded            time.Duration
+	// Threads holds one entry per (node, thread), node-major.
+	Threads []ThreadResult
+	// Totals over the threads.
+	Committed, Failed, Retries int64
+	// Histograms merged over all threads (see Result for their meaning).
+	Residence, Response, Lag *hdr.Histogram
+}
+
+// ThreadResult is one thread j of node n in one cycle (seed 001 §2.6).
+type ThreadResult struct {
+	Node, Thread int
+	// Committed is M_inj: transactions that committed inside the cycle.
+	Committed int64
+	// Failed is E_inj: failed trials rolled back inside the cycle.
+	Failed int64
+	// Retries counts attempts repeated under Retry.
+	Retries int64
+	// Late counts transactions that started inside the cycle and committed
+	// after its end (at most one per thread in the closed loop): in no cycle.
+	Late int64
+	// Reconnects counts sessions replaced after a lost connection or a
+	// failed rollback while the thread ran this cycle, including for a
+	// failure just after its end (not the per-attempt sessions of
+	// Config.Reconnect).
+	Reconnects int64
+	// SumResidence is R_inj, the sum of the counted residence times.
+	SumResidence time.Duration
+	// Effective is L_inj: from the start of the thread's first transaction
+	// in the cycle to the commit of its last counted one (0 if none).
+	Effective time.Duration
+	// Open loop: intended starts inside the cycle, and those of them not
+	// started because the thread was still behind at the cycle's end.
+	Intended, Missed int64
+	// Residence holds this thread's residence times (microseconds), sparse.
+	Residence *hdr.PackedHistogram
+}
+
+// TPS is T_i (equation 7): committed transactions over the demanded duration.
+func (c *CycleResult) TPS() float64 {
+	return float64(c.Committed) / c.Demanded.Seconds()
+}
+
+// Progress is a snapshot of the running cycle.
+type Progress struct {
+	Cycle, Cycles int
+	// Elapsed time of this cycle, of Duration.
+	Elapsed, Duration time.Duration
+	// Committed and Failed so far in this cycle.
+	Committed, Failed int64
+	// TPS is the commit rate since the previous call.
+	TPS float64
+}
+
+// Details converts the per-thread counts of every completed cycle into the
+// rows results.json stores.
+func (r *Result) Details() []results.CycleDetail {
+	var out []results.CycleDetail
+	for _, c := range r.Cycles {
+		for _, t := range c.Threads {
+			out = append(out, results.CycleDetail{
+				Cycle: c.Cycle, Node: t.Node, Thread: t.Thread,
+				Committed: t.Committed, Failed: t.Failed, Retries: t.Retries,
+				SumS: t.SumResidence.Seconds(), EffectS: t.Effective.Seconds(),
+			})
+		}
+	}
+	return out
+}

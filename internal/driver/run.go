@@ -1,0 +1,185 @@
+package driver
+
+import (
+	"context"
+	"fmt"
+	"sync"
+	"time"
+)
+
+// runner is one Run: its configuration, clock and workers.
+type runner struct {
+	cfg     *Config
+	base    time.Time // the clock: every time is an offset from base
+	open    bool      // open loop
+	workers []*worker
+	raw     *rawWriter
+}
+
+// Run opens every session, then runs cfg.Cycles cycles back to back, calling
+// BetweenCycles after each while no load runs. Threads stay connected across
+// cycles. It returns what was measured even when it fails: on a cancelled
+// ctx (Ctrl-C) with ctx's error, on a fatal error (a reconnect that fails, an
+// op error of class Syntax, Unsupported or BadInput, a BetweenCycles error)
+// with that error. An error opening the sessions at the start is returned at
+// once, with no Result.
+//
+// Errors of an op are classified with dbms.Classify: Conflict, Timeout and
+// unclassified errors are failed trials (rolled back, counted, the thread
+// goes on); ConnectionLost is a failed trial after which the thread opens a
+// new session in place of the lost one.
+func Run(ctx context.Context, cfg Config) (*Result, error) {
+	if err := cfg.check(); err != nil {
+		return nil, err
+	}
+	r := newRunner(&cfg)
+	if err := r.openAll(ctx); err != nil {
+		r.closeAll()
+		return nil, err
+	}
+	defer r.closeAll()
+	if cfg.RawTimes != nil {
+		r.raw = newRawWriter(cfg.RawTimes, r.base, len(r.workers))
+		for _, w := range r.workers {
+			w.raw = r.raw.buffer()
+		}
+	}
+
+	runCtx, cancel := context.WithCancelCause(ctx)
+	defer cancel(nil)
+	res := &Result{Residence: NewHistogram()}
+	if r.open {
+		res.Response, res.Lag = NewHistogram(), NewHistogram()
+	}
+	var err error
+	for i := 1; i <= cfg.Cycles; i++ {
+		c, cerr := r.cycle(runCtx, cancel, i)
+		if cerr != nil {
+			res.Interrupted, err = c, cerr
+			break
+		}
+		res.add(c)
+		if cfg.BetweenCycles != nil {
+			if berr := cfg.BetweenCycles(runCtx, i, *c); berr != nil {
+				err = fmt.Errorf("after cycle %d: %w", i, berr)
+				break
+			}
+		}
+	}
+	if r.raw != nil {
+		if werr := r.raw.close(); werr != nil && err == nil {
+			err = fmt.Errorf("write raw times: %w", werr)
+		}
+	}
+	return res, err
+}
+
+func newRunner(cfg *Config) *runner {
+	r := &runner{cfg: cfg, base: time.Now(), open: cfg.Rate > 0}
+	all := cfg.nodes() * cfg.workers()
+	for n := range cfg.nodes() {
+		for j := range cfg.workers() {
+			w := &worker{r: r, node: n, thread: j, index: len(r.workers), op: cfg.NewOp(n, j)}
+			rnd := newRand(cfg.Seed, n, j, 0)
+			for c := range cfg.connections() {
+				w.sessions = append(w.sessions, &Session{Node: n, Thread: j, Conn: c, Rand: rnd})
+			}
+			w.res = NewHistogram()
+			if r.open {
+				w.resp, w.lag = NewHistogram(), NewHistogram()
+				w.sched = schedule{rate: cfg.Rate, workers: all, index: w.index}
+				if cfg.Poisson {
+					w.sched.rnd = newRand(cfg.Seed, n, j, 1)
+				}
+				w.timer = time.NewTimer(time.Hour)
+				w.timer.Stop()
+			}
+			r.workers = append(r.workers, w)
+		}
+	}
+	return r
+}
+
+// cycle runs cycle i and gathers what the workers measured. Threads = 0
+// with one node runs the one worker on the calling goroutine (seed 001's
+// "main thread"); otherwise every worker has a goroutine for the cycle.
+func (r *runner) cycle(ctx context.Context, cancel context.CancelCauseFunc, i int) (*CycleResult, error) {
+	start := time.Since(r.base)
+	end := start + r.cfg.Duration
+	stopProgress := r.startProgress(i, start)
+	run := func(w *worker) {
+		if err := w.runCycle(ctx, i, start, end); err != nil {
+			cancel(err) // the first cause wins; the others stop on ctx
+		}
+		if w.raw != nil {
+			w.raw.flush()
+		}
+	}
+	if r.cfg.Threads == 0 && len(r.workers) == 1 {
+		run(r.workers[0])
+	} else {
+		var wg sync.WaitGroup
+		for _, w := range r.workers {
+			wg.Go(func() { run(w) })
+		}
+		wg.Wait()
+	}
+	stopped := time.Since(r.base)
+	stopProgress()
+	c := r.collect(i, start, end, stopped)
+	if ctx.Err() != nil {
+		return c, context.Cause(ctx)
+	}
+	return c, nil
+}
+
+// collect builds the cycle's result from the workers and resets their
+// histograms for the next cycle. It runs while no worker does.
+func (r *runner) collect(i int, start, end, stopped time.Duration) *CycleResult {
+	c := &CycleResult{
+		Cycle: i, Start: r.base.Add(start), End: r.base.Add(end), Stopped: r.base.Add(stopped),
+		Demanded: r.cfg.Duration, Residence: NewHistogram(),
+	}
+	if r.open {
+		c.Response, c.Lag = NewHistogram(), NewHistogram()
+	}
+	for _, w := range r.workers {
+		t := ThreadResult{
+			Node: w.node, Thread: w.thread,
+			Committed: w.committed, Failed: w.failed, Retries: w.retries, Late: w.late,
+			Reconnects: w.reconnects, SumResidence: w.sumResidence,
+			Intended: w.intended, Missed: w.missed,
+			Residence: newPacked(),
+		}
+		if w.committed > 0 {
+			t.Effective = w.last - w.first
+		}
+		t.Residence.MergeFrom(w.res)
+		c.Residence.Merge(w.res)
+		w.res.Reset()
+		if r.open {
+			c.Response.Merge(w.resp)
+			c.Lag.Merge(w.lag)
+			w.resp.Reset()
+			w.lag.Reset()
+		}
+		c.Committed += t.Committed
+		c.Failed += t.Failed
+		c.Retries += t.Retries
+		c.Threads = append(c.Threads, t)
+	}
+	return c
+}
+
+// add counts a completed cycle into the run's totals.
+func (res *Result) add(c *CycleResult) {
+	res.Cycles = append(res.Cycles, *c)
+	res.Committed += c.Committed
+	res.Failed += c.Failed
+	res.Retries += c.Retries
+	res.Residence.Merge(c.Residence)
+	if c.Response != nil {
+		res.Response.Merge(c.Response)
+		res.Lag.Merge(c.Lag)
+	}
+}

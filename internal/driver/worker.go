@@ -1,0 +1,174 @@
+package driver
+
+import (
+	"context"
+	"sync/atomic"
+	"time"
+
+	hdr "github.com/HdrHistogram/hdrhistogram-go"
+)
+
+// worker is one thread: its sessions, its op and everything it counts. Only
+// its own goroutine touches it during a cycle; the coordinator reads and
+// resets it between cycles (ordered by the cycle's WaitGroup). Progress reads
+// only live, atomically.
+type worker struct {
+	r            *runner
+	node, thread int
+	index        int // 0 .. workers of all nodes - 1: its place in the open-loop schedule
+	sessions     []*Session
+	next         int // round robin over sessions
+	op           Op
+
+	tally
+	res, resp, lag *hdr.Histogram // this cycle's; resp and lag nil in the closed loop
+
+	sched schedule // open loop
+	timer *time.Timer
+	raw   *rawBuffer // nil without RawTimes
+
+	live live
+}
+
+// tally is what a worker counts in one cycle; times are offsets from the
+// run's clock base.
+type tally struct {
+	committed, failed, retries, late, reconnects, intended, missed int64
+	sumResidence                                                   time.Duration
+	first, last                                                    time.Duration // first start, last counted commit; first < 0: none yet
+}
+
+// live holds the counts Progress reads while the worker runs, cumulative
+// over the run, on a cache line of its own.
+type live struct {
+	_         [64]byte
+	committed atomic.Int64
+	failed    atomic.Int64
+	_         [48]byte
+}
+
+func (w *worker) clock() time.Duration { return time.Since(w.r.base) }
+
+// runCycle fires transactions from start until end (offsets on the run's
+// clock) and returns when the last one has ended. It returns an error only
+// when the run must stop: the context is done or an error is fatal.
+func (w *worker) runCycle(ctx context.Context, cycle int, start, end time.Duration) error {
+	w.tally = tally{first: -1}
+	if w.raw != nil {
+		w.raw.cycle = cycle
+	}
+	done := ctx.Done()
+	w.sched.begin(start)
+	for {
+		select {
+		case <-done:
+			return context.Cause(ctx)
+		default:
+		}
+		now := w.clock()
+		intended := time.Duration(-1)
+		if w.r.open {
+			intended = w.sched.next()
+			if intended >= end {
+				return nil
+			}
+			w.intended++
+			if now < intended {
+				if err := w.sleep(ctx, intended-now); err != nil {
+					return err
+				}
+				now = w.clock()
+			}
+			if now >= end {
+				// Behind schedule at the end: this start and the rest of the
+				// cycle's are missed.
+				w.missed++
+				for w.sched.next() < end {
+					w.intended++
+					w.missed++
+				}
+				return nil
+			}
+		} else if now >= end {
+			return nil
+		}
+		if err := w.transaction(ctx, now, intended, end); err != nil {
+			return err
+		}
+	}
+}
+
+// sleep waits d unless the context ends first. The timer is the worker's
+// own, reset each time: no allocation.
+func (w *worker) sleep(ctx context.Context, d time.Duration) error {
+	w.timer.Reset(d)
+	select {
+	case <-w.timer.C:
+		return nil
+	case <-ctx.Done():
+		w.timer.Stop()
+		return context.Cause(ctx)
+	}
+}
+
+// transaction runs one transaction that starts at t0, with its retries, on
+// the next session, and counts it. intended < 0 in the closed loop.
+func (w *worker) transaction(ctx context.Context, t0, intended, end time.Duration) error {
+	s := w.sessions[w.next]
+	if w.next++; w.next == len(w.sessions) {
+		w.next = 0
+	}
+	if w.first < 0 {
+		w.first = t0
+	}
+	if intended >= 0 {
+		record(w.lag, t0-intended)
+	}
+	s.Attempt = 0
+	attemptStart := t0
+	for {
+		failed, fatal := w.attempt(ctx, s)
+		if fatal != nil {
+			return fatal
+		}
+		t := w.clock()
+		if failed == nil {
+			w.commit(t0, t, intended, end)
+			return nil
+		}
+		if t > end {
+			return nil // a failure after the end belongs to no cycle
+		}
+		w.failed++
+		w.live.failed.Add(1)
+		if w.raw != nil {
+			w.raw.add(w, attemptStart, t-attemptStart, false)
+		}
+		if !w.r.cfg.Retry {
+			return nil
+		}
+		w.retries++
+		s.Attempt++
+		attemptStart = t
+	}
+}
+
+// commit counts a transaction that started at t0 and committed at t.
+func (w *worker) commit(t0, t, intended, end time.Duration) {
+	if t > end {
+		w.late++
+		return
+	}
+	r := t - t0
+	w.committed++
+	w.live.committed.Add(1)
+	w.sumResidence += r
+	w.last = t
+	record(w.res, r)
+	if intended >= 0 {
+		record(w.resp, t-intended)
+	}
+	if w.raw != nil {
+		w.raw.add(w, t0, r, true)
+	}
+}

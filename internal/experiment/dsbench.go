@@ -1,0 +1,200 @@
+package experiment
+
+import (
+	"context"
+	"fmt"
+	"sort"
+	"strings"
+	"sync/atomic"
+	"time"
+
+	hdr "github.com/HdrHistogram/hdrhistogram-go"
+
+	"github.com/dbgauge/dbgauge/internal/dbms"
+	"github.com/dbgauge/dbgauge/internal/driver"
+	"github.com/dbgauge/dbgauge/internal/progress"
+	"github.com/dbgauge/dbgauge/internal/results"
+	"github.com/dbgauge/dbgauge/internal/stats"
+	"github.com/dbgauge/dbgauge/internal/workload/tpcb"
+)
+
+// DSBenchPlan is a validated stress sweep (specs/dsbench.md): nothing
+// touched yet. Form "" means the procedure where the engine has one.
+type DSBenchPlan struct {
+	Mode, Form                string
+	Scales                    []int64
+	Cycles                    int
+	Duration                  time.Duration
+	Nodes, Threads, Conns     int
+	Retry, Prepare, Reconnect bool
+	Isolation                 dbms.Isolation
+	Rate                      float64
+	Confidence                []float64
+	Seed                      uint64
+	Drop                      bool
+	RawTimes                  bool
+}
+
+// dsbenchRun is one sweep in progress.
+type dsbenchRun struct {
+	url  string
+	e    dbms.Engine // the control session: population, checks, cleanup
+	plan DSBenchPlan
+	run  *results.Run
+	res  *results.DSBenchResults
+	pr   *progress.Printer
+	proc *tpcb.Procedure
+	// scale is the scale being measured (read by the threads' ops).
+	scale int64
+	// commits counts, per thread, every transaction that committed (also
+	// after a cycle's end): the history must hold exactly that many rows.
+	commits []atomic.Int64
+}
+
+// dsbenchScale measures one scale: population, the cycles with their
+// consistency checks and cleanups, and the scale's statistics.
+func (r *dsbenchRun) dsbenchScale(ctx context.Context, x int64) (*results.ScaleResult, error) {
+	sr := &results.ScaleResult{Scale: x, Consistent: true, ConfidenceTPS: map[string]float64{}}
+	pop, err := populate(ctx, r.e, x, r.plan.Form, r.pr)
+	if err != nil {
+		return nil, fmt.Errorf("scale %d: %w", x, err)
+	}
+	sr.DBSizeBytes = pop.sizeBytes
+	sr.DropS, sr.PopulateS, sr.PrimaryKeyS, sr.ForeignKeyS = pop.drop.Seconds(), pop.populate.Seconds(), pop.primaryKey.Seconds(), pop.foreignKey.Seconds()
+	for _, n := range pop.notes {
+		r.warn(fmt.Sprintf("scale %d: %s", x, n))
+	}
+	r.scale = x
+	for i := range r.commits {
+		r.commits[i].Store(0)
+	}
+	var carried int64 // deltas of history rows already cleaned up
+	var cleanup time.Duration
+	check := func(ctx context.Context, cycle int) error {
+		start := time.Now()
+		b, err := tpcb.ReadBalances(ctx, r.e)
+		if err != nil {
+			return err
+		}
+		var committed int64
+		for i := range r.commits {
+			committed += r.commits[i].Swap(0)
+		}
+		want := committed
+		if r.plan.Mode == modeSelect {
+			want = 0
+		}
+		if bad := b.Check(carried, want); len(bad) > 0 {
+			sr.Consistent = false
+			for _, v := range bad {
+				sr.Inconsistency = append(sr.Inconsistency, fmt.Sprintf("after cycle %d: %s", cycle, v))
+				r.warn(fmt.Sprintf("scale %d, cycle %d: inconsistent: %s", x, cycle, v))
+			}
+		}
+		carried += b.HistoryDelta
+		if err := tpcb.ClearHistory(ctx, r.e); err != nil {
+			return fmt.Errorf("clean up the history: %w", err)
+		}
+		cleanup += time.Since(start)
+		return nil
+	}
+	cfg, closeRaw := r.driverConfig(x, func(ctx context.Context, cycle int, c driver.CycleResult) error {
+		r.run.Journal().Append("cycle", map[string]any{"scale": x, "cycle": cycle, "committed": c.Committed, "failed": c.Failed, "tps": c.TPS()})
+		r.pr.Line("scale %-6d cycle %2d/%d  %9.1f tps  %d committed  %d failed", x, cycle, r.plan.Cycles, c.TPS(), c.Committed, c.Failed)
+		return check(ctx, cycle)
+	})
+	dres, runErr := driver.Run(ctx, cfg)
+	closeRaw()
+	sr.CleanupS = cleanup.Seconds()
+	if dres != nil && len(dres.Cycles) > 0 {
+		if err := r.summarize(sr, dres); err != nil && runErr == nil {
+			runErr = err
+		}
+	}
+	return sr, runErr
+}
+
+// summarize turns the driver's counts into the scale's row (equations 1-11).
+func (r *dsbenchRun) summarize(sr *results.ScaleResult, d *driver.Result) error {
+	sr.CycleDetail = d.Details()
+	rows := make([]stats.ThreadCycle, len(sr.CycleDetail))
+	for i, cd := range sr.CycleDetail {
+		rows[i] = stats.ThreadCycle(cd)
+	}
+	st, err := stats.SummarizeScale(rows, len(d.Cycles), r.plan.Duration.Seconds())
+	if err != nil {
+		return err
+	}
+	sr.Cycles, sr.MedianTPS, sr.MeanTPS, sr.StddevTPS, sr.MinTPS, sr.MaxTPS = st.Cycles, st.Median, st.Mean, st.StdDev, st.Min, st.Max
+	sr.Transactions, sr.Failed, sr.ResidenceS, sr.EffectiveS, sr.F = st.Transactions, st.Failed, st.ResidenceS, st.EffectiveS, st.F
+	if d.Residence != nil && d.Residence.TotalCount() > 0 {
+		q := func(p float64) float64 { return float64(d.Residence.ValueAtQuantile(p*100)) / 1e6 }
+		if sr.ConfidenceTPS, err = stats.ConfidenceRates(st.F, r.plan.Confidence, q); err != nil {
+			return err
+		}
+		sr.Residence = quantilePoints(d.Residence)
+		name := fmt.Sprintf("residence_scale%d.hlog", sr.Scale)
+		if err := writeHistogramLog(r.run, name, d); err != nil {
+			return err
+		}
+		sr.HistogramFile = name
+	}
+	if d.Response != nil && d.Response.TotalCount() > 0 {
+		sr.Response = quantilePoints(d.Response)
+		sr.Lag = &results.LagSummary{
+			MeanMS: d.Lag.Mean() / 1e3, MaxMS: float64(d.Lag.Max()) / 1e3, P99MS: float64(d.Lag.ValueAtQuantile(99)) / 1e3,
+		}
+	}
+	return nil
+}
+
+// quantilePoints samples a histogram's distribution for the freq diagram.
+func quantilePoints(h *hdr.Histogram) []results.QuantilePoint {
+	var out []results.QuantilePoint
+	for _, q := range []float64{0, 10, 20, 30, 40, 50, 60, 70, 80, 90, 95, 97, 99, 99.5, 99.7, 99.9, 99.95, 99.99, 99.999, 100} {
+		out = append(out, results.QuantilePoint{Quantile: q / 100, Micros: float64(h.ValueAtQuantile(q))})
+	}
+	return out
+}
+
+// RunDSBench is the whole sweep over the plan's scales; see dsbench_run.go.
+
+// dsiSettings names what a DSI depends on (specs §4): it is comparable only
+// between runs with the same values.
+func dsiSettings(p DSBenchPlan, engine string) string {
+	scales := make([]string, len(p.Scales))
+	for i, s := range p.Scales {
+		scales[i] = fmt.Sprint(s)
+	}
+	return fmt.Sprintf("engine=%s mode=%s form=%s scales=%s nodes=%d threads=%d connections=%d cycles=%d duration=%s isolation=%s retry=%v prepare=%v reconnect=%v rate=%g",
+		engine, p.Mode, p.Form, strings.Join(scales, ","), max(p.Nodes, 1), p.Threads, max(p.Conns, 1), p.Cycles, p.Duration, p.Isolation, p.Retry, p.Prepare, p.Reconnect, p.Rate)
+}
+
+// finish computes the DSI and the scale ranges over the scales measured.
+func (r *dsbenchRun) finish() {
+	var xs []int64
+	var ts []float64
+	var failed []int64
+	sort.Slice(r.res.Scales, func(i, j int) bool { return r.res.Scales[i].Scale < r.res.Scales[j].Scale })
+	for _, s := range r.res.Scales {
+		xs, ts, failed = append(xs, s.Scale), append(ts, s.MedianTPS), append(failed, s.Failed)
+	}
+	r.res.DSISettings = dsiSettings(r.plan, r.res.Engine)
+	if dsi, err := stats.DSI(xs, ts); err == nil {
+		r.res.DSI = &dsi
+	} else if len(xs) > 1 {
+		r.warn("no DSI: " + err.Error())
+	}
+	clients := max(r.plan.Nodes, 1) * max(r.plan.Threads, 1)
+	if rs, err := stats.ScaleRanges(stats.RangeCurve{Scales: xs, Medians: ts, Failed: failed, Clients: clients, Writes: r.plan.Mode == modeTPCB}); err == nil {
+		for _, x := range rs {
+			r.res.Ranges = append(r.res.Ranges, results.ScaleRange(x))
+		}
+	}
+}
+
+func (r *dsbenchRun) warn(msg string) {
+	r.res.Warnings = append(r.res.Warnings, msg)
+	r.run.Journal().Append("warning", msg)
+	r.pr.Line("warning: %s", msg)
+}

@@ -1,0 +1,214 @@
+package experiment
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sync/atomic"
+	"time"
+
+	"github.com/dbgauge/dbgauge/internal/dbms"
+	"github.com/dbgauge/dbgauge/internal/progress"
+	"github.com/dbgauge/dbgauge/internal/report"
+	"github.com/dbgauge/dbgauge/internal/results"
+	"github.com/dbgauge/dbgauge/internal/sysinfo"
+	"github.com/dbgauge/dbgauge/internal/workload/tpcb"
+)
+
+// DSBenchSetup is everything a sweep needs besides its plan.
+type DSBenchSetup struct {
+	// DB is the engine URL; "" means SQLite in the run directory (WAL, with
+	// a busy timeout so that writers queue instead of failing at once).
+	DB      string
+	Dir     string
+	Command []string
+	Config  map[string]any
+	Version string
+}
+
+// ErrNoProcedure is returned when --form procedure names an engine without
+// stored procedures; the CLI reports it as bad input.
+var ErrNoProcedure = fmt.Errorf("no server-side procedures")
+
+// RunDSBench runs the sweep: for every scale population, cycles,
+// consistency checks and statistics; then the DSI, the tables, the
+// diagrams, the load log and the archive. A server's URL is opened before
+// anything is written. It returns what was measured even on failure.
+func RunDSBench(ctx context.Context, s DSBenchSetup, plan DSBenchPlan, pr *progress.Printer) (*results.DSBenchResults, error) {
+	started := time.Now()
+	url, embedded := s.DB, s.DB == ""
+	if embedded {
+		abs, err := filepath.Abs(s.Dir)
+		if err != nil {
+			return nil, err
+		}
+		url = "sqlite:" + filepath.Join(abs, "dsbench.db") + "?_journal_mode=WAL&_busy_timeout=10000"
+	}
+	u, err := dbms.ParseURL(url)
+	if err != nil {
+		return nil, err
+	}
+	var e dbms.Engine
+	if !embedded {
+		if e, err = dbms.Open(ctx, url); err != nil {
+			return nil, err
+		}
+		defer e.Close()
+		if err := resolveForm(&plan, e.Name()); err != nil {
+			return nil, err
+		}
+	}
+	run, err := results.Create(s.Dir)
+	if err != nil {
+		return nil, err
+	}
+	defer run.Close()
+	if embedded {
+		if e, err = dbms.Open(ctx, url); err != nil {
+			run.Close()
+			os.RemoveAll(s.Dir)
+			return nil, err
+		}
+		defer e.Close()
+		if err := resolveForm(&plan, e.Name()); err != nil {
+			return nil, err
+		}
+	}
+	info, err := e.Info(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("read %s version and settings: %w", e.Name(), err)
+	}
+	man := &results.Manifest{
+		Experiment: "dsbench", Command: s.Command, Config: s.Config, Dbgauge: s.Version, Go: goVersion(),
+		Started: started.UTC(), Seed: plan.Seed, DB: u.Redacted(), Engine: info, System: sysinfo.Describe(run.Dir),
+	}
+	if err := run.WriteJSON("manifest.json", man); err != nil {
+		return nil, err
+	}
+	res := &results.DSBenchResults{
+		Experiment: "dsbench", Engine: e.Name(), EngineVersion: info.Version, Mode: plan.Mode, Form: plan.Form,
+		Nodes: max(plan.Nodes, 1), Threads: plan.Threads, Connections: max(plan.Conns, 1), Cycles: plan.Cycles,
+		DurationS: plan.Duration.Seconds(), Isolation: plan.Isolation.String(), Retry: plan.Retry, Prepare: plan.Prepare,
+		Reconnect: plan.Reconnect, RateTPS: plan.Rate, Confidence: plan.Confidence, Seed: plan.Seed,
+	}
+	r := &dsbenchRun{url: url, e: e, plan: plan, run: run, res: res, pr: pr,
+		commits: make([]atomic.Int64, max(plan.Nodes, 1)*max(plan.Threads, 1))}
+	if plan.Form == formProcedure {
+		r.proc, _ = tpcb.ProcedureFor(e.Name())
+	}
+	stopLoad := r.sampleLoad(ctx)
+	pr.Line("dbgauge dsbench on %s %s: %s, %s form, scales %v, %d cycles of %s, %d threads x %d connections, run directory %s",
+		info.Engine, info.Version, plan.Mode, plan.Form, plan.Scales, plan.Cycles, plan.Duration, max(plan.Threads, 1), max(plan.Conns, 1), run.Dir)
+	var runErr error
+	for _, x := range plan.Scales {
+		sr, err := r.dsbenchScale(ctx, x)
+		if sr != nil {
+			res.Scales = append(res.Scales, *sr)
+			run.Journal().Append("scale", sr)
+			run.WriteJSON("results.json", res) // nothing measured is lost
+			pr.Line("scale %-6d median %.1f tps (mean %.1f, sd %.1f), %d transactions, %d failed, consistent %v",
+				x, sr.MedianTPS, sr.MeanTPS, sr.StddevTPS, sr.Transactions, sr.Failed, sr.Consistent)
+		}
+		if err != nil {
+			runErr = err
+			break
+		}
+	}
+	stopLoad()
+	if runErr == nil && plan.Drop {
+		for i := len(tpcb.Tables) - 1; i >= 0; i-- {
+			if err := e.DropTable(ctx, tpcb.Tables[i]); err != nil {
+				runErr = fmt.Errorf("drop %s: %w", tpcb.Tables[i], err)
+				break
+			}
+		}
+	}
+	r.finish()
+	res.Complete = runErr == nil
+	if runErr != nil {
+		res.Error = runErr.Error()
+	}
+	if err := writeDSBench(run, man, res); err != nil && runErr == nil {
+		runErr = err
+	}
+	run.Close()
+	if path, err := results.Archive(run.Dir); err != nil {
+		pr.Line("warning: archive not written: %v", err)
+	} else {
+		pr.Line("archive: %s", path)
+	}
+	return res, runErr
+}
+
+// resolveForm picks the procedure form where the engine has one, and
+// refuses it where it has none.
+func resolveForm(p *DSBenchPlan, engine string) error {
+	if p.Mode == modeSelect {
+		p.Form = formStatements // one statement: there is nothing to wrap
+		return nil
+	}
+	switch p.Form {
+	case "":
+		p.Form = formStatements
+		if tpcb.HasProcedure(engine) {
+			p.Form = formProcedure
+		}
+	case formProcedure:
+		if !tpcb.HasProcedure(engine) {
+			return dbms.Wrap(dbms.BadInput, fmt.Errorf("--form procedure: %s has %w; use --form statements", engine, ErrNoProcedure))
+		}
+	}
+	return nil
+}
+
+// sampleLoad writes CPU, disk and network load every second into
+// results.log (seed 001 §2.5) while the sweep runs.
+func (r *dsbenchRun) sampleLoad(ctx context.Context) func() {
+	f, err := os.Create(r.run.Path("results.log"))
+	if err != nil {
+		r.warn("no load log: " + err.Error())
+		return func() {}
+	}
+	fmt.Fprintln(f, "# time scale cpu_user% cpu_system% cpu_iowait% cpu_idle% disk_read_bytes disk_write_bytes disk_read_ms disk_write_ms net_rx_bytes net_tx_bytes")
+	stop, err := sysinfo.StartSampler(ctx, time.Second, func(s sysinfo.Sample) {
+		fmt.Fprintf(f, "%s %d %.1f %.1f %.1f %.1f %d %d %d %d %d %d\n", s.Time.UTC().Format(time.RFC3339), r.scale,
+			s.CPU.User, s.CPU.System, s.CPU.IOWait, s.CPU.Idle, s.Disk.ReadBytes, s.Disk.WriteBytes, s.Disk.ReadMS, s.Disk.WriteMS, s.Net.RxBytes, s.Net.TxBytes)
+	})
+	if err != nil {
+		f.Close()
+		r.warn("no load log: " + err.Error())
+		return func() {}
+	}
+	return func() { stop(); f.Close() }
+}
+
+// writeDSBench writes results.json, the 23-column tables, the diagrams and
+// the finished manifest.
+func writeDSBench(run *results.Run, man *results.Manifest, res *results.DSBenchResults) error {
+	if err := run.WriteJSON("results.json", res); err != nil {
+		return err
+	}
+	for name, b := range report.DSBenchTables(res) {
+		if err := run.WriteFile(name, b); err != nil {
+			return err
+		}
+	}
+	charts, cerr := report.DSBenchCharts(res)
+	for name, b := range charts {
+		if err := run.WriteFile(name, b); err != nil {
+			return err
+		}
+	}
+	now := time.Now().UTC()
+	man.Finished = &now
+	man.Notes = append(man.Notes, res.Warnings...)
+	if b, err := json.Marshal(res.DSISettings); err == nil {
+		man.Notes = append(man.Notes, "DSI settings: "+string(b))
+	}
+	if err := run.WriteJSON("manifest.json", man); err != nil {
+		return err
+	}
+	return cerr
+}
