@@ -6,6 +6,7 @@ import (
 	"sort"
 	"strings"
 	"sync/atomic"
+	"syscall"
 	"time"
 
 	hdr "github.com/HdrHistogram/hdrhistogram-go"
@@ -103,7 +104,9 @@ func (r *dsbenchRun) dsbenchScale(ctx context.Context, x int64) (*results.ScaleR
 		r.pr.Line("scale %-6d cycle %2d/%d  %9.1f tps  %d committed  %d failed", x, cycle, r.plan.Cycles, c.TPS(), c.Committed, c.Failed)
 		return check(ctx, cycle)
 	})
+	cpu0 := processCPU()
 	dres, runErr := driver.Run(ctx, cfg)
+	sr.ClientCPUS = processCPU() - cpu0
 	closeRaw()
 	sr.CleanupS = cleanup.Seconds()
 	if dres != nil && len(dres.Cycles) > 0 {
@@ -146,6 +149,15 @@ func (r *dsbenchRun) summarize(sr *results.ScaleResult, d *driver.Result) error 
 		}
 	}
 	return nil
+}
+
+// processCPU is the user plus system CPU seconds of this process so far.
+func processCPU() float64 {
+	var ru syscall.Rusage
+	if syscall.Getrusage(syscall.RUSAGE_SELF, &ru) != nil {
+		return 0
+	}
+	return float64(ru.Utime.Nano()+ru.Stime.Nano()) / 1e9
 }
 
 // quantilePoints samples a histogram's distribution for the freq diagram.

@@ -69,6 +69,10 @@ type ScaleResult struct {
 	// and how late transactions started (schedule lag).
 	Response []QuantilePoint `json:"response_us,omitempty"`
 	Lag      *LagSummary     `json:"schedule_lag,omitempty"`
+	// ClientCPUS is the CPU time (user + system) dbgauge's own process used
+	// during the cycles of this scale: the cost of the client, per
+	// transaction when divided by Transactions.
+	ClientCPUS float64 `json:"client_cpu_s"`
 	// HistogramFile names the HdrHistogram log of this scale's residence
 	// times in the run directory.
 	HistogramFile string `json:"histogram_file,omitempty"`
