@@ -25,12 +25,21 @@ type SQLBase struct {
 	// OnConnect, when set, runs on every new pinned connection made by
 	// Reconnect (to refresh a session id the Interrupt uses, say).
 	OnConnect func(ctx context.Context) error
+	// ResetAutocommit, when set, runs before the first statement outside a
+	// transaction after a transaction begun by Begin ended (tx.go): for
+	// drivers whose autocommit would go on with that transaction's
+	// parameters (Firebird's).
+	ResetAutocommit func(ctx context.Context) error
+
+	// session is the Transactor state of this connection (tx.go).
+	session txSession
 }
 
 // Reconnect replaces the pinned connection with a new one from the pool:
 // after a cancelled statement some drivers leave the old one closed. Session
 // state (SET, temporary tables) does not survive it.
 func (b *SQLBase) Reconnect(ctx context.Context) error {
+	b.endSession()
 	b.Conn.Close()
 	c, err := b.DB.Conn(ctx)
 	if err != nil {
@@ -85,6 +94,9 @@ func (b *SQLBase) wrap(err error) error {
 
 // Exec runs one statement on the pinned connection.
 func (b *SQLBase) Exec(ctx context.Context, q string) (int64, error) {
+	if err := b.Autocommit(ctx); err != nil {
+		return 0, err
+	}
 	defer b.watch(ctx)()
 	res, err := b.Conn.ExecContext(ctx, q)
 	if err != nil {
@@ -101,6 +113,9 @@ func (b *SQLBase) Exec(ctx context.Context, q string) (int64, error) {
 // row crosses to the client and is scanned (the driver decodes it, which
 // database/sql does not let a caller skip).
 func (b *SQLBase) QueryCount(ctx context.Context, q string) (int64, error) {
+	if err := b.Autocommit(ctx); err != nil {
+		return 0, err
+	}
 	defer b.watch(ctx)()
 	rows, err := b.Conn.QueryContext(ctx, q)
 	if err != nil {
@@ -128,6 +143,9 @@ func (b *SQLBase) QueryCount(ctx context.Context, q string) (int64, error) {
 // QueryRows returns all rows of q as strings. Values are scanned into any,
 // so engine-specific types (DuckDB's HUGEINT as *big.Int, lists) render too.
 func (b *SQLBase) QueryRows(ctx context.Context, q string) ([][]string, error) {
+	if err := b.Autocommit(ctx); err != nil {
+		return nil, err
+	}
 	defer b.watch(ctx)()
 	rows, err := b.Conn.QueryContext(ctx, q)
 	if err != nil {
@@ -195,6 +213,7 @@ func FirstValue(ctx context.Context, e interface {
 
 // Close closes the pinned connection and the pool.
 func (b *SQLBase) Close() error {
+	b.endSession()
 	err := b.Conn.Close()
 	if e := b.DB.Close(); err == nil {
 		err = e

@@ -74,6 +74,7 @@ func open(ctx context.Context, u *dbms.URL) (dbms.Engine, error) {
 	}
 	e.SQLBase = dbms.SQLBase{DB: db, Conn: conn, TypeName: dbms.StandardType, ClassifyErr: classify}
 	e.OnConnect = e.rememberAttachment
+	e.ResetAutocommit = e.resetAutocommit
 	if err := e.rememberAttachment(ctx); err != nil {
 		e.Close()
 		return nil, err
@@ -121,6 +122,9 @@ func (e *Engine) Name() string { return "firebird" }
 // AttachmentID is the server's id of this session (CURRENT_CONNECTION), the
 // key of its rows in the MON$ tables.
 func (e *Engine) AttachmentID(ctx context.Context) (int64, error) {
+	if err := e.Autocommit(ctx); err != nil {
+		return 0, err
+	}
 	var id int64
 	err := e.Conn.QueryRowContext(ctx, "SELECT CURRENT_CONNECTION FROM RDB$DATABASE").Scan(&id)
 	return id, classify(err)

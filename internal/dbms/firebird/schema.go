@@ -15,6 +15,9 @@ import (
 // exists asks the system tables whether an object is there; names are
 // stored upper-cased because dbgauge never quotes identifiers.
 func (e *Engine) exists(ctx context.Context, query, name string) (bool, error) {
+	if err := e.Autocommit(ctx); err != nil {
+		return false, err
+	}
 	var n int
 	err := e.Conn.QueryRowContext(ctx, query, strings.ToUpper(name)).Scan(&n)
 	if err != nil {

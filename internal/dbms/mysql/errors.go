@@ -17,6 +17,7 @@ import (
 // error, which classify handles too.
 const (
 	erLockWaitTimeout     = 1205
+	erCheckRead           = 1020 // MariaDB: write-write conflict under innodb_snapshot_isolation
 	erLockDeadlock        = 1213
 	erParseError          = 1064
 	erSyntaxError         = 1149
@@ -52,7 +53,7 @@ func classOf(err error) dbms.Class {
 	var me *mysqldrv.MySQLError
 	if errors.As(err, &me) {
 		switch me.Number {
-		case erLockDeadlock:
+		case erLockDeadlock, erCheckRead:
 			return dbms.Conflict
 		case erLockWaitTimeout, erStatementTimeout, erQueryTimeout:
 			return dbms.Timeout

@@ -35,6 +35,10 @@ type Engine struct {
 	loadPath string
 	// connID is this session's CONNECTION_ID(), for Interrupt.
 	connID atomic.Int64
+	// iso is the session's transaction isolation as Begin last set it;
+	// isoSet is false until then and after a reconnect (session.go).
+	iso    dbms.Isolation
+	isoSet bool
 }
 
 var (
@@ -55,7 +59,10 @@ func Open(ctx context.Context, u *dbms.URL) (dbms.Engine, error) {
 		return nil, openError(u, cfg, err)
 	}
 	e := &Engine{SQLBase: dbms.SQLBase{DB: db, Conn: conn, TypeName: dbms.StandardType, ClassifyErr: classify}}
-	e.OnConnect = e.rememberConnection
+	e.OnConnect = func(ctx context.Context) error {
+		e.isoSet = false // a new session has the server's default
+		return e.rememberConnection(ctx)
+	}
 	if err := e.rememberConnection(ctx); err != nil {
 		e.Close()
 		return nil, err

@@ -23,6 +23,10 @@ const driverModule = "github.com/jackc/pgx/v5"
 type Engine struct {
 	conn *pgx.Conn
 	cfg  *pgx.ConnConfig
+	// tx is the transaction Begin opened (nil: none); session.go.
+	tx pgx.Tx
+	// dollar caches each statement text with ? rewritten to $n.
+	dollar map[string]string
 }
 
 var (
@@ -63,6 +67,7 @@ func Open(ctx context.Context, u *dbms.URL) (dbms.Engine, error) {
 // session settings do not survive it.
 func (e *Engine) Reconnect(ctx context.Context) error {
 	e.Close()
+	e.tx = nil // ended with the old session, as were its prepared statements
 	conn, err := pgx.ConnectConfig(ctx, e.cfg)
 	if err != nil {
 		return e.classify(err)
