@@ -26,7 +26,9 @@ type population struct {
 func populate(ctx context.Context, e dbms.Engine, x int64, form string, pr *progress.Printer) (*population, error) {
 	p := &population{}
 	start := time.Now()
-	if form == formProcedure {
+	// A procedure left by an earlier run depends on the tables: drop it
+	// whatever this run's form.
+	{
 		if proc, err := tpcb.ProcedureFor(e.Name()); err == nil && proc.Drop != "" {
 			if _, err := e.Exec(ctx, proc.Drop); err != nil {
 				return nil, fmt.Errorf("drop the procedure: %w", err)

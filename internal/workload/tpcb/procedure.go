@@ -56,7 +56,8 @@ END`,
 		Call: "CALL tpcb_txn(?, ?, ?, ?)",
 	},
 	"firebird": {
-		Drop: "", // CREATE OR ALTER replaces it
+		// Firebird 3 has no DROP ... IF EXISTS.
+		Drop: "EXECUTE BLOCK AS BEGIN IF (EXISTS(SELECT 1 FROM RDB$PROCEDURES WHERE RDB$PROCEDURE_NAME = 'TPCB_TXN')) THEN EXECUTE STATEMENT 'DROP PROCEDURE TPCB_TXN'; END",
 		Create: `CREATE OR ALTER PROCEDURE tpcb_txn (p_aid BIGINT, p_tid INTEGER, p_bid INTEGER, p_delta INTEGER) RETURNS (bal BIGINT) AS
 BEGIN
   UPDATE ` + Accounts + ` SET abalance = abalance + :p_delta WHERE aid = :p_aid;
