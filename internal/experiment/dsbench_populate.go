@@ -28,11 +28,9 @@ func populate(ctx context.Context, e dbms.Engine, x int64, form string, pr *prog
 	start := time.Now()
 	// A procedure left by an earlier run depends on the tables: drop it
 	// whatever this run's form.
-	{
-		if proc, err := tpcb.ProcedureFor(e.Name()); err == nil && proc.Drop != "" {
-			if _, err := e.Exec(ctx, proc.Drop); err != nil {
-				return nil, fmt.Errorf("drop the procedure: %w", err)
-			}
+	if proc, err := tpcb.ProcedureFor(e.Name()); err == nil && proc.Drop != "" {
+		if _, err := e.Exec(ctx, proc.Drop); err != nil {
+			return nil, fmt.Errorf("drop the procedure: %w", err)
 		}
 	}
 	for i := len(tpcb.Tables) - 1; i >= 0; i-- { // children before parents
