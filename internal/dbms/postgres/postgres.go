@@ -27,6 +27,11 @@ type Engine struct {
 	tx pgx.Tx
 	// dollar caches each statement text with ? rewritten to $n.
 	dollar map[string]string
+	// prepared holds the statements Prepare made, by their ? text, for the
+	// fast path of fastpath.go; params and buf are its reused buffers.
+	prepared map[string]string
+	params   [][]byte
+	buf      []byte
 }
 
 var (
@@ -68,6 +73,7 @@ func Open(ctx context.Context, u *dbms.URL) (dbms.Engine, error) {
 func (e *Engine) Reconnect(ctx context.Context) error {
 	e.Close()
 	e.tx = nil // ended with the old session, as were its prepared statements
+	e.prepared = nil
 	conn, err := pgx.ConnectConfig(ctx, e.cfg)
 	if err != nil {
 		return e.classify(err)

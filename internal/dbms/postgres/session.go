@@ -86,14 +86,22 @@ func (e *Engine) dollarSQL(stmt string) string {
 // quoted into the text, as pgbench -M simple does (see Open).
 func (e *Engine) Prepare(ctx context.Context, stmt string) error {
 	s := e.dollarSQL(stmt)
-	if _, err := e.conn.Prepare(ctx, s, s); err != nil {
+	sd, err := e.conn.Prepare(ctx, s, s)
+	if err != nil {
 		return e.classify(fmt.Errorf("prepare %s: %w", stmt, err))
 	}
+	if e.prepared == nil {
+		e.prepared = map[string]string{}
+	}
+	e.prepared[stmt] = sd.Name // pgx may name it otherwise than asked
 	return nil
 }
 
 // ExecArgs runs stmt with args and returns the rows it affected.
 func (e *Engine) ExecArgs(ctx context.Context, stmt string, args ...any) (int64, error) {
+	if name, ok := e.prepared[stmt]; ok && e.encode(args) {
+		return e.execPrepared(ctx, name)
+	}
 	tag, err := e.conn.Exec(ctx, e.dollarSQL(stmt), args...)
 	if err != nil {
 		return 0, e.classify(err)
@@ -103,6 +111,9 @@ func (e *Engine) ExecArgs(ctx context.Context, stmt string, args ...any) (int64,
 
 // QueryInt returns the first column of the first row of stmt as an integer.
 func (e *Engine) QueryInt(ctx context.Context, stmt string, args ...any) (int64, error) {
+	if name, ok := e.prepared[stmt]; ok && e.encode(args) {
+		return e.queryIntPrepared(ctx, name)
+	}
 	var v int64
 	if err := e.conn.QueryRow(ctx, e.dollarSQL(stmt), args...).Scan(&v); err != nil {
 		if errors.Is(err, pgx.ErrNoRows) {
