@@ -3,7 +3,6 @@ package duckdb
 import (
 	"context"
 	"fmt"
-	"strings"
 
 	"github.com/dbgauge/dbgauge/internal/dbms"
 )
@@ -13,11 +12,7 @@ import (
 // NULL. It is the only index DuckDB keeps for point look-ups; the table is
 // not reordered.
 func (e *Engine) AddPrimaryKey(ctx context.Context, table string, columns ...string) error {
-	_, err := e.Exec(ctx, fmt.Sprintf("ALTER TABLE %s ADD PRIMARY KEY (%s)", table, strings.Join(columns, ", ")))
-	if err != nil {
-		return fmt.Errorf("primary key of %s: %w", table, err)
-	}
-	return nil
+	return dbms.AddPrimaryKeySQL(ctx, e, table, columns...)
 }
 
 // AddForeignKey is not possible: DuckDB declares foreign keys only in
