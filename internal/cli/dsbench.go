@@ -171,6 +171,8 @@ func (f *dsbenchFlags) plan() (experiment.DSBenchPlan, error) {
 func dsbenchSummary(r *results.DSBenchResults, dir string) []byte {
 	var b strings.Builder
 	b.Write(report.DSBenchText(r))
+	b.WriteString("\n")
+	b.Write(report.DSBenchPerTransactionText(r))
 	if r.DSI != nil {
 		fmt.Fprintf(&b, "DSI = %.3f  (%s)\n", *r.DSI, r.DSISettings)
 	}

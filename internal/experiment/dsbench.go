@@ -3,8 +3,10 @@ package experiment
 import (
 	"context"
 	"fmt"
+	"runtime"
 	"sort"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"syscall"
 	"time"
@@ -16,6 +18,7 @@ import (
 	"github.com/dbgauge/dbgauge/internal/progress"
 	"github.com/dbgauge/dbgauge/internal/results"
 	"github.com/dbgauge/dbgauge/internal/stats"
+	"github.com/dbgauge/dbgauge/internal/sysinfo"
 	"github.com/dbgauge/dbgauge/internal/workload/tpcb"
 )
 
@@ -47,6 +50,11 @@ type dsbenchRun struct {
 	proc *tpcb.Procedure
 	// scale is the scale being measured (read by the threads' ops).
 	scale int64
+	// measuring is set while a scale's cycles run; load samples taken
+	// then add into load (under loadMu: the sampler has its own goroutine).
+	measuring atomic.Bool
+	loadMu    sync.Mutex
+	load      loadSums
 	// commits counts, per thread, every transaction that committed (also
 	// after a cycle's end): the history must hold exactly that many rows.
 	commits []atomic.Int64
@@ -105,13 +113,20 @@ func (r *dsbenchRun) dsbenchScale(ctx context.Context, x int64) (*results.ScaleR
 		return check(ctx, cycle)
 	})
 	cpu0 := processCPU()
+	r.startLoad()
 	dres, runErr := driver.Run(ctx, cfg)
+	load := r.stopLoad()
 	sr.ClientCPUS = processCPU() - cpu0
 	closeRaw()
 	sr.CleanupS = cleanup.Seconds()
 	if dres != nil && len(dres.Cycles) > 0 {
 		if err := r.summarize(sr, dres); err != nil && runErr == nil {
 			runErr = err
+		}
+		if n := float64(sr.Transactions); n > 0 {
+			sr.WriteKBPerTx = float64(load.writeBytes) / 1024 / n
+			sr.NetBytesPerTx = float64(load.netBytes) / n
+			sr.IOWaitMSPerTx = load.iowaitMS / n
 		}
 	}
 	return sr, runErr
@@ -209,4 +224,37 @@ func (r *dsbenchRun) warn(msg string) {
 	r.res.Warnings = append(r.res.Warnings, msg)
 	r.run.Journal().Append("warning", msg)
 	r.pr.Line("warning: %s", msg)
+}
+
+// loadSums adds up the load samples of one scale's cycles.
+type loadSums struct {
+	writeBytes, netBytes int64
+	iowaitMS             float64
+}
+
+func (r *dsbenchRun) startLoad() {
+	r.loadMu.Lock()
+	r.load = loadSums{}
+	r.loadMu.Unlock()
+	r.measuring.Store(true)
+}
+
+func (r *dsbenchRun) stopLoad() loadSums {
+	r.measuring.Store(false)
+	r.loadMu.Lock()
+	defer r.loadMu.Unlock()
+	return r.load
+}
+
+// addLoad takes one sample while the cycles run.
+func (r *dsbenchRun) addLoad(s sysinfo.Sample) {
+	if !r.measuring.Load() {
+		return
+	}
+	r.loadMu.Lock()
+	defer r.loadMu.Unlock()
+	r.load.writeBytes += s.Disk.WriteBytes
+	r.load.netBytes += s.Net.RxBytes + s.Net.TxBytes
+	// iowait is a share of all CPUs' time over the interval.
+	r.load.iowaitMS += s.CPU.IOWait / 100 * s.Interval.Seconds() * 1000 * float64(runtime.NumCPU())
 }

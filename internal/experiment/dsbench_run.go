@@ -108,8 +108,9 @@ func RunDSBench(ctx context.Context, s DSBenchSetup, plan DSBenchPlan, pr *progr
 			res.Scales = append(res.Scales, *sr)
 			run.Journal().Append("scale", sr)
 			run.WriteJSON("results.json", res) // nothing measured is lost
-			pr.Line("scale %-6d median %.1f tps (mean %.1f, sd %.1f), %d transactions, %d failed, consistent %v",
-				x, sr.MedianTPS, sr.MeanTPS, sr.StddevTPS, sr.Transactions, sr.Failed, sr.Consistent)
+			pr.Line("scale %-6d median %.1f tps (mean %.1f, sd %.1f), %d transactions, %d failed, consistent %v; per transaction: %.2f kB written, %.0f network bytes, %.3f ms iowait, %.1f us client CPU",
+				x, sr.MedianTPS, sr.MeanTPS, sr.StddevTPS, sr.Transactions, sr.Failed, sr.Consistent,
+				sr.WriteKBPerTx, sr.NetBytesPerTx, sr.IOWaitMSPerTx, 1e6*sr.ClientCPUS/max(float64(sr.Transactions), 1))
 		}
 		if err != nil {
 			runErr = err
@@ -173,6 +174,7 @@ func (r *dsbenchRun) sampleLoad(ctx context.Context) func() {
 	}
 	fmt.Fprintln(f, "# time scale cpu_user% cpu_system% cpu_iowait% cpu_idle% disk_read_bytes disk_write_bytes disk_read_ms disk_write_ms net_rx_bytes net_tx_bytes")
 	stop, err := sysinfo.StartSampler(ctx, time.Second, func(s sysinfo.Sample) {
+		r.addLoad(s)
 		fmt.Fprintf(f, "%s %d %.1f %.1f %.1f %.1f %d %d %d %d %d %d\n", s.Time.UTC().Format(time.RFC3339), r.scale,
 			s.CPU.User, s.CPU.System, s.CPU.IOWait, s.CPU.Idle, s.Disk.ReadBytes, s.Disk.WriteBytes, s.Disk.ReadMS, s.Disk.WriteMS, s.Net.RxBytes, s.Net.TxBytes)
 	})
@@ -194,6 +196,9 @@ func writeDSBench(run *results.Run, man *results.Manifest, res *results.DSBenchR
 		if err := run.WriteFile(name, b); err != nil {
 			return err
 		}
+	}
+	if err := run.WriteFile("per_transaction.txt", report.DSBenchPerTransactionText(res)); err != nil {
+		return err
 	}
 	charts, cerr := report.DSBenchCharts(res)
 	for name, b := range charts {

@@ -73,6 +73,14 @@ type ScaleResult struct {
 	// during the cycles of this scale: the cost of the client, per
 	// transaction when divided by Transactions.
 	ClientCPUS float64 `json:"client_cpu_s"`
+	// Per committed transaction, from the load samples taken while the
+	// scale's cycles ran (seed 001 Tables 8, 12, 16, 17): kB written to
+	// disk, bytes over the network (both directions, all interfaces, so
+	// loopback traffic to a local server counts), and iowait milliseconds
+	// summed over all CPUs.
+	WriteKBPerTx  float64 `json:"write_kb_per_tx"`
+	NetBytesPerTx float64 `json:"net_bytes_per_tx"`
+	IOWaitMSPerTx float64 `json:"iowait_ms_per_tx"`
 	// HistogramFile names the HdrHistogram log of this scale's residence
 	// times in the run directory.
 	HistogramFile string `json:"histogram_file,omitempty"`
