@@ -20,7 +20,11 @@ func parseSizes(flag, s string) ([]int64, error) {
 		}
 		v, err := strconv.ParseInt(p, 10, 64)
 		if err != nil || v <= 0 {
-			return nil, usagef("--%s %q: %q is not a positive whole number (example: --%s 10000,100000)", flag, s, part, flag)
+			example := "10000,100000"
+			if flag == "scales" {
+				example = "1,2,5,10"
+			}
+			return nil, usagef("--%s %q: %q is not a positive whole number (example: --%s %s)", flag, s, part, flag, example)
 		}
 		out = append(out, v*mult)
 	}
