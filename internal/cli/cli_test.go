@@ -42,6 +42,12 @@ func TestBadInput(t *testing.T) {
 		{"duplicate size", []string{"wisconsin", "--size", "1000,1000"}, "given twice"},
 		{"server dir without instance", []string{"wisconsin", "--server", tmp, "--db", "postgres://x@127.0.0.1:1/db"}, "no dbgauge instance"},
 		{"negative limit", []string{"wisconsin", "--limit", "-1s"}, "negative"},
+		{"dsbench scale zero", []string{"dsbench", "--scales", "0"}, "not a positive whole number"},
+		{"dsbench unknown mode", []string{"dsbench", "--mode", "tpcc"}, "choose tpcb or select"},
+		{"dsbench procedure on sqlite", []string{"dsbench", "--form", "procedure"}, "no server-side procedures"},
+		{"dsbench dsi with threads", []string{"dsbench", "--dsi", "--threads", "4"}, "leave out --threads"},
+		{"dsbench bad confidence", []string{"dsbench", "--confidence", "50,100"}, "percentage"},
+		{"dsbench remote nodes", []string{"dsbench", "--nodes", "2"}, "not implemented"},
 		{"unknown server engine", []string{"server", "start", "oracle", "--dir", tmp}, "unknown server engine"},
 	}
 	if os.Geteuid() != 0 { // root can write anywhere

@@ -45,6 +45,9 @@ func RunDSBench(ctx context.Context, s DSBenchSetup, plan DSBenchPlan, pr *progr
 			return nil, err
 		}
 		url = "sqlite:" + filepath.Join(abs, "dsbench.db") + "?_journal_mode=WAL&_busy_timeout=10000"
+		if err := resolveForm(&plan, "sqlite"); err != nil {
+			return nil, err // before anything is written
+		}
 	}
 	u, err := dbms.ParseURL(url)
 	if err != nil {
@@ -72,9 +75,6 @@ func RunDSBench(ctx context.Context, s DSBenchSetup, plan DSBenchPlan, pr *progr
 			return nil, err
 		}
 		defer e.Close()
-		if err := resolveForm(&plan, e.Name()); err != nil {
-			return nil, err
-		}
 	}
 	info, err := e.Info(ctx)
 	if err != nil {
