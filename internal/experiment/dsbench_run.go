@@ -17,16 +17,10 @@ import (
 	"github.com/dbgauge/dbgauge/internal/workload/tpcb"
 )
 
-// DSBenchSetup is everything a sweep needs besides its plan.
-type DSBenchSetup struct {
-	// DB is the engine URL; "" means SQLite in the run directory (WAL, with
-	// a busy timeout so that writers queue instead of failing at once).
-	DB      string
-	Dir     string
-	Command []string
-	Config  map[string]any
-	Version string
-}
+// DSBenchSetup is everything a sweep needs besides its plan. DB "" means
+// SQLite in the run directory (WAL, with a busy timeout so that writers
+// queue instead of failing at once).
+type DSBenchSetup = Setup
 
 // ErrNoProcedure is returned when --form procedure names an engine without
 // stored procedures; the CLI reports it as bad input.
@@ -37,56 +31,15 @@ var ErrNoProcedure = fmt.Errorf("no server-side procedures")
 // diagrams, the load log and the archive. A server's URL is opened before
 // anything is written. It returns what was measured even on failure.
 func RunDSBench(ctx context.Context, s DSBenchSetup, plan DSBenchPlan, pr *progress.Printer) (*results.DSBenchResults, error) {
-	started := time.Now()
-	url, embedded := s.DB, s.DB == ""
-	if embedded {
-		abs, err := filepath.Abs(s.Dir)
-		if err != nil {
-			return nil, err
-		}
-		url = "sqlite:" + filepath.Join(abs, "dsbench.db") + "?_journal_mode=WAL&_busy_timeout=10000"
-		if err := resolveForm(&plan, "sqlite"); err != nil {
-			return nil, err // before anything is written
-		}
+	embedded := func(dir string) string {
+		return "sqlite:" + filepath.Join(dir, "dsbench.db") + "?_journal_mode=WAL&_busy_timeout=10000"
 	}
-	u, err := dbms.ParseURL(url)
+	o, err := open(ctx, s, "dsbench", plan.Seed, embedded, func(engine string) error { return resolveForm(&plan, engine) })
 	if err != nil {
 		return nil, err
 	}
-	var e dbms.Engine
-	if !embedded {
-		if e, err = dbms.Open(ctx, url); err != nil {
-			return nil, err
-		}
-		defer e.Close()
-		if err := resolveForm(&plan, e.Name()); err != nil {
-			return nil, err
-		}
-	}
-	run, err := results.Create(s.Dir)
-	if err != nil {
-		return nil, err
-	}
-	defer run.Close()
-	if embedded {
-		if e, err = dbms.Open(ctx, url); err != nil {
-			run.Close()
-			os.RemoveAll(s.Dir)
-			return nil, err
-		}
-		defer e.Close()
-	}
-	info, err := e.Info(ctx)
-	if err != nil {
-		return nil, fmt.Errorf("read %s version and settings: %w", e.Name(), err)
-	}
-	man := &results.Manifest{
-		Experiment: "dsbench", Command: s.Command, Config: s.Config, Dbgauge: s.Version, Go: goVersion(),
-		Started: started.UTC(), Seed: plan.Seed, DB: u.Redacted(), Engine: info, System: sysinfo.Describe(run.Dir),
-	}
-	if err := run.WriteJSON("manifest.json", man); err != nil {
-		return nil, err
-	}
+	defer o.close()
+	e, run, man, url, info := o.e, o.run, o.man, o.url, o.man.Engine
 	res := &results.DSBenchResults{
 		Experiment: "dsbench", Engine: e.Name(), EngineVersion: info.Version, Mode: plan.Mode, Form: plan.Form,
 		Nodes: max(plan.Nodes, 1), Threads: plan.Threads, Connections: max(plan.Conns, 1), Cycles: plan.Cycles,
