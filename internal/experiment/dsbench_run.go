@@ -55,7 +55,16 @@ func RunDSBench(ctx context.Context, s DSBenchSetup, plan DSBenchPlan, pr *progr
 	pr.Line("dbgauge dsbench on %s %s: %s, %s form, scales %v, %d cycles of %s, %d threads x %d connections, run directory %s",
 		info.Engine, info.Version, plan.Mode, plan.Form, plan.Scales, plan.Cycles, plan.Duration, max(plan.Threads, 1), max(plan.Conns, 1), run.Dir)
 	var runErr error
-	for _, x := range plan.Scales {
+	for i, x := range plan.Scales {
+		if i > 0 {
+			// A fresh control session per scale, as DSBENCH recreates the
+			// database: Firebird refuses to drop tables that an attachment
+			// with a retained transaction has used.
+			if err := r.reopen(ctx, o); err != nil {
+				runErr = err
+				break
+			}
+		}
 		sr, err := r.dsbenchScale(ctx, x)
 		if sr != nil {
 			res.Scales = append(res.Scales, *sr)
@@ -73,7 +82,7 @@ func RunDSBench(ctx context.Context, s DSBenchSetup, plan DSBenchPlan, pr *progr
 	stopLoad()
 	if runErr == nil && plan.Drop {
 		for i := len(tpcb.Tables) - 1; i >= 0; i-- {
-			if err := e.DropTable(ctx, tpcb.Tables[i]); err != nil {
+			if err := r.e.DropTable(ctx, tpcb.Tables[i]); err != nil {
 				runErr = fmt.Errorf("drop %s: %w", tpcb.Tables[i], err)
 				break
 			}
@@ -94,6 +103,17 @@ func RunDSBench(ctx context.Context, s DSBenchSetup, plan DSBenchPlan, pr *progr
 		pr.Line("archive: %s", path)
 	}
 	return res, runErr
+}
+
+// reopen replaces the control session with a new one.
+func (r *dsbenchRun) reopen(ctx context.Context, o *opened) error {
+	r.e.Close()
+	e, err := dbms.Open(ctx, r.url)
+	if err != nil {
+		return fmt.Errorf("reconnect the control session: %w", err)
+	}
+	r.e, o.e = e, e
+	return nil
 }
 
 // resolveForm picks the procedure form where the engine has one, and
