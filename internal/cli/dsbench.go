@@ -121,8 +121,12 @@ func (f *dsbenchFlags) plan() (experiment.DSBenchPlan, error) {
 	if err != nil {
 		return p, err
 	}
-	if d := duplicate(strings.Split(f.scales, ",")); d != "" {
-		return p, usagef("--scales: %s is given twice", d)
+	seen := map[int64]bool{}
+	for _, x := range scales {
+		if seen[x] {
+			return p, usagef("--scales: %d is given twice", x)
+		}
+		seen[x] = true
 	}
 	for _, x := range scales {
 		if err := tpcb.CheckScale(x); err != nil {

@@ -27,10 +27,13 @@ const (
 	Syntax
 	// Unsupported is an ability the engine lacks.
 	Unsupported
+	// Invalid is data that break the benchmark's assumptions (an update
+	// that touched no row): the run must stop, it is no failed trial.
+	Invalid
 )
 
 func (c Class) String() string {
-	return [...]string{"other", "bad_input", "conflict", "connection_lost", "timeout", "syntax", "unsupported"}[c]
+	return [...]string{"other", "bad_input", "conflict", "connection_lost", "timeout", "syntax", "unsupported", "invalid"}[c]
 }
 
 // Error is an engine error with its class.

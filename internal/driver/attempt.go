@@ -27,7 +27,7 @@ func (w *worker) attempt(ctx context.Context, s *Session) (failed, fatal error) 
 		return nil, context.Cause(ctx)
 	}
 	switch c := dbms.Classify(err); c {
-	case dbms.Syntax, dbms.Unsupported, dbms.BadInput:
+	case dbms.Syntax, dbms.Unsupported, dbms.BadInput, dbms.Invalid:
 		return nil, w.fatal(ctx, c.String()+" error", err)
 	case dbms.ConnectionLost:
 		if !w.r.cfg.Reconnect {

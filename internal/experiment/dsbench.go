@@ -48,8 +48,9 @@ type dsbenchRun struct {
 	res  *results.DSBenchResults
 	pr   *progress.Printer
 	proc *tpcb.Procedure
-	// scale is the scale being measured (read by the threads' ops).
-	scale int64
+	// scale is the scale being measured (read by the threads' ops and the
+	// load sampler's goroutine).
+	scale atomic.Int64
 	// measuring is set while a scale's cycles run; load samples taken
 	// then add into load (under loadMu: the sampler has its own goroutine).
 	measuring atomic.Bool
@@ -63,7 +64,9 @@ type dsbenchRun struct {
 // dsbenchScale measures one scale: population, the cycles with their
 // consistency checks and cleanups, and the scale's statistics.
 func (r *dsbenchRun) dsbenchScale(ctx context.Context, x int64) (*results.ScaleResult, error) {
-	sr := &results.ScaleResult{Scale: x, Consistent: true, ConfidenceTPS: map[string]float64{}}
+	// Consistent only once a check has run and found nothing.
+	sr := &results.ScaleResult{Scale: x, ConfidenceTPS: map[string]float64{}}
+	checks := 0
 	pop, err := populate(ctx, r.e, x, r.plan.Form, r.pr)
 	if err != nil {
 		return nil, fmt.Errorf("scale %d: %w", x, err)
@@ -73,13 +76,16 @@ func (r *dsbenchRun) dsbenchScale(ctx context.Context, x int64) (*results.ScaleR
 	for _, n := range pop.notes {
 		r.warn(fmt.Sprintf("scale %d: %s", x, n))
 	}
-	r.scale = x
+	r.scale.Store(x)
 	for i := range r.commits {
 		r.commits[i].Store(0)
 	}
 	var carried int64 // deltas of history rows already cleaned up
 	var cleanup time.Duration
 	check := func(ctx context.Context, cycle int) error {
+		// Load samples of the checks and cleanups are not the transactions'.
+		r.measuring.Store(false)
+		defer r.measuring.Store(true)
 		start := time.Now()
 		b, err := tpcb.ReadBalances(ctx, r.e)
 		if err != nil {
@@ -92,6 +98,10 @@ func (r *dsbenchRun) dsbenchScale(ctx context.Context, x int64) (*results.ScaleR
 		want := committed
 		if r.plan.Mode == modeSelect {
 			want = 0
+		}
+		checks++
+		if checks == 1 {
+			sr.Consistent = true
 		}
 		if bad := b.Check(carried, want); len(bad) > 0 {
 			sr.Consistent = false
@@ -117,7 +127,12 @@ func (r *dsbenchRun) dsbenchScale(ctx context.Context, x int64) (*results.ScaleR
 	dres, runErr := driver.Run(ctx, cfg)
 	load := r.stopLoad()
 	sr.ClientCPUS = processCPU() - cpu0
-	closeRaw()
+	if err := closeRaw(); err != nil && runErr == nil {
+		runErr = fmt.Errorf("raw times: %w", err)
+	}
+	if checks == 0 {
+		sr.Inconsistency = append(sr.Inconsistency, "no cycle finished, so consistency was never checked")
+	}
 	sr.CleanupS = cleanup.Seconds()
 	if dres != nil && len(dres.Cycles) > 0 {
 		if err := r.summarize(sr, dres); err != nil && runErr == nil {
@@ -204,6 +219,9 @@ func (r *dsbenchRun) finish() {
 	var failed []int64
 	sort.Slice(r.res.Scales, func(i, j int) bool { return r.res.Scales[i].Scale < r.res.Scales[j].Scale })
 	for _, s := range r.res.Scales {
+		if len(s.Cycles) != r.plan.Cycles {
+			continue // an unfinished scale has no official rate
+		}
 		xs, ts, failed = append(xs, s.Scale), append(ts, s.MedianTPS), append(failed, s.Failed)
 	}
 	r.res.DSISettings = dsiSettings(r.plan, r.res.Engine)

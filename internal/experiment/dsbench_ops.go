@@ -78,7 +78,7 @@ func (r *dsbenchRun) newOp(node, thread int) driver.Op {
 	in := &tpcb.Inputs{}
 	iso := r.plan.Isolation
 	return func(ctx context.Context, s *driver.Session) error {
-		x := r.scale
+		x := r.scale.Load()
 		var err error
 		switch {
 		case r.plan.Mode == modeSelect:

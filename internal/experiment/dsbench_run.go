@@ -69,7 +69,9 @@ func RunDSBench(ctx context.Context, s DSBenchSetup, plan DSBenchPlan, pr *progr
 		if sr != nil {
 			res.Scales = append(res.Scales, *sr)
 			run.Journal().Append("scale", sr)
-			run.WriteJSON("results.json", res) // nothing measured is lost
+			if err := run.WriteJSON("results.json", res); err != nil { // nothing measured is lost
+				pr.Line("warning: results.json not written: %v", err)
+			}
 			pr.Line("scale %-6d median %.1f tps (mean %.1f, sd %.1f), %d transactions, %d failed, consistent %v; per transaction: %.2f kB written, %.0f network bytes, %.3f ms iowait, %.1f us client CPU",
 				x, sr.MedianTPS, sr.MeanTPS, sr.StddevTPS, sr.Transactions, sr.Failed, sr.Consistent,
 				sr.WriteKBPerTx, sr.NetBytesPerTx, sr.IOWaitMSPerTx, 1e6*sr.ClientCPUS/max(float64(sr.Transactions), 1))
@@ -96,7 +98,7 @@ func RunDSBench(ctx context.Context, s DSBenchSetup, plan DSBenchPlan, pr *progr
 	if err := writeDSBench(run, man, res); err != nil && runErr == nil {
 		runErr = err
 	}
-	run.Close()
+	o.close() // the database must be closed before its directory is packed
 	if path, err := results.Archive(run.Dir); err != nil {
 		pr.Line("warning: archive not written: %v", err)
 	} else {
@@ -108,6 +110,7 @@ func RunDSBench(ctx context.Context, s DSBenchSetup, plan DSBenchPlan, pr *progr
 // reopen replaces the control session with a new one.
 func (r *dsbenchRun) reopen(ctx context.Context, o *opened) error {
 	r.e.Close()
+	o.e = nil
 	e, err := dbms.Open(ctx, r.url)
 	if err != nil {
 		return fmt.Errorf("reconnect the control session: %w", err)
@@ -148,7 +151,7 @@ func (r *dsbenchRun) sampleLoad(ctx context.Context) func() {
 	fmt.Fprintln(f, "# time scale cpu_user% cpu_system% cpu_iowait% cpu_idle% disk_read_bytes disk_write_bytes disk_read_ms disk_write_ms net_rx_bytes net_tx_bytes")
 	stop, err := sysinfo.StartSampler(ctx, time.Second, func(s sysinfo.Sample) {
 		r.addLoad(s)
-		fmt.Fprintf(f, "%s %d %.1f %.1f %.1f %.1f %d %d %d %d %d %d\n", s.Time.UTC().Format(time.RFC3339), r.scale,
+		fmt.Fprintf(f, "%s %d %.1f %.1f %.1f %.1f %d %d %d %d %d %d\n", s.Time.UTC().Format(time.RFC3339), r.scale.Load(),
 			s.CPU.User, s.CPU.System, s.CPU.IOWait, s.CPU.Idle, s.Disk.ReadBytes, s.Disk.WriteBytes, s.Disk.ReadMS, s.Disk.WriteMS, s.Net.RxBytes, s.Net.TxBytes)
 	})
 	if err != nil {

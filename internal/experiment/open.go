@@ -95,8 +95,12 @@ func open(ctx context.Context, s Setup, experiment string, seed uint64, embedded
 	return o, nil
 }
 
+// close ends the session and the journal; closing twice is harmless.
 func (o *opened) close() {
-	o.e.Close()
+	if o.e != nil {
+		o.e.Close()
+		o.e = nil
+	}
 	o.run.Close()
 }
 

@@ -52,6 +52,9 @@ func Archive(dir string) (path string, err error) {
 			return err
 		}
 		name := filepath.ToSlash(filepath.Join(base, rel))
+		if !d.IsDir() && isDatabaseFile(d.Name()) {
+			return nil // the measurements, not the database measured
+		}
 		return addEntry(tw, p, name, d)
 	})
 	if err != nil {
@@ -120,4 +123,16 @@ func addEntry(tw *tar.Writer, p, name string, d fs.DirEntry) error {
 		err = fmt.Errorf("%s changed size while being archived", p)
 	}
 	return err
+}
+
+// isDatabaseFile tells the embedded engines' files (kept in the run
+// directory by default) that an archive leaves out: they can be gigabytes
+// and are not results.
+func isDatabaseFile(name string) bool {
+	for _, suffix := range []string{".db", ".db-wal", ".db-shm", ".db-journal", ".duckdb", ".duckdb.wal", ".db.wal", ".fdb"} {
+		if strings.HasSuffix(name, suffix) {
+			return true
+		}
+	}
+	return false
 }

@@ -51,7 +51,7 @@ func Transaction(ctx context.Context, tx dbms.Transactor, iso dbms.Isolation, in
 
 func one(n int64, err error) error {
 	if err == nil && n != 1 && n >= 0 {
-		return fmt.Errorf("%w (%d rows)", ErrNotOne, n)
+		return dbms.Wrap(dbms.Invalid, fmt.Errorf("%w (%d rows)", ErrNotOne, n))
 	}
 	return err
 }
