@@ -182,9 +182,18 @@ func (b *SQLBase) ExecArgs(ctx context.Context, stmt string, args ...any) (int64
 	}
 	var res sql.Result
 	var err error
-	if ps := b.session.stmts[stmt]; ps != nil {
+	ps := b.session.stmts[stmt]
+	switch tx := b.session.tx; {
+	case tx != nil && ps != nil:
+		// Inside a database/sql transaction (Firebird) a statement must run
+		// on the Tx: on the Conn it would run in the driver's autocommit
+		// transaction, outside the one the caller committed.
+		res, err = tx.StmtContext(ctx, ps).ExecContext(ctx, args...)
+	case tx != nil:
+		res, err = tx.ExecContext(ctx, stmt, args...)
+	case ps != nil:
 		res, err = ps.ExecContext(ctx, args...)
-	} else {
+	default:
 		res, err = b.Conn.ExecContext(ctx, stmt, args...)
 	}
 	if err != nil {
@@ -206,9 +215,15 @@ func (b *SQLBase) QueryInt(ctx context.Context, stmt string, args ...any) (int64
 		}
 	}
 	var row *sql.Row
-	if ps := b.session.stmts[stmt]; ps != nil {
+	ps := b.session.stmts[stmt]
+	switch tx := b.session.tx; {
+	case tx != nil && ps != nil: // see ExecArgs
+		row = tx.StmtContext(ctx, ps).QueryRowContext(ctx, args...)
+	case tx != nil:
+		row = tx.QueryRowContext(ctx, stmt, args...)
+	case ps != nil:
 		row = ps.QueryRowContext(ctx, args...)
-	} else {
+	default:
 		row = b.Conn.QueryRowContext(ctx, stmt, args...)
 	}
 	var v int64
