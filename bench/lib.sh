@@ -9,11 +9,12 @@ WORK=$(mktemp -d /tmp/dbgauge-bench.XXXXXX)
 chmod 755 "$WORK"
 SERVERS=()
 
-# start_server ENGINE [--set k=v ...]: prints the URL.
+# start_server ENGINE [--set k=v ...]: starts a private instance and sets
+# URL. (Not to be called in $(...): the cleanup must see SERVERS.)
 start_server() {
   local engine=$1; shift
-  "$DBG" server start "$engine" --dir "$WORK/$engine" "$@" 2>/dev/null
   SERVERS+=("$engine")
+  URL=$("$DBG" server start "$engine" --dir "$WORK/$engine" "$@" 2>/dev/null)
 }
 
 cleanup() {

@@ -7,7 +7,7 @@
 # Usage: bench/pgbench-init.sh [SCALE] [PAIRS]
 source "$(dirname "$0")/lib.sh"
 SCALE=${1:-10} PAIRS=${2:-3}
-url=$(start_server postgres --set shared_buffers=256MB)
+start_server postgres --set shared_buffers=256MB; url=$URL
 rs=()
 for i in $(seq 1 "$PAIRS"); do
   "$DBG" dsbench --db "$url" --scales "$SCALE" --cycles 1 --duration 1s --threads 1 --out "$WORK/a$i" >/dev/null 2>&1

@@ -5,7 +5,7 @@
 # transactions of each. Usage: bench/pgbench-select.sh [SCALE] [SECONDS] [CLIENTS] [PAIRS]
 source "$(dirname "$0")/lib.sh"
 SCALE=${1:-10} SECS=${2:-20} CLIENTS=${3:-2} PAIRS=${4:-3}
-url=$(start_server postgres --set shared_buffers=256MB --set max_connections=200)
+start_server postgres --set shared_buffers=256MB --set max_connections=200; url=$URL
 pgbench -q -i -s "$SCALE" "$url" >/dev/null 2>&1
 tps_r=() cpu_r=()
 for i in $(seq 1 "$PAIRS"); do

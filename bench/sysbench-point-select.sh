@@ -5,7 +5,7 @@
 # MariaDB. Usage: bench/sysbench-point-select.sh [SCALE] [SECONDS] [THREADS] [PAIRS]
 source "$(dirname "$0")/lib.sh"
 SCALE=${1:-10} SECS=${2:-20} THREADS=${3:-2} PAIRS=${4:-3}
-url=$(start_server mariadb)
+start_server mariadb; url=$URL
 port=${url##*:}; port=${port%%/*}
 SB=(sysbench oltp_point_select --db-driver=mysql --mysql-host=127.0.0.1 --mysql-port="$port" --mysql-user=root
     --mysql-db=dbgauge --tables=1 --table-size=$((SCALE * 100000)) --threads="$THREADS" --time="$SECS" --report-interval=0)
