@@ -307,3 +307,26 @@ func filler(i int) string {
 
 // Itoa renders n as QueryRows does.
 func Itoa(n int64) string { return fmt.Sprint(n) }
+
+// Collide begins a transaction at iso on a and on b, updates row 1 through
+// upd (an "UPDATE ... SET bal = bal + ? WHERE id = ?") on a, then on b, and
+// returns b's error: the write-write collision each engine answers its own
+// way (conflict, lock wait, busy).
+func Collide(t *testing.T, ctx context.Context, a, b Session, iso dbms.Isolation, upd string) error {
+	t.Helper()
+	mustBegin(t, ctx, a, iso)
+	mustBegin(t, ctx, b, iso)
+	if _, err := a.ExecArgs(ctx, upd, int64(1), 1); err != nil {
+		t.Fatal(err)
+	}
+	_, err := b.ExecArgs(ctx, upd, int64(2), 1)
+	return err
+}
+
+// BeginAll begins a transaction at iso on every session.
+func BeginAll(t *testing.T, ctx context.Context, iso dbms.Isolation, sessions ...Session) {
+	t.Helper()
+	for _, s := range sessions {
+		mustBegin(t, ctx, s, iso)
+	}
+}

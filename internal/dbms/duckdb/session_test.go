@@ -55,11 +55,7 @@ func TestTransactionConflict(t *testing.T) {
 	dbmstest.CreateAccounts(t, ctx, a, "acct", 2)
 	const upd = "UPDATE acct SET bal = bal + ? WHERE id = ?"
 	for _, committed := range []bool{false, true} {
-		for _, s := range []*Engine{a, b} {
-			if err := s.Begin(ctx, dbms.RepeatableRead); err != nil {
-				t.Fatal(err)
-			}
-		}
+		dbmstest.BeginAll(t, ctx, dbms.RepeatableRead, a, b)
 		if _, err := b.ExecArgs(ctx, upd, int64(1000), 2); err != nil {
 			t.Fatal(err)
 		}

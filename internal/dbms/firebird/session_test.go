@@ -66,11 +66,7 @@ func testSnapshotConflict(t *testing.T, inst *server.Instance) {
 	a, b := openURL(t, inst.URL), openURL(t, inst.URL)
 	dbmstest.CreateAccounts(t, ctx, a, "snapc", 2)
 	const upd = "UPDATE snapc SET bal = bal + ? WHERE id = ?"
-	for _, s := range []*Engine{b, a} {
-		if err := s.Begin(ctx, dbms.RepeatableRead); err != nil {
-			t.Fatal(err)
-		}
-	}
+	dbmstest.BeginAll(t, ctx, dbms.RepeatableRead, b, a)
 	if _, err := a.ExecArgs(ctx, upd, int64(1), 1); err != nil {
 		t.Fatal(err)
 	}
@@ -105,15 +101,7 @@ func testNoWaitConflict(t *testing.T, inst *server.Instance) {
 	a, b := openURL(t, inst.URL), openURL(t, inst.URL)
 	dbmstest.CreateAccounts(t, ctx, a, "nowait", 2)
 	const upd = "UPDATE nowait SET bal = bal + ? WHERE id = ?"
-	for _, s := range []*Engine{a, b} {
-		if err := s.Begin(ctx, dbms.ReadCommitted); err != nil {
-			t.Fatal(err)
-		}
-	}
-	if _, err := a.ExecArgs(ctx, upd, int64(1), 1); err != nil {
-		t.Fatal(err)
-	}
-	_, err := b.ExecArgs(ctx, upd, int64(2), 1)
+	err := dbmstest.Collide(t, ctx, a, b, dbms.ReadCommitted, upd)
 	if c := dbms.Classify(err); c != dbms.Conflict {
 		t.Errorf("update of a row locked by a: %v (class %v), want conflict", err, c)
 	}

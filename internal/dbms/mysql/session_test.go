@@ -87,15 +87,7 @@ func testLockWait(t *testing.T, ctx context.Context, inst *server.Instance) {
 	}
 	const upd = "UPDATE lockw SET bal = bal + ? WHERE id = ?"
 	mustExec(t, ctx, b, "SET SESSION innodb_lock_wait_timeout = 1")
-	for _, s := range []*Engine{a, b} {
-		if err := s.Begin(ctx, dbms.RepeatableRead); err != nil {
-			t.Fatal(err)
-		}
-	}
-	if _, err := a.ExecArgs(ctx, upd, int64(1), 1); err != nil {
-		t.Fatal(err)
-	}
-	_, err := b.ExecArgs(ctx, upd, int64(2), 1)
+	err := dbmstest.Collide(t, ctx, a, b, dbms.RepeatableRead, upd)
 	if c := dbms.Classify(err); c != dbms.Timeout {
 		t.Errorf("update of a locked row: %v (class %v), want timeout", err, c)
 	}
@@ -107,11 +99,7 @@ func testLockWait(t *testing.T, ctx context.Context, inst *server.Instance) {
 	}
 
 	mustExec(t, ctx, b, "SET SESSION innodb_lock_wait_timeout = 50")
-	for _, s := range []*Engine{a, b} {
-		if err := s.Begin(ctx, dbms.RepeatableRead); err != nil {
-			t.Fatal(err)
-		}
-	}
+	dbmstest.BeginAll(t, ctx, dbms.RepeatableRead, a, b)
 	// b reads first: its snapshot predates a's update.
 	if v, err := b.QueryInt(ctx, "SELECT bal FROM lockw WHERE id = ?", 1); err != nil || v != 1 {
 		t.Fatalf("b's read: %d, %v", v, err)
@@ -207,11 +195,7 @@ func testSnapshotIsolation(t *testing.T, ctx context.Context, inst *server.Insta
 	if err := a.AddPrimaryKey(ctx, "snap", "id"); err != nil {
 		t.Fatal(err)
 	}
-	for _, s := range []*Engine{a, b} {
-		if err := s.Begin(ctx, dbms.RepeatableRead); err != nil {
-			t.Fatal(err)
-		}
-	}
+	dbmstest.BeginAll(t, ctx, dbms.RepeatableRead, a, b)
 	if _, err := b.QueryInt(ctx, "SELECT bal FROM snap WHERE id = ?", 1); err != nil {
 		t.Fatal(err)
 	}

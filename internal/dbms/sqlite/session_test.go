@@ -54,15 +54,7 @@ func TestBusy(t *testing.T) {
 	dbmstest.CreateAccounts(t, ctx, a, "acct", 2)
 	const upd = "UPDATE acct SET bal = bal + ? WHERE id = ?"
 
-	for _, s := range []*Engine{a, b} {
-		if err := s.Begin(ctx, dbms.RepeatableRead); err != nil {
-			t.Fatal(err)
-		}
-	}
-	if _, err := a.ExecArgs(ctx, upd, int64(1), 1); err != nil {
-		t.Fatal(err)
-	}
-	_, err := b.ExecArgs(ctx, upd, int64(2), 1)
+	err := dbmstest.Collide(t, ctx, a, b, dbms.RepeatableRead, upd)
 	if c := dbms.Classify(err); c != dbms.Conflict {
 		t.Errorf("second writer: %v (class %v), want conflict", err, c)
 	}
