@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"fmt"
 	"strconv"
 	"strings"
 )
@@ -56,11 +55,4 @@ func parseSeed(s string) (uint64, error) {
 		return 0, usagef("--seed %q: not a non-negative whole number", s)
 	}
 	return v, nil
-}
-
-func plural(n int, word string) string {
-	if n == 1 {
-		return fmt.Sprintf("%d %s", n, word)
-	}
-	return fmt.Sprintf("%d %ss", n, word)
 }

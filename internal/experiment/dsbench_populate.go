@@ -8,7 +8,6 @@ import (
 
 	"github.com/dbgauge/dbgauge/internal/dbms"
 	"github.com/dbgauge/dbgauge/internal/progress"
-	"github.com/dbgauge/dbgauge/internal/results"
 	"github.com/dbgauge/dbgauge/internal/workload/tpcb"
 )
 
@@ -117,4 +116,3 @@ const (
 	modeSelect     = "select"
 )
 
-var _ = results.ScaleResult{}
