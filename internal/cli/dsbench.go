@@ -87,7 +87,7 @@ five diagrams, the DSI and the load log. The last scale's tables
 	fl := cmd.Flags()
 	fl.StringVar(&f.db, "db", "", "engine URL (default: SQLite in the run directory, WAL mode)")
 	fl.StringVar(&f.mode, "mode", "tpcb", "tpcb (the TPC-B transaction) or select (read one account)")
-	fl.StringVar(&f.form, "form", "", "procedure (one server-side call per transaction; default where the engine has procedures) or statements")
+	fl.StringVar(&f.form, "form", "", "procedure (one server-side call per transaction; the default on PostgreSQL and MariaDB; Firebird 3 breaks atomicity in it under conflicts) or statements")
 	fl.StringVar(&f.scales, "scales", "1,2,5,10", "scales to sweep (1 scale = 100,000 accounts); the DSI defaults are "+dsiScales)
 	fl.IntVar(&f.cycles, "cycles", 10, "cycles per scale")
 	fl.DurationVar(&f.duration, "duration", 60*time.Second, "demanded duration D of a cycle")

@@ -115,4 +115,3 @@ const (
 	modeTPCB       = "tpcb"
 	modeSelect     = "select"
 )
-

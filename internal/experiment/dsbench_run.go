@@ -50,6 +50,9 @@ func RunDSBench(ctx context.Context, s DSBenchSetup, plan DSBenchPlan, pr *progr
 		commits: make([]atomic.Int64, max(plan.Nodes, 1)*max(plan.Threads, 1))}
 	if plan.Form == formProcedure {
 		r.proc, _ = tpcb.ProcedureFor(e.Name())
+		if r.proc.Defect != "" && max(plan.Nodes, 1)*max(plan.Threads, 1)*max(plan.Conns, 1) > 1 {
+			r.warn("--form procedure: " + r.proc.Defect + "; the consistency check will say if it happened here")
+		}
 	}
 	stopLoad := r.sampleLoad(ctx)
 	pr.Line("dbgauge dsbench on %s %s: %s, %s form, scales %v, %d cycles of %s, %d threads x %d connections, run directory %s",
@@ -119,8 +122,9 @@ func (r *dsbenchRun) reopen(ctx context.Context, o *opened) error {
 	return nil
 }
 
-// resolveForm picks the procedure form where the engine has one, and
-// refuses it where it has none.
+// resolveForm picks the engine's default form (the procedure form where
+// the engine has one without a known defect), and refuses the procedure
+// form where the engine has none.
 func resolveForm(p *DSBenchPlan, engine string) error {
 	if p.Mode == modeSelect {
 		p.Form = formStatements // one statement: there is nothing to wrap
@@ -128,10 +132,7 @@ func resolveForm(p *DSBenchPlan, engine string) error {
 	}
 	switch p.Form {
 	case "":
-		p.Form = formStatements
-		if tpcb.HasProcedure(engine) {
-			p.Form = formProcedure
-		}
+		p.Form = tpcb.DefaultForm(engine)
 	case formProcedure:
 		if !tpcb.HasProcedure(engine) {
 			return dbms.Wrap(dbms.BadInput, fmt.Errorf("--form procedure: %s has %w; use --form statements", engine, ErrNoProcedure))

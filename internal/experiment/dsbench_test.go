@@ -72,10 +72,10 @@ func TestDSBenchServers(t *testing.T) {
 			inst := servertest.Start(t, eng, server.Options{})
 			// Two scales: the second drops the tables the first used.
 			if eng == "firebird" {
-				// KNOWN BUG (issue 3 note): under update conflicts the
-				// Firebird procedure form ends with a transaction counted
-				// as committed that left no history row. One thread has no
-				// conflicts; the other forms run with two.
+				// Firebird 3.0.11's PSQL breaks atomicity now and then
+				// under update conflicts (tpcb.Procedure.Defect), so its
+				// procedure form is not the default; one thread has no
+				// conflicts. The default form runs with two below.
 				sweepThreads(t, inst.URL, "tpcb", "procedure", 1, 1, 2)
 			} else {
 				sweep(t, inst.URL, "tpcb", "procedure", 1, 2)

@@ -15,6 +15,7 @@ import (
 	"github.com/nakagami/firebirdsql"
 
 	"github.com/dbgauge/dbgauge/internal/dbms"
+	"github.com/dbgauge/dbgauge/internal/dbms/dbmstest"
 	"github.com/dbgauge/dbgauge/internal/server"
 	"github.com/dbgauge/dbgauge/internal/server/servertest"
 )
@@ -47,6 +48,13 @@ func TestFirebird(t *testing.T) {
 	t.Run("Schema", func(t *testing.T) { testSchema(t, inst) })
 	t.Run("Errors", func(t *testing.T) { testErrors(t, inst) })
 	t.Run("Conflict", func(t *testing.T) { testConflict(t, inst) })
+	t.Run("QueryProcess", func(t *testing.T) {
+		p := dbmstest.CheckProcess(t, ctxT(t), openURL(t, inst.URL), "firebird")
+		if p.PID != inst.PID {
+			t.Errorf("query process %d, the server's pid %d", p.PID, inst.PID)
+		}
+	})
+	t.Run("Explain", func(t *testing.T) { dbmstest.CheckExplain(t, ctxT(t), openURL(t, inst.URL), "ex_acct", true) })
 }
 
 func testInfo(t *testing.T, inst *server.Instance) {

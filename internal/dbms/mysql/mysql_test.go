@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/dbgauge/dbgauge/internal/dbms"
+	"github.com/dbgauge/dbgauge/internal/dbms/dbmstest"
 	"github.com/dbgauge/dbgauge/internal/server"
 	"github.com/dbgauge/dbgauge/internal/server/servertest"
 )
@@ -31,6 +32,12 @@ func TestMariaDB(t *testing.T) {
 	t.Run("Cluster", func(t *testing.T) { testCluster(t, ctx, e, inst.URL) })
 	t.Run("CreateTableAs", func(t *testing.T) { testCreateTableAs(t, ctx, e) })
 	t.Run("FlushCache", func(t *testing.T) { testFlushCache(t, ctx, e) })
+	t.Run("QueryProcess", func(t *testing.T) {
+		if p := dbmstest.CheckProcess(t, ctx, e, "mariadbd"); p.TID != 0 {
+			t.Errorf("a thread (%d) without performance_schema", p.TID)
+		}
+	})
+	t.Run("Explain", func(t *testing.T) { dbmstest.CheckExplain(t, ctx, e, "ex_acct", true) })
 	t.Run("OpenErrors", func(t *testing.T) { testOpenErrors(t, ctx, inst) })
 	t.Run("RuntimeErrors", func(t *testing.T) { testRuntimeErrors(t, ctx, e, inst.URL) })
 	t.Run("DropTable", func(t *testing.T) {

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/dbgauge/dbgauge/internal/dbms"
+	"github.com/dbgauge/dbgauge/internal/dbms/dbmstest"
 	"github.com/dbgauge/dbgauge/internal/server"
 	"github.com/dbgauge/dbgauge/internal/server/servertest"
 )
@@ -28,6 +29,16 @@ func TestPostgres(t *testing.T) {
 		{"Cluster", testCluster},
 		{"CreateTableAs", testCreateTableAs},
 		{"FlushCache", testFlushCache},
+		{"QueryProcess", func(t *testing.T, inst *server.Instance) {
+			e := open(t, inst.URL)
+			p := dbmstest.CheckProcess(t, context.Background(), e, "postgres")
+			if p.PID != int(e.Conn().PgConn().PID()) {
+				t.Errorf("query process %d, the protocol says %d", p.PID, e.Conn().PgConn().PID())
+			}
+		}},
+		{"Explain", func(t *testing.T, inst *server.Instance) {
+			dbmstest.CheckExplain(t, context.Background(), open(t, inst.URL), "ex_acct", true)
+		}},
 		{"OpenErrors", testOpenErrors},
 		{"WrongPassword", testWrongPassword},
 		{"RuntimeErrors", testRuntimeErrors},
