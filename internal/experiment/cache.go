@@ -4,9 +4,11 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"slices"
 	"syscall"
 
 	"github.com/dbgauge/dbgauge/internal/dbms"
+	"github.com/dbgauge/dbgauge/internal/results"
 )
 
 // coldCache empties what can be emptied before a cold execution: the OS page
@@ -44,4 +46,24 @@ func coldCache(ctx context.Context, e dbms.Engine, restart func(context.Context)
 		notDone = append(notDone, e.Name()+" cache (the engine offers no way to empty it)")
 	}
 	return done, notDone, nil
+}
+
+// mergeFlush adds one cold step's outcome to a run's record; every part
+// that could not be emptied is warned about once.
+func mergeFlush(cf *results.CacheFlush, done, notDone []string, warn func(string)) *results.CacheFlush {
+	if cf == nil {
+		cf = &results.CacheFlush{}
+	}
+	for _, d := range done {
+		if !slices.Contains(cf.Done, d) {
+			cf.Done = append(cf.Done, d)
+		}
+	}
+	for _, nd := range notDone {
+		if !slices.Contains(cf.NotDone, nd) {
+			cf.NotDone = append(cf.NotDone, nd)
+			warn("cold cache: could not empty " + nd)
+		}
+	}
+	return cf
 }

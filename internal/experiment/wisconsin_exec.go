@@ -3,7 +3,6 @@ package experiment
 import (
 	"context"
 	"fmt"
-	"slices"
 	"strconv"
 	"time"
 
@@ -170,23 +169,9 @@ func (r *wisconsinRun) cold(ctx context.Context) error {
 	if err := r.setupSession(ctx); err != nil {
 		return err
 	}
-	cf := r.res.CacheFlush
-	if cf == nil {
-		cf = &results.CacheFlush{}
-		r.res.CacheFlush = cf
-	}
-	for _, d := range done {
-		if !slices.Contains(cf.Done, d) {
-			cf.Done = append(cf.Done, d)
-		}
-	}
-	for _, nd := range notDone {
-		if !slices.Contains(cf.NotDone, nd) {
-			cf.NotDone = append(cf.NotDone, nd)
-			r.res.Cache = "cold (partial)"
-			r.run.Journal().Append("cache_flush", cf)
-			r.warn("cold cache: could not empty " + nd)
-		}
+	r.res.CacheFlush = mergeFlush(r.res.CacheFlush, done, notDone, r.warn)
+	if len(r.res.CacheFlush.NotDone) > 0 {
+		r.res.Cache = "cold (partial)"
 	}
 	return nil
 }

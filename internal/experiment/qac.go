@@ -1,0 +1,206 @@
+package experiment
+
+import (
+	"context"
+	"fmt"
+	"path/filepath"
+	"strconv"
+
+	"github.com/dbgauge/dbgauge/internal/dbms"
+	"github.com/dbgauge/dbgauge/internal/progress"
+	"github.com/dbgauge/dbgauge/internal/results"
+	"github.com/dbgauge/dbgauge/internal/timing"
+)
+
+// QACPlan is a validated query-at-cardinality run (specs/ttp.md): nothing
+// touched yet.
+type QACPlan struct {
+	// Wisconsin is a selection query 1-8 on TENKTUP1, or 0 with SQL.
+	Wisconsin int
+	// SQL names the variable table {table}; Table and Key are the user's
+	// table and its column numbered 0..N-1.
+	SQL, Table, Key string
+	Cardinalities   []int64 // ascending
+	QEs             int
+	Cold            bool
+	// Restart restarts the private server (--server): the cold cache of
+	// the engine, and delay accounting for its processes.
+	Restart     func(context.Context) error
+	MaxRestarts int
+	Seed        uint64
+	Drop        bool
+}
+
+type qacRun struct {
+	e    dbms.Engine
+	url  string
+	plan QACPlan
+	run  *results.Run
+	res  *results.QACResults
+	pr   *progress.Printer
+	sess *timing.Session
+	made []string // tables this run created
+	exp  timing.Experiment
+}
+
+// RunQAC builds the variable tables, times the query at every cardinality
+// with the protocol, analyses the executions and writes the run directory.
+// It returns what was measured even when it fails.
+func RunQAC(ctx context.Context, s Setup, plan QACPlan, pr *progress.Printer) (*results.QACResults, error) {
+	embedded := func(dir string) string { return "sqlite:" + filepath.Join(dir, "qac.db") }
+	o, err := open(ctx, s, "qac", plan.Seed, embedded, noCheck)
+	if err != nil {
+		return nil, err
+	}
+	defer o.close()
+	label := plan.SQL
+	if plan.Wisconsin != 0 {
+		label = "wisconsin " + strconv.Itoa(plan.Wisconsin)
+	}
+	cache := "warm"
+	if plan.Cold {
+		cache = "cold"
+	}
+	r := &qacRun{e: o.e, url: o.url, plan: plan, run: o.run, pr: pr, res: &results.QACResults{
+		Experiment: "qac", Engine: o.e.Name(), EngineVersion: o.man.Engine.Version, Query: label,
+		Cardinalities: plan.Cardinalities, QEs: plan.QEs, Cache: cache, Seed: plan.Seed,
+	}}
+	pr.Line("dbgauge qac on %s %s: %s at cardinalities %v, %d QEs each, %s cache, run directory %s",
+		o.man.Engine.Engine, o.man.Engine.Version, label, plan.Cardinalities, plan.QEs, cache, o.run.Dir)
+	runErr := r.measure(ctx)
+	if r.sess != nil {
+		r.sess.Close()
+	}
+	r.analyze()
+	if runErr != nil {
+		r.res.Error = runErr.Error()
+	} else {
+		r.res.Complete = true
+	}
+	if err := r.write(); err != nil && runErr == nil {
+		runErr = err
+	}
+	if plan.Drop {
+		for _, t := range r.made {
+			if err := r.e.DropTable(context.WithoutCancel(ctx), t); err != nil {
+				r.warn(fmt.Sprintf("drop %s: %v", t, err))
+			}
+		}
+	}
+	return r.res, runErr
+}
+
+// measure builds the tables, attaches the protocol's monitors and runs
+// every Q@C.
+func (r *qacRun) measure(ctx context.Context) error {
+	tables, err := r.buildTables(ctx)
+	if err != nil {
+		return err
+	}
+	// Delay accounting (off by default since Linux 5.14) gives the block-I/O
+	// delay of the computed time. The specification asks for the server
+	// to start after it is on: a server dbgauge manages is restarted.
+	if switched, err := timing.EnableDelayAccounting(); err != nil {
+		r.warn("delay accounting stays off: " + err.Error())
+	} else if switched {
+		r.pr.Line("delay accounting switched on (kernel.task_delayacct=1)")
+		if r.plan.Restart != nil {
+			if err := r.restart(ctx); err != nil {
+				return err
+			}
+		}
+	}
+	if r.sess, err = timing.Attach(ctx, r.e, r.url); err != nil {
+		return err
+	}
+	r.res.QueryProcess = r.sess.QueryProcess().How
+	r.res.DelayAccounting = r.sess.DelayAccounting()
+	for _, t := range tables {
+		if err := r.qac(ctx, t); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// restart restarts the private server and reconnects the session.
+func (r *qacRun) restart(ctx context.Context) error {
+	rc, ok := r.e.(dbms.Reconnecter)
+	if !ok {
+		return fmt.Errorf("%s sessions cannot reconnect after a restart", r.e.Name())
+	}
+	if err := r.plan.Restart(ctx); err != nil {
+		return fmt.Errorf("restart %s: %w", r.e.Name(), err)
+	}
+	return rc.Reconnect(ctx)
+}
+
+// qac runs one query at one cardinality: QEs in the protocol's order,
+// restarted from the first when the plan changes (seed 002 §3.2.3), at
+// most MaxRestarts times; after that the change is accepted and shows as a
+// Q@C with more than one plan.
+func (r *qacRun) qac(ctx context.Context, t qacTable) error {
+	for restarts := 0; ; restarts++ {
+		q := timing.QaC{Query: r.res.Query, Cardinality: t.card, Restarts: restarts}
+		var first string
+		changed := false
+		for i := 1; i <= r.plan.QEs; i++ {
+			plan, err := r.sess.Explain(ctx, t.query)
+			if err != nil {
+				return fmt.Errorf("cardinality %d: plan: %w", t.card, err)
+			}
+			if i == 1 {
+				first = plan
+			} else if plan != first {
+				changed = true
+				if restarts < r.plan.MaxRestarts {
+					r.warn(fmt.Sprintf("cardinality %d: the plan changed at QE %d: the Q@C starts again", t.card, i))
+					break
+				}
+			}
+			if r.plan.Cold {
+				if err := r.cold(ctx); err != nil {
+					return err
+				}
+			}
+			qe, err := r.sess.Execute(ctx, t.query)
+			if err != nil {
+				return fmt.Errorf("cardinality %d, QE %d: %w", t.card, i, err)
+			}
+			qe.Index, qe.Plan = i, plan
+			if t.expected >= 0 && qe.Err == "" && qe.Rows != t.expected {
+				return fmt.Errorf("cardinality %d, QE %d: %d rows, expected %d: the engine answered a different query", t.card, i, qe.Rows, t.expected)
+			}
+			r.run.Journal().Append("qe", map[string]any{"cardinality": t.card, "qe": qe})
+			r.pr.Line("cardinality %-9d QE %2d/%d  measured %9.2f ms  query process %d+%d ticks", t.card, i, r.plan.QEs,
+				float64(qe.Measured.Microseconds())/1000, qe.Classes[timing.Query].UserTicks, qe.Classes[timing.Query].SysTicks)
+			q.QEs = append(q.QEs, qe)
+		}
+		if !changed || restarts >= r.plan.MaxRestarts {
+			r.exp.QaCs = append(r.exp.QaCs, q)
+			r.res.QaCs = append(r.res.QaCs, results.QaCResult{Cardinality: t.card, Table: t.name, SQL: t.query, Plan: first, PlanRestarts: restarts, ExpectedRows: t.expected})
+			return nil
+		}
+	}
+}
+
+// cold empties the caches before an execution and records what could not
+// be emptied; a restarted server means a new query process.
+func (r *qacRun) cold(ctx context.Context) error {
+	done, notDone, err := coldCache(ctx, r.e, r.plan.Restart)
+	if err != nil {
+		return err
+	}
+	r.res.CacheFlush = mergeFlush(r.res.CacheFlush, done, notDone, r.warn)
+	if r.plan.Restart != nil {
+		return r.sess.Reattach(ctx)
+	}
+	return nil
+}
+
+func (r *qacRun) warn(msg string) {
+	r.res.Warnings = append(r.res.Warnings, msg)
+	r.run.Journal().Append("warning", msg)
+	r.pr.Line("warning: %s", msg)
+}
+

@@ -1,0 +1,181 @@
+package timing
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"strconv"
+	"time"
+
+	"github.com/dbgauge/dbgauge/internal/dbms"
+	"github.com/dbgauge/dbgauge/internal/timing/taskstats"
+)
+
+// Session times the query executions of one engine session by the
+// protocol: it knows the query process and the engine's other processes,
+// and holds the taskstats client and exit listener.
+type Session struct {
+	e     dbms.Engine
+	url   string
+	qp    QueryProcess
+	roles Roles
+	ts    *taskstats.Client   // nil when taskstats is unavailable
+	lis   *taskstats.Listener // nil when the exit listener is unavailable
+	// Notes say what could not be used, for the report's deviations.
+	Notes []string
+}
+
+// Attach finds the session's query process and opens the taskstats client
+// and exit listener (each recorded in Notes when unavailable: the protocol
+// then runs on /proc alone).
+func Attach(ctx context.Context, e dbms.Engine, url string) (*Session, error) {
+	s := &Session{e: e, url: url}
+	if c, err := taskstats.Open(); err == nil {
+		s.ts = c
+	} else {
+		s.Notes = append(s.Notes, "taskstats unavailable ("+err.Error()+"): no fine-grained block-I/O delay")
+	}
+	if l, err := taskstats.Listen(); err == nil {
+		s.lis = l
+	} else {
+		s.Notes = append(s.Notes, "taskstats exit listener unavailable ("+err.Error()+"): processes that end during a QE are not accounted")
+	}
+	if err := s.Reattach(ctx); err != nil {
+		s.Close()
+		return nil, err
+	}
+	return s, nil
+}
+
+// Close releases the taskstats sockets.
+func (s *Session) Close() {
+	if s.lis != nil {
+		s.lis.Close()
+		s.lis = nil
+	}
+	if s.ts != nil {
+		s.ts.Close()
+		s.ts = nil
+	}
+}
+
+// QueryProcess is the process (and thread) the session's queries run in.
+func (s *Session) QueryProcess() QueryProcess { return s.qp }
+
+// DelayAccounting describes the block-I/O delay measure for the report.
+func (s *Session) DelayAccounting() string { return DelayAccountingState() }
+
+// Reattach finds the query process again: after a reconnect (PostgreSQL's
+// backend is a new process) or a server restart.
+func (s *Session) Reattach(ctx context.Context) error {
+	pr, ok := s.e.(dbms.ProcessReporter)
+	if !ok {
+		return fmt.Errorf("%s cannot name its query process", s.e.Name())
+	}
+	p, err := pr.QueryProcess(ctx)
+	if err != nil {
+		return fmt.Errorf("find the query process: %w", err)
+	}
+	qp := QueryProcess{PID: p.PID, TID: p.TID, Embedded: p.Embedded, How: p.How}
+	if qp.PID == 0 && !qp.Embedded {
+		u, err := dbms.ParseURL(s.url)
+		if err != nil {
+			return err
+		}
+		port, _ := strconv.Atoi(u.Port)
+		if qp.PID, err = ListenerPID(port); err != nil || qp.PID == 0 {
+			return fmt.Errorf("find the query process: %s does not say and no local process listens on port %d (the protocol needs the server on this machine)", s.e.Name(), port)
+		}
+		qp.How += "; the process listening on port " + u.Port
+	}
+	if qp.Embedded {
+		qp.PID = os.Getpid()
+	}
+	s.qp = qp
+	s.roles = Roles{Query: qp, Own: os.Getpid()}
+	if !qp.Embedded {
+		// The engine's other processes: the query process's own children,
+		// and for a server that forks a process per connection
+		// (PostgreSQL) its parent's tree, when the parent is the same
+		// program (the postmaster).
+		s.roles.Trees = []int{qp.PID}
+		me, err := ReadProcess(qp.PID)
+		if err != nil {
+			return fmt.Errorf("query process %d: %w", qp.PID, err)
+		}
+		if parent, err := ReadProcess(me.PPID); err == nil && parent.Comm == me.Comm {
+			s.roles.Utility = append(s.roles.Utility, me.PPID)
+			s.roles.Trees = append(s.roles.Trees, me.PPID)
+		}
+	}
+	return nil
+}
+
+// Explain returns the plan of query, or "" when the engine cannot show one.
+func (s *Session) Explain(ctx context.Context, query string) (string, error) {
+	ex, ok := s.e.(dbms.Explainer)
+	if !ok {
+		return "", nil
+	}
+	return ex.Explain(ctx, query)
+}
+
+// Execute runs query as one QE (seed 002 Fig. 5, steps 3-5): snapshots of
+// every process and of the machine, the query with its rows fetched to
+// the client, then the machine's snapshot, the exits of processes that
+// ended meanwhile, and every process's snapshot again.
+func (s *Session) Execute(ctx context.Context, query string) (QE, error) {
+	return s.Measure(ctx, func(ctx context.Context) (int64, error) { return s.e.QueryCount(ctx, query) })
+}
+
+// Measure is Execute for any statement: run does the work and returns the
+// rows. A failing statement is recorded in the QE (Err, TimedOut); the
+// error returned is the monitor's own.
+func (s *Session) Measure(ctx context.Context, run func(context.Context) (int64, error)) (QE, error) {
+	opts := SnapshotOptions{Threads: map[int][]int{s.qp.PID: nil}}
+	if s.lis != nil {
+		s.lis.Drain() // exits before this QE are not its business
+	}
+	before, err := TakeSnapshot(opts)
+	if err != nil {
+		return QE{}, fmt.Errorf("snapshot before the QE: %w", err)
+	}
+	s.addTaskstats(before)
+	start := time.Now()
+	rows, runErr := run(ctx)
+	measured := time.Since(start)
+	opts.SystemFirst = true
+	after, err := TakeSnapshot(opts)
+	if err != nil {
+		return QE{}, fmt.Errorf("snapshot after the QE: %w", err)
+	}
+	s.addTaskstats(after)
+	var exits []ExitedProcess
+	if s.lis != nil {
+		exits = exitedProcesses(s.lis)
+	}
+	u := Diff(before, after, s.roles, exits)
+	qe := QE{Measured: measured, Rows: rows, Cores: onlineCPUs()}
+	u.Fill(&qe)
+	if runErr != nil {
+		qe.Err = runErr.Error()
+		qe.TimedOut = dbms.Classify(runErr) == dbms.Timeout || errors.Is(runErr, context.DeadlineExceeded)
+	}
+	return qe, nil
+}
+
+// addTaskstats adds the query process's (or thread's) taskstats figures.
+func (s *Session) addTaskstats(snap *Snapshot) {
+	if s.ts == nil {
+		return
+	}
+	if st, err := s.ts.TGID(s.qp.PID); err == nil {
+		snap.AddTaskstats(s.qp.PID, 0, st.CPUTimeUS(), st.BlkioDelayNS)
+	}
+	if s.qp.TID != 0 {
+		if st, err := s.ts.PID(s.qp.TID); err == nil {
+			snap.AddTaskstats(s.qp.PID, s.qp.TID, st.CPUTimeUS(), st.BlkioDelayNS)
+		}
+	}
+}
