@@ -19,8 +19,8 @@ import (
 
 type qacFlags struct {
 	db, sqlFile, table, key, cards, cache, server, seed, out string
-	wisconsin, qes, maxRestarts                          int
-	drop                                                 bool
+	wisconsin, qes, maxRestarts                              int
+	drop                                                     bool
 }
 
 func newQAC(stdout, stderr io.Writer) *cobra.Command {

@@ -203,4 +203,3 @@ func (r *qacRun) warn(msg string) {
 	r.run.Journal().Append("warning", msg)
 	r.pr.Line("warning: %s", msg)
 }
-
