@@ -49,6 +49,14 @@ func TestBadInput(t *testing.T) {
 		{"dsbench bad confidence", []string{"dsbench", "--confidence", "50,100"}, "percentage"},
 		{"dsbench remote nodes", []string{"dsbench", "--nodes", "2"}, "not implemented"},
 		{"unknown server engine", []string{"server", "start", "oracle", "--dir", tmp}, "unknown server engine"},
+		{"qac without query", []string{"qac", "--cardinalities", "1000,2000"}, "--wisconsin Q"},
+		{"qac without cardinalities", []string{"qac", "--wisconsin", "1"}, "--cardinalities is required"},
+		{"qac join", []string{"qac", "--wisconsin", "9", "--cardinalities", "1000"}, "selections 1-8"},
+		{"qac too few qes", []string{"qac", "--wisconsin", "1", "--cardinalities", "1000", "--qe", "3"}, "at least 6"},
+		{"qac sql without table", []string{"qac", "--sql", writeFile(t, tmp, "q.sql", "SELECT * FROM {table}"), "--cardinalities", "1000"}, "--table"},
+		{"qac sql without placeholder", []string{"qac", "--sql", writeFile(t, tmp, "p.sql", "SELECT 1"), "--table", "t", "--key", "k", "--cardinalities", "1000"}, "{table}"},
+		{"qac bad cache", []string{"qac", "--wisconsin", "1", "--cardinalities", "1000", "--cache", "hot"}, "warm or cold"},
+		{"wisconsin bad protocol", []string{"wisconsin", "--protocol", "tucson"}, "none or ttp"},
 	}
 	if os.Geteuid() != 0 { // root can write anywhere
 		cases = append(cases, struct {

@@ -25,7 +25,7 @@ type wisconsinFlags struct {
 	db, size, org, dest, cache, queries, seed, out string
 	reps                                           int
 	drop                                           bool
-	server                                         string
+	server, protocol                               string
 	limit                                          time.Duration
 	session                                        []string
 }
@@ -63,6 +63,7 @@ database afterwards unless --drop is given.`,
 	fl.BoolVar(&f.drop, "drop", false, "drop the benchmark relations at the end")
 	fl.StringVar(&f.server, "server", "", "directory of a private instance from 'dbgauge server start': with --cache cold it is restarted before every execution to empty the engine's cache")
 	fl.DurationVar(&f.limit, "limit", 2*time.Minute, "time limit of one execution; a query past it is reported as timed out and its other repetitions are skipped (0: none)")
+	fl.StringVar(&f.protocol, "protocol", "none", "none (wall clock only), or ttp: time every execution with the Tucson Timing Protocol and report its computed time beside the elapsed time (protocol.txt says how)")
 	fl.StringArrayVar(&f.session, "session", nil, "SQL run at the start of the session, repeatable (e.g. --session 'SET SESSION join_cache_level = 4')")
 	addConfigFlag(cmd)
 	return cmd
@@ -120,7 +121,12 @@ func (f *wisconsinFlags) plan() (experiment.WisconsinPlan, error) {
 			return p, usagef("--%s: %s is given twice", flag, d)
 		}
 	}
-	p = experiment.WisconsinPlan{Restart: p.Restart, Sizes: sizes, Reps: f.reps, Dests: dests, Cold: cache[0] == "cold", Queries: qs, Seed: seed, Drop: f.drop, Limit: f.limit, Session: f.session}
+	switch f.protocol {
+	case "none", "ttp":
+	default:
+		return p, usagef("--protocol %q: give none or ttp", f.protocol)
+	}
+	p = experiment.WisconsinPlan{Protocol: f.protocol == "ttp", Restart: p.Restart, Sizes: sizes, Reps: f.reps, Dests: dests, Cold: cache[0] == "cold", Queries: qs, Seed: seed, Drop: f.drop, Limit: f.limit, Session: f.session}
 	for _, o := range orgs {
 		p.Orgs = append(p.Orgs, w.Org(o))
 	}

@@ -33,10 +33,11 @@ func (r *qacRun) analyze() {
 		}
 	}
 	env.DaemonsRunning = "the machine's daemons were left running"
+	env.Notes = r.sessNotes()
 	r.exp.Env = env
 	a := timing.Analyze(&r.exp)
 	r.res.Measure = a.Env.ComputedMeasure
-	r.res.Protocol = protocolResult(a, r.sessNotes())
+	r.res.Protocol = protocolResult(a)
 	for i := range r.res.QaCs {
 		if i >= len(a.QaCs) {
 			break
@@ -53,9 +54,9 @@ func (r *qacRun) sessNotes() []string {
 }
 
 // protocolResult stores the protocol's verdict.
-func protocolResult(a *timing.Analysis, notes []string) *results.Protocol {
+func protocolResult(a *timing.Analysis) *results.Protocol {
 	p := &results.Protocol{Version: a.Env.Protocol, Dirty: a.Dirty, QEsDroppedPct: a.QEsDroppedPct, QaCsDroppedPct: a.QaCsDroppedPct,
-		Paragraph: timing.Paragraph(a), Deviations: notes}
+		Paragraph: timing.Paragraph(a), Deviations: timing.Deviations(a.Env)}
 	add := func(dst *[]results.Violation, vs []timing.Violation) {
 		for _, v := range vs {
 			*dst = append(*dst, results.Violation{Check: v.Check, Scope: string(v.Scope), Where: v.Where(), Detail: v.Detail})
@@ -78,6 +79,7 @@ func estimate(e timing.Estimate) results.Estimate {
 func fillQaC(dst *results.QaCResult, a timing.QaCResult, q timing.QaC) {
 	dst.Retained, dst.DropReasons, dst.Kept = a.Retained, a.DropReasons, a.Kept
 	dst.Measured, dst.Computed, dst.Fine = estimate(a.Measured), estimate(a.Computed), estimate(a.Fine)
+	dst.AllMeasured, dst.AllComputed, dst.AllFine = estimate(a.AllMeasured), estimate(a.AllComputed), estimate(a.AllFine)
 	for i, qr := range a.QEs {
 		qe := q.QEs[i]
 		qp := qe.Classes[timing.Query]

@@ -37,6 +37,10 @@ type WisconsinPlan struct {
 	// Restart, when set, restarts the engine's server (a private instance
 	// dbgauge manages) so that cold executions start with its cache empty.
 	Restart func(context.Context) error
+	// Protocol times every execution with the timing protocol (ttp); URL
+	// is the engine's, for finding a server's process by its port.
+	Protocol bool
+	URL      string
 }
 
 // Wisconsin runs the plan on an open engine, writing into run. It returns
@@ -54,6 +58,13 @@ func Wisconsin(ctx context.Context, e dbms.Engine, plan WisconsinPlan, run *resu
 	if err := r.setupSession(ctx); err != nil {
 		res.Error = err.Error()
 		return res, err
+	}
+	if plan.Protocol {
+		if err := r.ttpStart(ctx); err != nil {
+			res.Error = err.Error()
+			return res, err
+		}
+		defer r.ttpFinish() // also when the run fails: what was measured is analysed
 	}
 	for _, n := range plan.Sizes {
 		if err := r.size(ctx, n); err != nil {
@@ -76,6 +87,7 @@ type wisconsinRun struct {
 	res                     *results.WisconsinResults
 	pr                      *progress.Printer
 	info                    dbms.Info
+	ttp                     *wisconsinTTP // nil without --protocol ttp
 }
 
 func newRun(e dbms.Engine, plan WisconsinPlan, run *results.Run, res *results.WisconsinResults, pr *progress.Printer, info dbms.Info) *wisconsinRun {
@@ -156,7 +168,9 @@ func (r *wisconsinRun) query(ctx context.Context, data *w.Data, q w.Query, notAp
 			r.record(qr)
 			continue
 		}
+		r.ttpBegin(q, data.N, dest)
 		err := r.repetitions(ctx, data, q, dest, &qr)
+		r.ttpEnd()
 		// Whatever stopped the repetitions, what they measured is kept.
 		r.record(qr)
 		if err != nil {

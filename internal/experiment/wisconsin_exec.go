@@ -83,26 +83,39 @@ func (r *wisconsinRun) timed(parent context.Context, st w.Stmt, dest string) (ex
 		ctx, cancel = context.WithTimeout(parent, r.plan.Limit+grace)
 		defer cancel()
 	}
+	statement := func(ctx context.Context) (rows int64, err error) {
+		switch {
+		case st.Timed != "":
+			return r.e.Exec(ctx, st.Timed)
+		case dest == results.DestRelation:
+			return 0, r.e.CreateTableAs(ctx, resultTable, st.Select, st.Columns)
+		case dest == results.DestClient:
+			return r.e.QueryCount(ctx, st.Select)
+		case dest == results.DestCount:
+			v, err := dbms.FirstValue(ctx, r.e, "SELECT COUNT(*) FROM ("+st.Select+") AS q")
+			if err != nil {
+				return 0, err
+			}
+			return strconv.ParseInt(v, 10, 64)
+		}
+		return 0, fmt.Errorf("unknown destination %q", dest)
+	}
 	var ex execution
 	var err error
-	start := time.Now()
-	switch {
-	case st.Timed != "":
-		ex.rows, err = r.e.Exec(ctx, st.Timed)
-	case dest == results.DestRelation:
-		err = r.e.CreateTableAs(ctx, resultTable, st.Select, st.Columns)
-	case dest == results.DestClient:
-		ex.rows, err = r.e.QueryCount(ctx, st.Select)
-	case dest == results.DestCount:
-		var v string
-		v, err = dbms.FirstValue(ctx, r.e, "SELECT COUNT(*) FROM ("+st.Select+") AS q")
-		if err == nil {
-			ex.rows, err = strconv.ParseInt(v, 10, 64)
+	var elapsed time.Duration
+	if r.ttp != nil {
+		explain := st.Select
+		if st.Timed != "" {
+			explain = st.Timed
 		}
-	default:
-		err = fmt.Errorf("unknown destination %q", dest)
+		var ms float64
+		ex.rows, ms, err = r.ttpMeasure(ctx, explain, statement)
+		elapsed = time.Duration(ms * 1e6)
+	} else {
+		start := time.Now()
+		ex.rows, err = statement(ctx)
+		elapsed = time.Since(start)
 	}
-	elapsed := time.Since(start)
 	ex.ms = float64(elapsed.Nanoseconds()) / 1e6
 	if r.plan.Limit == 0 || parent.Err() != nil {
 		return ex, err
@@ -131,6 +144,9 @@ func (r *wisconsinRun) reconnect(ctx context.Context) error {
 		return nil
 	}
 	if err := rc.Reconnect(ctx); err != nil {
+		return err
+	}
+	if err := r.ttpReattach(ctx); err != nil {
 		return err
 	}
 	return r.setupSession(ctx)
@@ -164,6 +180,9 @@ func (r *wisconsinRun) restore(ctx context.Context, st w.Stmt) error {
 func (r *wisconsinRun) cold(ctx context.Context) error {
 	done, notDone, err := coldCache(ctx, r.e, r.plan.Restart)
 	if err != nil {
+		return err
+	}
+	if err := r.ttpReattach(ctx); err != nil {
 		return err
 	}
 	if err := r.setupSession(ctx); err != nil {

@@ -26,6 +26,7 @@ func RunWisconsin(ctx context.Context, s WisconsinSetup, plan WisconsinPlan, pr 
 	defer o.close()
 	info := o.man.Engine
 	pr.Line("dbgauge wisconsin on %s %s, sizes %v, %d repetitions, run directory %s", info.Engine, info.Version, plan.Sizes, plan.Reps, o.run.Dir)
+	plan.URL = o.url
 	res, runErr := Wisconsin(ctx, o.e, plan, o.run, info, pr)
 	if err := writeWisconsin(o.run, o.man, res); err != nil && runErr == nil {
 		runErr = err
@@ -44,6 +45,11 @@ func writeWisconsin(run *results.Run, man *results.Manifest, res *results.Wiscon
 	}
 	for name, b := range report.WisconsinCSV(runs) {
 		if err := run.WriteFile(name, b); err != nil {
+			return err
+		}
+	}
+	if res.Protocol != nil {
+		if err := run.WriteFile("protocol.txt", []byte(res.Protocol.Paragraph)); err != nil {
 			return err
 		}
 	}

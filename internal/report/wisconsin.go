@@ -188,14 +188,39 @@ func ScaleTable(r *results.WisconsinResults) *Table {
 // full summary of its repetitions.
 func DetailTable(r *results.WisconsinResults) *Table {
 	t := &Table{Title: []string{fmt.Sprintf("All query results (%s %s, %s cache, %d repetitions)", r.Engine, r.EngineVersion, r.Cache, r.Reps)}}
-	t.Rows = append(t.Rows, []string{"size", "query", "class", "organization", "destination", "expected_rows", "rows", "status", "reps", "median_ms", "mean_ms", "min_ms", "max_ms", "stddev_ms", "reason"})
+	head := []string{"size", "query", "class", "organization", "destination", "expected_rows", "rows", "status", "reps", "median_ms", "mean_ms", "min_ms", "max_ms", "stddev_ms", "reason"}
+	ttp := r.Protocol != nil
+	if ttp {
+		// The protocol's computed time beside the elapsed time.
+		head = append(head[:len(head)-1], "computed_ms", "computed_ci", "computed_rsd", "protocol", "reason")
+	}
+	t.Rows = append(t.Rows, head)
 	for _, q := range r.Queries {
 		s := q.ElapsedMS
-		t.Rows = append(t.Rows, []string{
+		row := []string{
 			strconv.FormatInt(q.Size, 10), strconv.Itoa(q.Query), q.Class, q.Organization, q.Destination,
 			strconv.FormatInt(q.ExpectedRows, 10), strconv.FormatInt(q.Rows, 10), q.Status, strconv.Itoa(q.Reps),
-			ms(s.Median), ms(s.Mean), ms(s.Min), ms(s.Max), ms(s.StdDev), q.Reason,
-		})
+			ms(s.Median), ms(s.Mean), ms(s.Min), ms(s.Max), ms(s.StdDev),
+		}
+		if ttp {
+			verdict := "-"
+			if q.ProtocolRetained != nil {
+				verdict = "kept"
+				if !*q.ProtocolRetained {
+					verdict = "dropped: " + strings.Join(q.ProtocolDrops, "; ")
+				}
+			}
+			if c := q.ComputedMS; c != nil {
+				row = append(row, ms(c.MedianMS), interval(*c), rsd(*c), verdict)
+			} else {
+				row = append(row, "-", "-", "-", verdict)
+			}
+		}
+		t.Rows = append(t.Rows, append(row, q.Reason))
+	}
+	if ttp {
+		t.Notes = append(t.Notes, fmt.Sprintf("computed time: the timing protocol (%s), %s%% of executions and %s%% of query results dropped by its checks; protocol.txt says how it was measured",
+			r.Protocol.Version, sigDigits(r.Protocol.QEsDroppedPct, 2), sigDigits(r.Protocol.QaCsDroppedPct, 2)))
 	}
 	return t
 }

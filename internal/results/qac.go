@@ -43,6 +43,11 @@ type QaCResult struct {
 	Measured    Estimate `json:"measured_ms"`
 	Computed    Estimate `json:"computed_ms"`      // tick-based, as the paper defines it
 	Fine        Estimate `json:"fine_computed_ms"` // from schedstat/taskstats
+	// The same over every QE that ran, before the protocol's drops (for
+	// comparing the spread of the two times in a disturbed run).
+	AllMeasured Estimate `json:"all_qes_measured_ms"`
+	AllComputed Estimate `json:"all_qes_computed_ms"`
+	AllFine     Estimate `json:"all_qes_fine_computed_ms"`
 }
 
 // Estimate is a median with its bootstrap interval and relative spread.

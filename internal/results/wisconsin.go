@@ -36,6 +36,7 @@ type WisconsinResults struct {
 	Growth        []GrowthResult   `json:"growth,omitempty"`
 	BufferRatios  []BufferRatio    `json:"buffer_ratios"`
 	CacheFlush    *CacheFlush      `json:"cache_flush,omitempty"`
+	Protocol      *Protocol        `json:"protocol,omitempty"`
 	Warnings      []string         `json:"warnings,omitempty"`
 	Complete      bool             `json:"complete"`
 	Error         string           `json:"error,omitempty"`
@@ -57,6 +58,13 @@ type QueryResult struct {
 	Reps         int           `json:"reps"`
 	ElapsedMS    stats.Summary `json:"elapsed_ms"`
 	SamplesMS    []float64     `json:"samples_ms"`
+	// With --protocol ttp: the timing protocol's computed time (the query
+	// process's own CPU and I/O time; median, bootstrap interval, rsd) and
+	// whether the protocol kept this Q@C.
+	ComputedMS       *Estimate `json:"computed_ms,omitempty"`
+	FineComputedMS   *Estimate `json:"fine_computed_ms,omitempty"`
+	ProtocolRetained *bool     `json:"protocol_retained,omitempty"`
+	ProtocolDrops    []string  `json:"protocol_drops,omitempty"`
 }
 
 // LoadResult is the load of one relation.

@@ -24,7 +24,7 @@ func Paragraph(a *Analysis) string {
 // Deviations lists the ways the run departed from the protocol as the
 // paper specifies it, one clause each.
 func Deviations(env Environment) []string {
-	var out []string
+	out := append([]string(nil), env.Notes...)
 	if env.OnlineCores > 1 {
 		d := fmt.Sprintf("the machine had %d online cores, where the protocol enables one", env.OnlineCores)
 		if env.Affinity != "" {

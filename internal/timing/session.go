@@ -23,7 +23,8 @@ type Session struct {
 	ts    *taskstats.Client   // nil when taskstats is unavailable
 	lis   *taskstats.Listener // nil when the exit listener is unavailable
 	// Notes say what could not be used, for the report's deviations.
-	Notes []string
+	Notes  []string
+	serial bool // PostgreSQL's parallel query was switched off
 }
 
 // Attach finds the session's query process and opens the taskstats client
@@ -91,6 +92,19 @@ func (s *Session) Reattach(ctx context.Context) error {
 	}
 	if qp.Embedded {
 		qp.PID = os.Getpid()
+	}
+	if s.e.Name() == "postgres" {
+		// Parallel workers are processes of their own that come and go
+		// within a QE: the query process would be charged with only the
+		// leader's share of the work. The protocol times one query
+		// process, as the paper's engines had.
+		if _, err := s.e.Exec(ctx, "SET max_parallel_workers_per_gather = 0"); err != nil {
+			return fmt.Errorf("switch parallel query off: %w", err)
+		}
+		if !s.serial {
+			s.serial = true
+			s.Notes = append(s.Notes, "PostgreSQL ran without parallel workers (max_parallel_workers_per_gather = 0), so that one query process evaluates the query")
+		}
 	}
 	s.qp = qp
 	s.roles = Roles{Query: qp, Own: os.Getpid()}

@@ -53,6 +53,9 @@ type Environment struct {
 	Protocol                string // ProtocolVersion if empty
 	QEsPerQaC               int
 	ComputedMeasure         string // MeasureTick or MeasureFine
+	// Notes are further deviations, worded as clauses (the session's:
+	// taskstats unavailable, parallel query switched off).
+	Notes []string
 }
 
 // Estimate is a median over a Q@C's retained QEs with its percentile
@@ -123,6 +126,10 @@ type QaCResult struct {
 	// measured, tick-computed and fine-computed time in ms. Fine counts
 	// only the QEs with fine measures.
 	Measured, Computed, Fine Estimate
+	// The same over every QE that ran and saw the query process, before
+	// step 2: what a disturbed run gives when the checks drop everything,
+	// to compare the two times' spread (not the protocol's result).
+	AllMeasured, AllComputed, AllFine Estimate
 }
 
 // Time is the Q@C's computed time (step 4): the median of the measure the
@@ -271,6 +278,18 @@ func step3(r *QaCResult, q QaC, qacVs []Violation, n *Step3Counts) {
 		seen = seen && qe.QueryProcessSeen
 	}
 	r.Measured, r.Computed, r.Fine = estimate(mt), estimate(ct), estimate(fine)
+	var amt, act, afine []float64
+	for i, qe := range q.QEs {
+		if qe.Err != "" || !qe.QueryProcessSeen {
+			continue
+		}
+		qr := r.QEs[i]
+		amt, act = append(amt, qr.MeasuredMS), append(act, qr.ComputedMS)
+		if qr.FineOK {
+			afine = append(afine, qr.FineMS)
+		}
+	}
+	r.AllMeasured, r.AllComputed, r.AllFine = estimate(amt), estimate(act), estimate(afine)
 
 	first := ""
 	reason := func(id string) {
