@@ -56,6 +56,8 @@ func TestBadInput(t *testing.T) {
 		{"qac sql without table", []string{"qac", "--sql", writeFile(t, tmp, "q.sql", "SELECT * FROM {table}"), "--cardinalities", "1000"}, "--table"},
 		{"qac sql without placeholder", []string{"qac", "--sql", writeFile(t, tmp, "p.sql", "SELECT 1"), "--table", "t", "--key", "k", "--cardinalities", "1000"}, "{table}"},
 		{"qac bad cache", []string{"qac", "--wisconsin", "1", "--cardinalities", "1000", "--cache", "hot"}, "warm or cold"},
+		{"qac cpu out of range", []string{"qac", "--wisconsin", "1", "--cardinalities", "1000", "--cpus", "64"}, "this machine has CPUs"},
+		{"qac bad cpu list", []string{"qac", "--wisconsin", "1", "--cardinalities", "1000", "--cpus", "one"}, "not a CPU number"},
 		{"wisconsin bad protocol", []string{"wisconsin", "--protocol", "tucson"}, "none or ttp"},
 	}
 	if os.Geteuid() != 0 { // root can write anywhere

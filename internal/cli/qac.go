@@ -15,12 +15,13 @@ import (
 	"github.com/dbgauge/dbgauge/internal/progress"
 	"github.com/dbgauge/dbgauge/internal/report"
 	"github.com/dbgauge/dbgauge/internal/results"
+	"github.com/dbgauge/dbgauge/internal/timing"
 )
 
 type qacFlags struct {
-	db, sqlFile, table, key, cards, cache, server, seed, out string
-	wisconsin, qes, maxRestarts                              int
-	drop                                                     bool
+	db, sqlFile, table, key, cards, cache, server, seed, out, cpus string
+	wisconsin, qes, maxRestarts                                    int
+	drop                                                           bool
 }
 
 func newQAC(stdout, stderr io.Writer) *cobra.Command {
@@ -76,6 +77,7 @@ numbered 0..N-1 (the cut keeps the rows with key < C).`,
 	fl.StringVar(&f.cache, "cache", "warm", "warm, or cold: drop the OS page cache and empty the engine's before every execution")
 	fl.StringVar(&f.server, "server", "", "directory of a private instance from 'dbgauge server start': restarted to empty its cache with --cache cold, and to switch delay accounting on")
 	fl.IntVar(&f.maxRestarts, "max-restarts", 3, "how often a Q@C is restarted because its plan changed before the change is accepted (and reported)")
+	fl.StringVar(&f.cpus, "cpus", "", "pin dbgauge and the engine's processes to these CPUs (e.g. 1 or 0-1): the paper ran on one core; a local server only")
 	fl.StringVar(&f.seed, "seed", "1", "seed of the data and of the query constants")
 	fl.BoolVar(&f.drop, "drop", false, "drop the variable tables at the end")
 	fl.StringVar(&f.out, "out", "", "run directory (default runs/<UTC time>-qac)")
@@ -149,6 +151,16 @@ func (f *qacFlags) plan() (experiment.QACPlan, error) {
 	if f.server != "" {
 		if p.Restart, err = serverRestart(f.server, f.db); err != nil {
 			return p, err
+		}
+	}
+	if f.cpus != "" {
+		if p.CPUs, err = timing.ParseCPUList(f.cpus); err != nil {
+			return p, usagef("--cpus: %v", err)
+		}
+		for _, c := range p.CPUs {
+			if c >= timing.OnlineCPUs() {
+				return p, usagef("--cpus %s: this machine has CPUs 0-%d", f.cpus, timing.OnlineCPUs()-1)
+			}
 		}
 	}
 	p.Drop = f.drop

@@ -27,8 +27,10 @@ type QACPlan struct {
 	// the engine, and delay accounting for its processes.
 	Restart     func(context.Context) error
 	MaxRestarts int
-	Seed        uint64
-	Drop        bool
+	// CPUs, when set, pins dbgauge and the engine's processes there.
+	CPUs []int
+	Seed uint64
+	Drop bool
 }
 
 type qacRun struct {
@@ -112,6 +114,12 @@ func (r *qacRun) measure(ctx context.Context) error {
 	}
 	if r.sess, err = timing.Attach(ctx, r.e, r.url); err != nil {
 		return err
+	}
+	if len(r.plan.CPUs) > 0 {
+		if err := r.sess.SetCPUs(r.plan.CPUs); err != nil {
+			return err
+		}
+		r.pr.Line("dbgauge and the engine pinned to CPUs %v", r.plan.CPUs)
 	}
 	r.res.QueryProcess = r.sess.QueryProcess().How
 	r.res.DelayAccounting = r.sess.DelayAccounting()

@@ -14,7 +14,7 @@ import (
 // adds the run's own facts (cache mode, what could not be flushed).
 func DescribeEnvironment(sys sysinfo.System) Environment {
 	env := Environment{
-		OnlineCores: onlineCPUs(), Virtualization: sys.Virtual, Kernel: "Linux " + sys.Kernel, OS: sys.OS,
+		OnlineCores: OnlineCPUs(), Virtualization: sys.Virtual, Kernel: "Linux " + sys.Kernel, OS: sys.OS,
 		Hardware:        fmt.Sprintf("%s, %d cores, %.1f GiB of memory", sys.CPUModel, sys.CPUs, float64(sys.MemoryBytes)/(1<<30)),
 		DelayAccounting: DelayAccountingState(),
 	}
@@ -45,10 +45,10 @@ func (s *Session) Foreign() ([]ProcessInfo, error) {
 	return ForeignDBMS(snap, ours), nil
 }
 
-// onlineCPUs counts the CPUs in /sys/devices/system/cpu/online ("0-1,4"),
+// OnlineCPUs counts the CPUs in /sys/devices/system/cpu/online ("0-1,4"),
 // the ones /proc/stat's cpu line sums; runtime.NumCPU would count only
 // those dbgauge's own affinity allows.
-func onlineCPUs() int {
+func OnlineCPUs() int {
 	b, err := os.ReadFile("/sys/devices/system/cpu/online")
 	if err != nil {
 		return 1

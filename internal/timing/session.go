@@ -24,7 +24,27 @@ type Session struct {
 	lis   *taskstats.Listener // nil when the exit listener is unavailable
 	// Notes say what could not be used, for the report's deviations.
 	Notes  []string
-	serial bool // PostgreSQL's parallel query was switched off
+	serial bool  // PostgreSQL's parallel query was switched off
+	cpus   []int // with SetCPUs: where the engine and dbgauge run
+}
+
+// SetCPUs pins dbgauge and the engine's processes to cpus, now and after
+// every Reattach (a restarted server has new processes).
+func (s *Session) SetCPUs(cpus []int) error {
+	s.cpus = cpus
+	return s.pin()
+}
+
+func (s *Session) pin() error {
+	if len(s.cpus) == 0 {
+		return nil
+	}
+	pids := []int{os.Getpid()}
+	if !s.qp.Embedded {
+		pids = append(pids, s.qp.PID)
+		pids = append(pids, s.roles.Trees...)
+	}
+	return Pin(s.cpus, pids...)
 }
 
 // Attach finds the session's query process and opens the taskstats client
@@ -123,7 +143,7 @@ func (s *Session) Reattach(ctx context.Context) error {
 			s.roles.Trees = append(s.roles.Trees, me.PPID)
 		}
 	}
-	return nil
+	return s.pin()
 }
 
 // Explain returns the plan of query, or "" when the engine cannot show one.
@@ -170,7 +190,7 @@ func (s *Session) Measure(ctx context.Context, run func(context.Context) (int64,
 		exits = exitedProcesses(s.lis)
 	}
 	u := Diff(before, after, s.roles, exits)
-	qe := QE{Measured: measured, Rows: rows, Cores: onlineCPUs()}
+	qe := QE{Measured: measured, Rows: rows, Cores: OnlineCPUs()}
 	u.Fill(&qe)
 	if runErr != nil {
 		qe.Err = runErr.Error()
