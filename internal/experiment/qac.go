@@ -4,7 +4,9 @@ import (
 	"context"
 	"fmt"
 	"path/filepath"
+	"regexp"
 	"strconv"
+	"strings"
 
 	"github.com/dbgauge/dbgauge/internal/dbms"
 	"github.com/dbgauge/dbgauge/internal/progress"
@@ -157,6 +159,7 @@ func (r *qacRun) qac(ctx context.Context, t qacTable) error {
 			if err != nil {
 				return fmt.Errorf("cardinality %d: plan: %w", t.card, err)
 			}
+			plan = planShape(plan, t.name)
 			if i == 1 {
 				first = plan
 			} else if plan != first {
@@ -210,4 +213,18 @@ func (r *qacRun) warn(msg string) {
 	r.res.Warnings = append(r.res.Warnings, msg)
 	r.run.Journal().Append("warning", msg)
 	r.pr.Line("warning: %s", msg)
+}
+
+// literal matches the numbers in a plan's text.
+var literal = regexp.MustCompile(`\b[0-9]+(\.[0-9]+)?\b`)
+
+// planShape is the plan with the variable table's name and the numbers
+// (the query's constants, which scale with the cardinality) blanked: two
+// cardinalities have the same plan when they have the same shape, which
+// the monotonicity checks need to compare them.
+func planShape(plan, table string) string {
+	for _, name := range []string{table, strings.ToUpper(table)} {
+		plan = strings.ReplaceAll(plan, name, "{table}")
+	}
+	return literal.ReplaceAllString(plan, "#")
 }

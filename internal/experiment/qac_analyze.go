@@ -32,7 +32,7 @@ func (r *qacRun) analyze() {
 			}
 		}
 	}
-	env.DaemonsRunning = "the machine's daemons were left running"
+	env.DaemonsRunning = "the operating system's services were not stopped"
 	env.Notes = r.sessNotes()
 	r.exp.Env = env
 	a := timing.Analyze(&r.exp)

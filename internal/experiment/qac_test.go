@@ -87,3 +87,18 @@ func TestWisconsinProtocol(t *testing.T) {
 		t.Error(err)
 	}
 }
+
+func TestPlanShape(t *testing.T) {
+	a := planShape("Seq Scan on qac_tenktup1_c200000\n  Filter: ((unique2 >= 1234) AND (unique2 <= 3233))\n", "qac_tenktup1_c200000")
+	b := planShape("Seq Scan on tenktup1_n1000000\n  Filter: ((unique2 >= 77) AND (unique2 <= 10076))\n", "tenktup1_n1000000")
+	if a != b || strings.Contains(a, "1234") || !strings.Contains(a, "{table}") {
+		t.Errorf("shapes differ:\n%s\n%s", a, b)
+	}
+	fb := planShape(`Table "QAC_T_C10" Full Scan`, "qac_t_c10")
+	if fb != `Table "{table}" Full Scan` {
+		t.Errorf("Firebird's upper-case name: %s", fb)
+	}
+	if planShape("Index Scan using {table}_u2", "x") == planShape("Seq Scan", "x") {
+		t.Error("different plans, same shape")
+	}
+}

@@ -116,7 +116,7 @@ func (r *wisconsinRun) ttpFinish() {
 	if r.res.CacheFlush != nil {
 		env.NotFlushed = r.res.CacheFlush.NotDone
 	}
-	env.DaemonsRunning = "the machine's daemons were left running"
+	env.DaemonsRunning = "the operating system's services were not stopped"
 	env.Notes = t.sess.Notes
 	t.exp.Env = env
 	a := timing.Analyze(&t.exp)

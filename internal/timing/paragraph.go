@@ -34,7 +34,11 @@ func Deviations(env Environment) []string {
 		out = append(out, d)
 	}
 	if env.Virtualization != "" {
-		out = append(out, fmt.Sprintf("it ran in a virtual machine (%s)", env.Virtualization))
+		v := env.Virtualization
+		if !strings.Contains(v, "virtual machine") {
+			v = "virtual machine (" + v + ")"
+		}
+		out = append(out, "it ran in a "+strings.TrimPrefix(v, "a "))
 	}
 	if state, why := delayState(env.DelayAccounting); state != "on" {
 		d := "delay accounting was " + state
