@@ -25,18 +25,18 @@ func TestTickComputedMS(t *testing.T) {
 
 func TestFineComputedMS(t *testing.T) {
 	qe := QE{Overall: Overall{IOWait: 4}, Classes: map[Class]Usage{Query: {
-		Fine: true, CPUUS: 151234, RunNS: 999_000_000, BlkioNS: 20_500_000, UserTicks: 12, SysTicks: 3,
+		Fine: true, CPUUS: 156000, RunNS: 151_234_000, BlkioNS: 20_500_000, UserTicks: 12, SysTicks: 3,
 	}}}
-	// taskstats first: 151.234 + 20.5 - 0.5 x 4 x 10 ms
+	// schedstat first: 151.234 + 20.5 - 0.5 x 4 x 10 ms
 	if got, ok := FineComputedMS(qe); !ok || math.Abs(got-151.734) > 1e-9 {
 		t.Errorf("fine %v %v, want 151.734", got, ok)
 	}
-	// No taskstats CPU time: schedstat's run time, 150 + 20.5 - 20.
+	// No schedstat: taskstats' CPU time, 156 + 20.5 - 20.
 	u := qe.Classes[Query]
-	u.CPUUS, u.RunNS = 0, 150_000_000
+	u.RunNS = 0
 	qe.Classes[Query] = u
-	if got, ok := FineComputedMS(qe); !ok || math.Abs(got-150.5) > 1e-9 {
-		t.Errorf("fine from schedstat %v %v, want 150.5", got, ok)
+	if got, ok := FineComputedMS(qe); !ok || math.Abs(got-156.5) > 1e-9 {
+		t.Errorf("fine from taskstats %v %v, want 156.5", got, ok)
 	}
 	u.Fine = false
 	qe.Classes[Query] = u

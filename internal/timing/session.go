@@ -8,6 +8,8 @@ import (
 	"strconv"
 	"time"
 
+	"golang.org/x/sys/unix"
+
 	"github.com/dbgauge/dbgauge/internal/dbms"
 	"github.com/dbgauge/dbgauge/internal/timing/taskstats"
 )
@@ -175,21 +177,36 @@ func (s *Session) Measure(ctx context.Context, run func(context.Context) (int64,
 	if err != nil {
 		return QE{}, fmt.Errorf("snapshot before the QE: %w", err)
 	}
-	s.addTaskstats(before)
+	// The query process's taskstats are read just inside the snapshots,
+	// so that the fine measure brackets the execution alone: for an
+	// embedded engine the query process is dbgauge's, which also reads
+	// /proc for the snapshots.
+	tsBefore := s.readTaskstats()
+	runBefore, runOK := s.runNS()
 	start := time.Now()
 	rows, runErr := run(ctx)
 	measured := time.Since(start)
+	runAfter, runOK2 := s.runNS()
+	tsAfter := s.readTaskstats()
 	opts.SystemFirst = true
 	after, err := TakeSnapshot(opts)
 	if err != nil {
 		return QE{}, fmt.Errorf("snapshot after the QE: %w", err)
 	}
-	s.addTaskstats(after)
+	tsBefore.apply(before)
+	tsAfter.apply(after)
 	var exits []ExitedProcess
 	if s.lis != nil {
 		exits = exitedProcesses(s.lis)
 	}
 	u := Diff(before, after, s.roles, exits)
+	if q, ok := u.Classes[Query]; ok && runOK && runOK2 && runAfter >= runBefore {
+		// The CPU time read just around the execution, not where the
+		// snapshots happened to read it: for an embedded engine the
+		// snapshots' own reading of /proc would count.
+		q.RunNS = runAfter - runBefore
+		u.Classes[Query] = q
+	}
 	qe := QE{Measured: measured, Rows: rows, Cores: OnlineCPUs()}
 	u.Fill(&qe)
 	if runErr != nil {
@@ -199,17 +216,48 @@ func (s *Session) Measure(ctx context.Context, run func(context.Context) (int64,
 	return qe, nil
 }
 
-// addTaskstats adds the query process's (or thread's) taskstats figures.
-func (s *Session) addTaskstats(snap *Snapshot) {
+// qpTaskstats are the query process's (and thread's) taskstats figures.
+type qpTaskstats struct {
+	pid, tid     int
+	proc, thread *taskstats.Stats
+}
+
+func (s *Session) readTaskstats() qpTaskstats {
+	t := qpTaskstats{pid: s.qp.PID, tid: s.qp.TID}
 	if s.ts == nil {
-		return
+		return t
 	}
-	if st, err := s.ts.TGID(s.qp.PID); err == nil {
-		snap.AddTaskstats(s.qp.PID, 0, st.CPUTimeUS(), st.BlkioDelayNS)
-	}
+	t.proc, _ = s.ts.TGID(s.qp.PID)
 	if s.qp.TID != 0 {
-		if st, err := s.ts.PID(s.qp.TID); err == nil {
-			snap.AddTaskstats(s.qp.PID, s.qp.TID, st.CPUTimeUS(), st.BlkioDelayNS)
-		}
+		t.thread, _ = s.ts.PID(s.qp.TID)
 	}
+	return t
+}
+
+// apply adds the figures to a snapshot.
+func (t qpTaskstats) apply(snap *Snapshot) {
+	if t.proc != nil {
+		snap.AddTaskstats(t.pid, 0, t.proc.CPUTimeUS(), t.proc.BlkioDelayNS)
+	}
+	if t.thread != nil {
+		snap.AddTaskstats(t.pid, t.tid, t.thread.CPUTimeUS(), t.thread.BlkioDelayNS)
+	}
+}
+
+// runNS is the query process's (or thread's) CPU time in ns from its
+// CPU-time clock (clock_gettime on the clock clock_getcpuclockid and
+// pthread_getcpuclockid name). Unlike schedstat's sum_exec_runtime, which
+// a running thread brings up to date only at a tick or a context switch,
+// the clock adds the running threads' time up to the moment of reading.
+func (s *Session) runNS() (uint64, bool) {
+	const sched, perThread = 2, 4 // CPUCLOCK_SCHED, CPUCLOCK_PERTHREAD_MASK
+	clock := int32(^s.qp.PID<<3 | sched)
+	if s.qp.TID != 0 {
+		clock = int32(^s.qp.TID<<3 | sched | perThread)
+	}
+	var ts unix.Timespec
+	if err := unix.ClockGettime(clock, &ts); err != nil {
+		return 0, false
+	}
+	return uint64(ts.Nano()), true
 }
