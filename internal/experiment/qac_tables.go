@@ -77,7 +77,7 @@ func (r *qacRun) buildTables(ctx context.Context) ([]qacTable, error) {
 				return nil, err
 			}
 		}
-		if err := r.organize(ctx, name, q.Org); err != nil {
+		if err := organizeTable(ctx, r.e, name, q.Org); err != nil {
 			return nil, err
 		}
 		d := &w.Data{N: c, A: &w.Census{Tuples: c, Unique1Perm: true, Unique2Perm: true}}
@@ -112,19 +112,21 @@ func (r *qacRun) cut(ctx context.Context, src, name, key string, c int64, cols [
 	return r.e.Analyze(ctx, name)
 }
 
-// organize gives a table the organisation the Wisconsin query reads.
-func (r *qacRun) organize(ctx context.Context, table string, org w.Org) error {
+// organizeTable gives a Wisconsin table the organisation a query reads:
+// clustered on unique2, a non-clustered index on unique1, or a hash index
+// on unique2; heap leaves it as loaded. Then it analyzes the table.
+func organizeTable(ctx context.Context, e dbms.Engine, table string, org w.Org) error {
 	var err error
 	switch org {
 	case w.Clustered:
-		err = r.e.Cluster(ctx, dbms.Table{Name: table, Columns: w.Columns()}, table+"_u2", "unique2")
+		err = e.Cluster(ctx, dbms.Table{Name: table, Columns: w.Columns()}, table+"_u2", "unique2")
 	case w.NonClustered:
-		err = r.e.CreateIndex(ctx, table, table+"_u1", "unique1", dbms.BTree, false)
+		err = e.CreateIndex(ctx, table, table+"_u1", "unique1", dbms.BTree, false)
 	case w.Hash:
-		err = r.e.CreateIndex(ctx, table, table+"_h2", "unique2", dbms.Hash, false)
+		err = e.CreateIndex(ctx, table, table+"_h2", "unique2", dbms.Hash, false)
 	}
 	if err != nil {
 		return fmt.Errorf("organize %s (%s): %w", table, org, err)
 	}
-	return r.e.Analyze(ctx, table)
+	return e.Analyze(ctx, table)
 }
