@@ -1,0 +1,280 @@
+package cli
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/dbgauge/dbgauge/internal/dbms"
+	"github.com/dbgauge/dbgauge/internal/experiment"
+	"github.com/dbgauge/dbgauge/internal/progress"
+	"github.com/dbgauge/dbgauge/internal/report"
+	"github.com/dbgauge/dbgauge/internal/results"
+	"github.com/dbgauge/dbgauge/internal/stats"
+	w "github.com/dbgauge/dbgauge/internal/workload/wisconsin"
+)
+
+type abtestFlags struct {
+	db, wisconsin, size, sqlFile, cache, dest, server, seed, out string
+	a, b, aSession, bSession                                     []string
+	reps, warmup                                                 int
+	level                                                        float64
+	drop                                                         bool
+}
+
+func newABTest(stdout, stderr io.Writer) *cobra.Command {
+	var f abtestFlags
+	cmd := &cobra.Command{
+		Use:   "abtest (--a URL --b URL | --db URL --a-session SQL --b-session SQL) [--wisconsin LIST | --sql FILE]",
+		Short: "Compare two variants of one system on the same queries, interleaved",
+		Long: `A/B comparison (seed 004 Tests 5 and 8, specs/experiments.md §3): two
+variants of one system run the same queries in pairs, A then B with the
+same statement, repetition by repetition, so drift hits both alike. The
+variants are two connection strings (--a URL --b URL) or one server with
+two sets of session settings (--db URL --a-session SQL --b-session SQL,
+each repeatable; --a and --b also take session statements when --db is
+given: a value that is not an engine URL is a statement).
+
+Per query: the median times of A and B, their difference, the factor
+A / B, the effective rates 1 / time, the percent improvement
+(rate B - rate A) / rate A x 100, a bootstrap interval of A / B over the
+pairs and the verdict: B faster or A faster when the interval excludes 1,
+otherwise no significant difference. --cache both puts warm and cold side
+by side.
+
+--wisconsin LIST (default the joins 9-17) loads the four Wisconsin
+relations of --size N once (into each database when the variants connect
+to different ones) and checks every result's exact cardinality. --sql FILE
+takes one query per line on your own tables; A and B must return the same
+number of rows.`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			plan, db, err := f.plan()
+			if err != nil {
+				return err
+			}
+			out := f.out
+			if out == "" {
+				out = results.DefaultDir("runs", "abtest", time.Now())
+			}
+			if err := results.CheckWritable(out); err != nil {
+				return usagef("%v", err)
+			}
+			pr := progress.New(stderr)
+			command, config := f.abRedact(os.Args, redactConfig(effectiveFlags(cmd.Flags())))
+			setup := experiment.Setup{DB: db, Dir: out, Command: command, Config: config, Version: Version()}
+			res, err := experiment.RunABTest(cmd.Context(), setup, plan, pr)
+			if res != nil {
+				stdout.Write(report.ABTestText(res))
+				fmt.Fprintf(stdout, "run directory: %s (results.json, abtest.txt, abtest.csv, abtest.svg, abtest.png)\n", out)
+			}
+			return err
+		},
+	}
+	fl := cmd.Flags()
+	fl.StringVar(&f.db, "db", "", "engine URL both variants connect to (default: SQLite in the run directory)")
+	fl.StringArrayVar(&f.a, "a", nil, "variant A: an engine URL, or with --db a session statement (repeatable)")
+	fl.StringArrayVar(&f.b, "b", nil, "variant B: an engine URL, or with --db a session statement (repeatable)")
+	fl.StringArrayVar(&f.aSession, "a-session", nil, "SQL run at the start of variant A's session, repeatable (e.g. 'SET max_parallel_workers_per_gather = 0')")
+	fl.StringArrayVar(&f.bSession, "b-session", nil, "SQL run at the start of variant B's session, repeatable")
+	fl.StringVar(&f.wisconsin, "wisconsin", "", "Wisconsin retrieval queries to compare, e.g. 9-17 or 1,9,12 (default 9-17, the joins)")
+	fl.StringVar(&f.size, "size", "", "base size N of the Wisconsin relations (default 10000)")
+	fl.StringVar(&f.sqlFile, "sql", "", "file with one query per line (blank lines and -- comments skipped) on your own tables")
+	fl.IntVar(&f.reps, "reps", 5, "pairs per query (at least 3)")
+	fl.IntVar(&f.warmup, "warmup", 1, "untimed executions per variant before a query's warm pairs")
+	fl.StringVar(&f.cache, "cache", "warm", "warm, cold (caches emptied before every execution) or both")
+	fl.StringVar(&f.dest, "dest", results.DestClient, "client: every row fetched by the client; count: only COUNT(*) over the query")
+	fl.Float64Var(&f.level, "level", 0.95, "confidence level of the ratio interval")
+	fl.StringVar(&f.server, "server", "", "directory of the private instance --db names ('dbgauge server start'): restarted before every cold execution to empty its cache")
+	fl.StringVar(&f.seed, "seed", "1", "seed of the data and of the query constants")
+	fl.BoolVar(&f.drop, "drop", false, "drop the Wisconsin relations at the end")
+	fl.StringVar(&f.out, "out", "", "run directory (default runs/<UTC time>-abtest)")
+	addConfigFlag(cmd)
+	return cmd
+}
+
+// plan validates the flags; db is the URL shared by the variants.
+func (f *abtestFlags) plan() (experiment.ABTestPlan, string, error) {
+	var p experiment.ABTestPlan
+	var err error
+	if p.A, err = abVariant("a", f.a, f.aSession, f.db); err != nil {
+		return p, "", err
+	}
+	if p.B, err = abVariant("b", f.b, f.bSession, f.db); err != nil {
+		return p, "", err
+	}
+	switch {
+	case len(f.a)+len(f.aSession)+len(f.b)+len(f.bSession) == 0:
+		return p, "", usagef("give the two variants: --a URL --b URL, or --db URL --a-session SQL --b-session SQL")
+	case f.db == "" && (p.A.URL == "") != (p.B.URL == ""):
+		return p, "", usagef("only one variant has a URL: give --b URL too, or --db URL for the variant without one")
+	case firstNonEmpty(p.A.URL, f.db) == firstNonEmpty(p.B.URL, f.db) && slices.Equal(p.A.Session, p.B.Session):
+		return p, "", usagef("A and B are the same variant (same URL, same session statements): give them different URLs or settings")
+	}
+	if err := f.workload(&p); err != nil {
+		return p, "", err
+	}
+	if f.reps < stats.MinABPairs {
+		return p, "", usagef("--reps %d: the ratio interval needs at least %d pairs (default 5)", f.reps, stats.MinABPairs)
+	}
+	if f.warmup < 0 {
+		return p, "", usagef("--warmup %d: must not be negative", f.warmup)
+	}
+	p.Reps, p.Warmup = f.reps, f.warmup
+	switch f.cache {
+	case "warm", "cold":
+		p.Caches = []string{f.cache}
+	case "both":
+		p.Caches = []string{"warm", "cold"}
+	default:
+		return p, "", usagef("--cache %q: give warm, cold or both", f.cache)
+	}
+	switch f.dest {
+	case results.DestClient, results.DestCount:
+		p.Dest = f.dest
+	default:
+		return p, "", usagef("--dest %q: give client or count", f.dest)
+	}
+	if !(f.level > 0 && f.level < 1) {
+		return p, "", usagef("--level %g: give a confidence level between 0 and 1 (e.g. 0.95)", f.level)
+	}
+	p.Level = f.level
+	if p.Seed, err = parseSeed(f.seed); err != nil {
+		return p, "", err
+	}
+	if f.server != "" {
+		if p.A.URL != "" || p.B.URL != "" {
+			return p, "", usagef("--server restarts the one server --db names; with --a URL --b URL the variants are two servers")
+		}
+		if p.Restart, err = serverRestart(f.server, f.db); err != nil {
+			return p, "", err
+		}
+	}
+	p.Drop = f.drop
+	return p, f.db, nil
+}
+
+// workload reads --wisconsin/--size or --sql.
+func (f *abtestFlags) workload(p *experiment.ABTestPlan) error {
+	if f.sqlFile != "" {
+		if f.wisconsin != "" || f.size != "" {
+			return usagef("--sql and --wisconsin/--size: give one workload")
+		}
+		b, err := os.ReadFile(f.sqlFile)
+		if err != nil {
+			return usagef("--sql: %v", err)
+		}
+		for _, line := range strings.Split(string(b), "\n") {
+			line = strings.TrimRight(strings.TrimSpace(line), ";")
+			if line != "" && !strings.HasPrefix(line, "--") {
+				p.SQL = append(p.SQL, line)
+			}
+		}
+		if len(p.SQL) == 0 {
+			return usagef("--sql %s: no query in the file (one query per line)", f.sqlFile)
+		}
+		return nil
+	}
+	list := firstNonEmpty(f.wisconsin, "9-17")
+	qs, err := w.ParseQueries(list)
+	if err != nil {
+		return usagef("--wisconsin: %v", strings.TrimPrefix(err.Error(), "--queries "))
+	}
+	for _, q := range qs {
+		if q >= 26 {
+			return usagef("--wisconsin %s: query %d is an update; abtest compares the retrievals 1-25", list, q)
+		}
+	}
+	p.Wisconsin = qs
+	sizes, err := parseSizes("size", firstNonEmpty(f.size, "10000"))
+	if err != nil {
+		return err
+	}
+	if len(sizes) != 1 {
+		return usagef("--size %s: abtest compares at one size", f.size)
+	}
+	if err := w.CheckSize(sizes[0]); err != nil {
+		return usagef("--size: %v", err)
+	}
+	p.Size = sizes[0]
+	return nil
+}
+
+// abVariant sorts a variant's --a/--b values into its URL and session
+// statements. Without --db every value must be an engine URL (a typo in a
+// URL must not turn into a statement); with --db a value that is not one
+// is a session statement.
+func abVariant(flag string, vals, session []string, db string) (experiment.ABVariantPlan, error) {
+	v := experiment.ABVariantPlan{}
+	for _, s := range vals {
+		s = strings.TrimSpace(s)
+		switch {
+		case s == "":
+			return v, usagef("--%s: empty value", flag)
+		case isEngineURL(s):
+			if v.URL != "" {
+				return v, usagef("--%s: two URLs (%s and %s) for one variant", flag, redactURL(v.URL), redactURL(s))
+			}
+			v.URL = s
+		case db == "":
+			return v, usagef("--%s %q is not an engine URL (known: %s); to compare session settings give --db URL and --%s-session SQL", flag, s, strings.Join(dbms.Schemes(), ", "), flag)
+		default:
+			v.Session = append(v.Session, s)
+		}
+	}
+	for _, s := range session {
+		if s = strings.TrimSpace(s); s == "" {
+			return v, usagef("--%s-session: empty statement", flag)
+		}
+		v.Session = append(v.Session, s)
+	}
+	return v, nil
+}
+
+// isEngineURL: a registered scheme and no blank (a statement such as
+// SET search_path = 'a:b' also has a colon).
+func isEngineURL(s string) bool {
+	if strings.ContainsAny(s, " \t\n") {
+		return false
+	}
+	u, err := dbms.ParseURL(s)
+	return err == nil && slices.Contains(dbms.Schemes(), u.Scheme)
+}
+
+// abRedact hides the passwords of --a/--b URLs in the command line and
+// the configuration kept in the manifest (redactArgs knows only --db).
+func (f *abtestFlags) abRedact(args []string, cfg map[string]any) ([]string, map[string]any) {
+	args = redactArgs(args)
+	for i, a := range args {
+		for _, flag := range []string{"--a", "--b"} {
+			switch {
+			case a == flag && i+1 < len(args):
+				args[i+1] = redactURL(args[i+1])
+			case strings.HasPrefix(a, flag+"="):
+				args[i] = flag + "=" + redactURL(a[len(flag)+1:])
+			}
+		}
+	}
+	for k, vals := range map[string][]string{"a": f.a, "b": f.b} {
+		red := make([]string, len(vals))
+		for i, v := range vals {
+			red[i] = redactURL(v)
+		}
+		cfg[k] = red
+	}
+	return args, cfg
+}
+
+func firstNonEmpty(ss ...string) string {
+	for _, s := range ss {
+		if s != "" {
+			return s
+		}
+	}
+	return ""
+}

@@ -1,0 +1,179 @@
+package cli
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/dbgauge/dbgauge/internal/experiment"
+	"github.com/dbgauge/dbgauge/internal/progress"
+	"github.com/dbgauge/dbgauge/internal/report"
+	"github.com/dbgauge/dbgauge/internal/results"
+	w "github.com/dbgauge/dbgauge/internal/workload/wisconsin"
+)
+
+type multiuserFlags struct {
+	db, users, tuples, seed, out string
+	reps, retrieves              int
+	rows                         int64
+	processes, subtract          bool
+}
+
+func newMultiuser(stdout, stderr io.Writer) *cobra.Command {
+	var f multiuserFlags
+	cmd := &cobra.Command{
+		Use:   "multiuser --db URL [--users 0,1,2,4,8,14,16,18,24]",
+		Short: "Multi-user throughput: n users started at once, time until the last ends (IDM Performance Test 1)",
+		Long: `Multi-user throughput (seed 004, IDM Performance Test 1; specs/experiments.md
+section 1). A Wisconsin relation (TENKTUP1 of --tuples) gets a clustered
+index on unique2 and a non-clustered index on unique1. Every user has its
+own script of --retrieves retrieves, each a simple restriction on one
+attribute (two thirds on unique1, one third on unique2, constants from a
+generator seeded per user); every result's cardinality is checked. A master
+opens one connection per user, starts all users at once and measures the
+wall time until the last finishes. Zero users measures the master alone:
+it is reported, and subtracted with --subtract-overhead.
+
+Each user count runs --reps times (a repetition goes through all counts).
+The table gives per user count the median time with its range and a
+bootstrap interval, per_user = time / users and thruput = users x T(1) /
+T(users); the diagram draws thruput against users beside the ideal line.
+Users are goroutines by default; --processes makes each its own process.`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			plan, err := f.plan()
+			if err != nil {
+				return err
+			}
+			out := f.out
+			if out == "" {
+				out = results.DefaultDir("runs", "multiuser", time.Now())
+			}
+			if err := results.CheckWritable(out); err != nil {
+				return usagef("%v", err)
+			}
+			pr := progress.New(stderr)
+			setup := experiment.Setup{DB: f.db, Dir: out, Command: redactArgs(os.Args), Config: effectiveFlags(cmd.Flags()), Version: Version()}
+			res, err := experiment.RunMultiuser(cmd.Context(), setup, plan, pr)
+			if res != nil {
+				stdout.Write(report.MultiuserText(res))
+				fmt.Fprintf(stdout, "run directory: %s (results.json, multiuser.txt, multiuser.csv, multiuser.svg, multiuser.png)\n", out)
+			}
+			return err
+		},
+	}
+	fl := cmd.Flags()
+	fl.StringVar(&f.db, "db", "", "engine URL (default: SQLite in the run directory)")
+	fl.StringVar(&f.users, "users", "0,1,2,4,8,14,16,18,24", "user counts; 0 measures the harness alone, 1 is needed for thruput")
+	fl.StringVar(&f.tuples, "tuples", "150000", "tuples of the relation (the IDM test's 150000; a multiple of 100)")
+	fl.IntVar(&f.reps, "reps", 5, "repetitions of every user count (the IDM data have five to ten)")
+	fl.IntVar(&f.retrieves, "retrieves", 10, "retrieves in every user's script")
+	fl.Int64Var(&f.rows, "rows", 1, "rows per retrieve: 1 is an exact match (attr = k), more a range (attr BETWEEN k AND k+rows-1)")
+	fl.BoolVar(&f.processes, "processes", false, "run every user as its own operating-system process (goroutines otherwise)")
+	fl.BoolVar(&f.subtract, "subtract-overhead", false, "subtract the zero-user time (the harness's overhead) from every time; needs 0 in --users")
+	fl.StringVar(&f.seed, "seed", "1", "seed of the users' query constants")
+	fl.StringVar(&f.out, "out", "", "run directory (default runs/<UTC time>-multiuser)")
+	addConfigFlag(cmd)
+	cmd.AddCommand(newMultiuserUser(stdout))
+	return cmd
+}
+
+func (f *multiuserFlags) plan() (experiment.MultiuserPlan, error) {
+	var p experiment.MultiuserPlan
+	users, err := parseUserCounts(f.users)
+	if err != nil {
+		return p, err
+	}
+	if slices.Max(users) > 0 && !slices.Contains(users, 1) {
+		return p, usagef("--users %s: include 1 (thruput is relative to the time of one user)", f.users)
+	}
+	p.Users = users
+	sizes, err := parseSizes("tuples", f.tuples)
+	if err != nil {
+		return p, err
+	}
+	if len(sizes) != 1 {
+		return p, usagef("--tuples %s: give one relation size", f.tuples)
+	}
+	if err := w.CheckSize(sizes[0]); err != nil {
+		return p, usagef("--tuples: %v", err)
+	}
+	p.Tuples = sizes[0]
+	if f.reps < 1 {
+		return p, usagef("--reps %d: at least 1 (default 5)", f.reps)
+	}
+	if f.retrieves < 1 {
+		return p, usagef("--retrieves %d: at least 1 (default 10)", f.retrieves)
+	}
+	if f.rows < 1 || f.rows > p.Tuples {
+		return p, usagef("--rows %d: between 1 and --tuples (%d)", f.rows, p.Tuples)
+	}
+	p.Reps, p.Retrieves, p.RowsPerRetrieve = f.reps, f.retrieves, f.rows
+	if f.subtract && !slices.Contains(users, 0) {
+		return p, usagef("--subtract-overhead needs the zero-user run: include 0 in --users")
+	}
+	p.SubtractOverhead = f.subtract
+	if p.Seed, err = parseSeed(f.seed); err != nil {
+		return p, err
+	}
+	if f.processes {
+		exe, err := os.Executable()
+		if err != nil {
+			return p, usagef("--processes: cannot find dbgauge's own executable to start the users: %v", err)
+		}
+		p.Processes, p.UserCommand = true, []string{exe, "multiuser", "user"}
+	}
+	return p, nil
+}
+
+// parseUserCounts reads "0,1,2,4": distinct whole numbers, zero allowed,
+// returned in ascending order.
+func parseUserCounts(s string) ([]int, error) {
+	var out []int
+	for _, part := range strings.Split(s, ",") {
+		v, err := strconv.Atoi(strings.TrimSpace(part))
+		if err != nil || v < 0 {
+			return nil, usagef("--users %q: %q is not a whole number of users (example: --users 0,1,2,4,8)", s, part)
+		}
+		if slices.Contains(out, v) {
+			return nil, usagef("--users %s: %d is given twice", s, v)
+		}
+		out = append(out, v)
+	}
+	slices.Sort(out)
+	return out, nil
+}
+
+// newMultiuserUser is the hidden "multiuser user" command: one user process
+// of multiuser --processes. The master starts it with the engine URL in the
+// environment and the release pipe as file descriptor 3.
+func newMultiuserUser(stdout io.Writer) *cobra.Command {
+	var table, script string
+	cmd := &cobra.Command{
+		Use:    "user --table T --script JSON",
+		Short:  "one user process of multiuser --processes (started by dbgauge itself)",
+		Hidden: true,
+		Args:   cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			var s []experiment.Retrieve
+			if err := json.Unmarshal([]byte(script), &s); err != nil || table == "" {
+				return usagef("multiuser user: started by dbgauge multiuser --processes, with --table and --script")
+			}
+			release := os.NewFile(3, "release")
+			if release == nil {
+				return usagef("multiuser user: no release pipe on file descriptor 3")
+			}
+			return experiment.MultiuserUser(cmd.Context(), table, s, release, stdout)
+		},
+	}
+	cmd.Flags().StringVar(&table, "table", "", "the relation")
+	cmd.Flags().StringVar(&script, "script", "", "the retrieves, as JSON")
+	return cmd
+}

@@ -1,0 +1,151 @@
+package experiment
+
+import (
+	"context"
+	"fmt"
+	"math/rand/v2"
+	"slices"
+	"time"
+
+	"github.com/dbgauge/dbgauge/internal/results"
+	w "github.com/dbgauge/dbgauge/internal/workload/wisconsin"
+)
+
+// abStage orders the organisations the A/B test builds: each adds to the
+// one before (heap; clustered on unique2; plus a B-tree on unique1, which
+// serves both the non-clustered queries and the "indexed" ones, as in the
+// Wisconsin run).
+func abStage(o w.Org) int {
+	switch o {
+	case w.Heap:
+		return 0
+	case w.Clustered:
+		return 1
+	}
+	return 2 // NonClustered, Indexed
+}
+
+// abQueries are the Wisconsin queries of the plan, first form of each
+// number (query 7's clustered one), in the order of their organisations.
+func abQueries(nums []int) []w.Query {
+	var out []w.Query
+	for _, n := range nums {
+		if q, err := wisconsinQuery(n); err == nil {
+			out = append(out, q)
+		}
+	}
+	slices.SortStableFunc(out, func(a, b w.Query) int { return abStage(a.Org) - abStage(b.Org) })
+	return out
+}
+
+// wisconsin loads the four relations once (on each database when the
+// variants read different ones), then compares every query, building each
+// organisation when the first query that needs it comes.
+func (r *abRun) wisconsin(ctx context.Context) error {
+	n := r.plan.Size
+	var data *w.Data
+	for _, v := range r.databases() {
+		d, err := r.load(ctx, v, n)
+		if err != nil {
+			return err
+		}
+		data = d
+	}
+	stage := 0
+	for _, q := range abQueries(r.plan.Wisconsin) {
+		for stage < abStage(q.Org) {
+			stage++
+			for _, v := range r.databases() {
+				if err := r.organize(ctx, v, n, stage); err != nil {
+					return err
+				}
+			}
+		}
+		// One generator per query: the constants are the same whatever
+		// else was selected, and both variants run the same statements.
+		rng := rand.New(rand.NewPCG(r.plan.Seed, uint64(q.Num)<<48^uint64(n)<<8))
+		stmts := make([]string, r.plan.Reps)
+		var expected int64
+		for i := range stmts {
+			st, err := q.Build(data, i, rng)
+			if err != nil {
+				return err
+			}
+			stmts[i], expected = st.Select, st.Expected
+		}
+		aq := results.ABQuery{Label: fmt.Sprintf("Q%d", q.Num), Num: q.Num, Class: q.Class, Organization: string(q.Org), SQL: stmts[0], ExpectedRows: expected}
+		if err := r.compare(ctx, aq, stmts); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// load (re)creates the four relations of base size n on v's database.
+func (r *abRun) load(ctx context.Context, v *abVariant, n int64) (*w.Data, error) {
+	if err := v.ready(ctx); err != nil {
+		return nil, err
+	}
+	data := &w.Data{N: n}
+	for _, rel := range w.Relations {
+		lr, cen, err := loadRelation(ctx, v.e, rel, n, r.pr)
+		if err != nil {
+			return nil, fmt.Errorf("variant %s: %w", v.name, err)
+		}
+		r.res.Loads = append(r.res.Loads, results.ABLoad{Variant: v.name, LoadResult: lr})
+		r.run.Journal().Append("load", map[string]any{"variant": v.name, "load": lr})
+		switch rel {
+		case w.Tenktup1:
+			if err := cen.CheckFull(n); err != nil {
+				return nil, fmt.Errorf("generated %s: %w", lr.Table, err)
+			}
+			data.A = cen
+		case w.Onektup:
+			if err := cen.CheckFull(n / 10); err != nil {
+				return nil, fmt.Errorf("generated %s: %w", lr.Table, err)
+			}
+			data.C = cen
+		case w.Bprime:
+			data.Bprime = cen
+		}
+	}
+	return data, nil
+}
+
+// organize takes v's relations to stage 1 (clustered on unique2) or 2 (a
+// B-tree on unique1 added).
+func (r *abRun) organize(ctx context.Context, v *abVariant, n int64, stage int) error {
+	if err := v.ready(ctx); err != nil {
+		return err
+	}
+	org := w.Clustered
+	if stage == 2 {
+		org = w.NonClustered
+	}
+	start := time.Now()
+	for _, rel := range w.Relations {
+		if err := organizeTable(ctx, v.e, w.TableName(rel, n), org); err != nil {
+			return fmt.Errorf("variant %s: %w", v.name, err)
+		}
+	}
+	or := results.ABOrganize{Variant: v.name, Organization: string(org), Seconds: time.Since(start).Seconds()}
+	r.res.Organize = append(r.res.Organize, or)
+	r.run.Journal().Append("organize", or)
+	r.pr.Line("variant %s: relations of N=%d organised %s in %.2f s", v.name, n, org, or.Seconds)
+	return nil
+}
+
+// dropWisconsin removes the relations (--drop); failures are warnings.
+func (r *abRun) dropWisconsin(ctx context.Context) {
+	for _, v := range r.databases() {
+		if err := v.ready(ctx); err != nil {
+			r.warn(err.Error())
+			continue
+		}
+		for _, rel := range w.Relations {
+			if err := v.e.DropTable(ctx, w.TableName(rel, r.plan.Size)); err != nil {
+				r.warn(fmt.Sprintf("variant %s: drop %s: %v", v.name, w.TableName(rel, r.plan.Size), err))
+			}
+		}
+	}
+}

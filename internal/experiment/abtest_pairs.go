@@ -1,0 +1,167 @@
+package experiment
+
+import (
+	"context"
+	"fmt"
+	"strconv"
+	"time"
+
+	"github.com/dbgauge/dbgauge/internal/dbms"
+	"github.com/dbgauge/dbgauge/internal/results"
+	"github.com/dbgauge/dbgauge/internal/stats"
+)
+
+// compare runs one query in every cache mode: pair i executes stmts[i] on
+// A, then the same text on B, so drift over the run hits both alike and
+// the pairs can be resampled whole. The query is recorded (results.json
+// rewritten) whatever stopped it.
+func (r *abRun) compare(ctx context.Context, q results.ABQuery, stmts []string) error {
+	var err error
+	for _, cache := range r.plan.Caches {
+		run := results.ABCacheRun{Cache: cache, Status: results.StatusOK}
+		err = r.pairs(ctx, q, cache, stmts, &run)
+		r.summarize(q.Label, &run)
+		q.Runs = append(q.Runs, run)
+		if err != nil {
+			break
+		}
+	}
+	r.res.Queries = append(r.res.Queries, q)
+	r.run.Journal().Append("query", q)
+	// A crash leaves the summary of every query finished so far.
+	r.run.WriteJSON("results.json", r.res)
+	return err
+}
+
+// pairs runs the warm-up and the pairs of one query in one cache mode into
+// run. A failed execution ends this query's pairs and is recorded; only an
+// interruption or a lost connection stops the whole run.
+func (r *abRun) pairs(ctx context.Context, q results.ABQuery, cache string, stmts []string, run *results.ABCacheRun) error {
+	cold := cache == "cold"
+	want := q.ExpectedRows
+	if !cold {
+		for i := 0; i < r.plan.Warmup; i++ {
+			for _, v := range []*abVariant{r.a, r.b} {
+				ms, rows, err := r.execute(ctx, v, stmts[i%len(stmts)], false)
+				r.journal(q, cache, "warmup", i, v, ms, rows, err)
+				if err != nil {
+					return r.failed(ctx, run, fmt.Sprintf("warm-up %d on %s", i+1, v.name), err)
+				}
+			}
+		}
+	}
+	for i, sql := range stmts {
+		var ms [2]float64
+		for j, v := range []*abVariant{r.a, r.b} {
+			t, rows, err := r.execute(ctx, v, sql, cold)
+			r.journal(q, cache, "pair", i, v, t, rows, err)
+			if err != nil {
+				return r.failed(ctx, run, fmt.Sprintf("pair %d on %s", i+1, v.name), err)
+			}
+			// Wisconsin: the exact cardinality; --sql: what A returned
+			// first, which B and every later pair must return too.
+			if want < 0 {
+				want = rows
+			}
+			if rows != want && run.Status == results.StatusOK {
+				run.Status, run.Reason = results.StatusMismatch, fmt.Sprintf("pair %d: %s returned %d rows, expected %d", i+1, v.name, rows, want)
+				r.warn(fmt.Sprintf("%s %s: %s", q.Label, cache, run.Reason))
+			}
+			run.Rows = rows
+			ms[j] = t
+		}
+		run.AMS, run.BMS = append(run.AMS, ms[0]), append(run.BMS, ms[1])
+		r.pr.Live("%s %s pair %d/%d  A %.2f ms  B %.2f ms", q.Label, cache, i+1, len(stmts), ms[0], ms[1])
+	}
+	return nil
+}
+
+// failed records a failed execution in run; it returns an error only when
+// the run cannot go on.
+func (r *abRun) failed(ctx context.Context, run *results.ABCacheRun, where string, err error) error {
+	if run.Status == results.StatusOK || run.Status == results.StatusMismatch {
+		run.Status, run.Reason = results.StatusError, fmt.Sprintf("%s: %v", where, err)
+	}
+	switch {
+	case ctx.Err() != nil:
+		return ctx.Err()
+	case dbms.Classify(err) == dbms.ConnectionLost:
+		return fmt.Errorf("%s: connection lost: %w", where, err)
+	}
+	return nil
+}
+
+// execute times one execution on v: the rows fetched by the client, or
+// only their count (--dest count). A cold execution first empties what can
+// be emptied; that is outside the timed region.
+func (r *abRun) execute(ctx context.Context, v *abVariant, sql string, cold bool) (float64, int64, error) {
+	if err := v.ready(ctx); err != nil {
+		return 0, 0, err
+	}
+	if cold {
+		if err := r.cold(ctx, v); err != nil {
+			return 0, 0, err
+		}
+	}
+	start := time.Now()
+	var rows int64
+	var err error
+	if r.plan.Dest == results.DestCount {
+		var s string
+		if s, err = dbms.FirstValue(ctx, v.e, "SELECT COUNT(*) FROM ("+sql+") AS q"); err == nil {
+			rows, err = strconv.ParseInt(s, 10, 64)
+		}
+	} else {
+		rows, err = v.e.QueryCount(ctx, sql)
+	}
+	return float64(time.Since(start).Nanoseconds()) / 1e6, rows, err
+}
+
+// cold empties the caches before v's execution. A restart of the shared
+// server ends the other variant's session too: it reconnects before its
+// next statement. Adapters that reopen their database (SQLite, DuckDB)
+// lose session settings, so v's are restored.
+func (r *abRun) cold(ctx context.Context, v *abVariant) error {
+	done, notDone, err := coldCache(ctx, v.e, r.plan.Restart)
+	if err != nil {
+		return fmt.Errorf("variant %s: %w", v.name, err)
+	}
+	if r.plan.Restart != nil {
+		for _, o := range []*abVariant{r.a, r.b} {
+			if o != v {
+				o.stale = true
+			}
+		}
+	}
+	r.res.CacheFlush = mergeFlush(r.res.CacheFlush, done, notDone, r.warn)
+	return v.setup(ctx)
+}
+
+func (r *abRun) journal(q results.ABQuery, cache, kind string, i int, v *abVariant, ms float64, rows int64, err error) {
+	r.run.Journal().Append("execution", map[string]any{
+		"query": q.Label, "cache": cache, "kind": kind, "pair": i, "variant": v.name,
+		"ms": ms, "rows": rows, "expected_rows": q.ExpectedRows, "error": errString(err),
+	})
+}
+
+// summarize compares the finished pairs and prints the query's line.
+func (r *abRun) summarize(label string, run *results.ABCacheRun) {
+	if len(run.AMS) > 0 {
+		c, err := stats.CompareAB(run.AMS, run.BMS, r.plan.Level, ABResamples, stats.DefaultBootstrapSeed)
+		if err == nil {
+			run.Comparison = &c
+			run.RateAPerS, run.RateBPerS = 1000*c.RateA, 1000*c.RateB
+		} else {
+			r.warn(fmt.Sprintf("%s %s: %v", label, run.Cache, err))
+		}
+	}
+	mark := run.Status
+	if run.Reason != "" {
+		mark += ": " + run.Reason
+	}
+	if c := run.Comparison; c != nil {
+		r.pr.Line("%-6s %-4s A %10.2f ms  B %10.2f ms  A/B %6.3f [%.3f, %.3f]  %-26s %s", label, run.Cache, c.MedianA, c.MedianB, c.Factor, c.Low, c.High, c.Verdict, mark)
+	} else {
+		r.pr.Line("%-6s %-4s no pair finished  %s", label, run.Cache, mark)
+	}
+}

@@ -1,0 +1,196 @@
+package experiment
+
+import (
+	"context"
+	"fmt"
+	"math/rand/v2"
+	"path/filepath"
+	"time"
+
+	"github.com/dbgauge/dbgauge/internal/dbms"
+	"github.com/dbgauge/dbgauge/internal/progress"
+	"github.com/dbgauge/dbgauge/internal/results"
+)
+
+// Kinds of retrieve a size sweep times.
+const (
+	// RetrieveSingle fetches one tuple by equality on the attribute. This is
+	// the default because seed 004 Test 2 found indexed retrieves "nearly
+	// constant" over a 1500-fold range of sizes, which only holds when the
+	// result does not grow with the relation: the IDM's simple retrieves
+	// returned a fixed, small number of tuples. The scan still reads the
+	// whole relation, so its time grows linearly, as the seed found.
+	RetrieveSingle = "single"
+	// RetrievePercent fetches a 1% range (seed 003 §5.1's selections): the
+	// result grows with the relation, so indexed times grow too.
+	RetrievePercent = "1pct"
+)
+
+// SizeSweepPlan is a validated size sweep (specs/experiments.md §2):
+// nothing touched yet.
+type SizeSweepPlan struct {
+	Sizes    []int64  // ascending, distinct, at least 1 (1pct: at least 100)
+	Access   []string // results.AccessNone, AccessClustered, AccessNonClustered, in that order
+	Retrieve string   // RetrieveSingle or RetrievePercent
+	Reps     int      // timed retrieves per size and method
+	Warmup   int      // untimed retrieves per size and method before them
+	Basis    string   // "mean" (the seed's average) or "median": the time the analysis uses
+	Seed     uint64
+	// Keep leaves the relations in the database; by default each size's
+	// tables are dropped once it is measured, so a sweep never holds more
+	// than one size's worth.
+	Keep bool
+}
+
+type sizeSweepRun struct {
+	e    dbms.Engine
+	plan SizeSweepPlan
+	run  *results.Run
+	res  *results.SizeSweepResults
+	pr   *progress.Printer
+	rng  *rand.Rand
+	// base is the generated TENKTUP1 the current sizes are cut from.
+	base     string
+	baseSize int64
+}
+
+// RunSizeSweep times the plan's retrieve on a relation of every size under
+// every access method, analyses the times and writes the run directory. It
+// returns what was measured even when it fails.
+func RunSizeSweep(ctx context.Context, s Setup, plan SizeSweepPlan, pr *progress.Printer) (*results.SizeSweepResults, error) {
+	embedded := func(dir string) string { return "sqlite:" + filepath.Join(dir, "sizesweep.db") }
+	o, err := open(ctx, s, "sizesweep", plan.Seed, embedded, noCheck)
+	if err != nil {
+		return nil, err
+	}
+	defer o.close()
+	r := &sizeSweepRun{e: o.e, plan: plan, run: o.run, pr: pr, rng: rand.New(rand.NewPCG(plan.Seed, 0x5eed)),
+		res: &results.SizeSweepResults{
+			Experiment: "sizesweep", Engine: o.e.Name(), EngineVersion: o.man.Engine.Version, Retrieve: plan.Retrieve,
+			Sizes: plan.Sizes, Access: plan.Access, Reps: plan.Reps, Warmup: plan.Warmup, Seed: plan.Seed, Basis: plan.Basis,
+		}}
+	if r.res.Basis == "" {
+		r.res.Basis = "mean"
+	}
+	pr.Line("dbgauge sizesweep on %s %s: %s retrieves, sizes %v, access %v, %d reps (+%d warm-up), run directory %s",
+		o.man.Engine.Engine, o.man.Engine.Version, plan.Retrieve, plan.Sizes, plan.Access, plan.Reps, plan.Warmup, o.run.Dir)
+	runErr := r.measure(ctx)
+	if !plan.Keep && r.base != "" {
+		r.drop(context.WithoutCancel(ctx), r.base)
+	}
+	r.analyze()
+	if runErr != nil {
+		r.res.Error = runErr.Error()
+	} else {
+		r.res.Complete = true
+	}
+	if err := r.write(); err != nil && runErr == nil {
+		runErr = err
+	}
+	return r.res, runErr
+}
+
+// measure builds and times one size after the other.
+func (r *sizeSweepRun) measure(ctx context.Context) error {
+	for _, n := range r.plan.Sizes {
+		tables, err := r.prepare(ctx, n)
+		if err == nil {
+			err = r.timeSize(ctx, n, tables)
+		}
+		if !r.plan.Keep {
+			for _, t := range tables {
+				r.drop(context.WithoutCancel(ctx), t.name)
+			}
+		}
+		if err != nil {
+			return fmt.Errorf("size %d: %w", n, err)
+		}
+	}
+	return nil
+}
+
+// timeSize runs the warm-up retrieves, then the timed ones: repetition by
+// repetition through the methods, the first method moving on by one each
+// repetition, so that drift and order hit every method alike.
+func (r *sizeSweepRun) timeSize(ctx context.Context, n int64, tables []sweepTable) error {
+	pts := make([]*results.SizeSweepPoint, len(tables))
+	for _, t := range tables {
+		sql, _ := t.retrieve(r.plan.Retrieve, r.key(n))
+		r.res.Points = append(r.res.Points, results.SizeSweepPoint{Size: n, Access: t.access, Table: t.name,
+			Attribute: t.attr, SQL: sql, Plan: r.explain(ctx, sql), ExpectedRows: t.expected(r.plan.Retrieve)})
+	}
+	for i := range tables {
+		pts[i] = &r.res.Points[len(r.res.Points)-len(tables)+i]
+	}
+	for w := 0; w < r.plan.Warmup; w++ {
+		for _, t := range tables {
+			if _, _, err := r.retrieve(ctx, t, r.key(n)); err != nil {
+				return fmt.Errorf("%s warm-up: %w", t.access, err)
+			}
+		}
+	}
+	for rep := 0; rep < r.plan.Reps; rep++ {
+		key := r.key(n)
+		for j := range tables {
+			i := (rep + j) % len(tables)
+			ms, rows, err := r.retrieve(ctx, tables[i], key)
+			if err != nil {
+				return fmt.Errorf("%s rep %d: %w", tables[i].access, rep+1, err)
+			}
+			pts[i].TimesMS = append(pts[i].TimesMS, ms)
+			pts[i].Keys = append(pts[i].Keys, key)
+			r.run.Journal().Append("retrieve", map[string]any{"size": n, "access": tables[i].access, "rep": rep + 1, "key": key, "ms": ms, "rows": rows})
+			r.pr.Live("N=%d rep %d/%d %s: %.3f ms", n, rep+1, r.plan.Reps, tables[i].access, ms)
+		}
+	}
+	for _, p := range pts {
+		var sum float64
+		for _, x := range p.TimesMS {
+			sum += x
+		}
+		r.pr.Line("N=%-9d %-12s mean %9.3f ms over %d retrieves (%s)", n, p.Access, sum/float64(len(p.TimesMS)), len(p.TimesMS), p.Attribute)
+	}
+	return nil
+}
+
+// key draws the constant of one repetition: the same for every method, so
+// the methods answer the same question.
+func (r *sizeSweepRun) key(n int64) int64 {
+	return r.rng.Int64N(n - rangeWidth(r.plan.Retrieve, n) + 1)
+}
+
+// retrieve times one statement, the only thing inside the timed region:
+// every row is fetched to the client, then the count is checked.
+func (r *sizeSweepRun) retrieve(ctx context.Context, t sweepTable, key int64) (float64, int64, error) {
+	sql, want := t.retrieve(r.plan.Retrieve, key)
+	start := time.Now()
+	rows, err := r.e.QueryCount(ctx, sql)
+	ms := float64(time.Since(start).Nanoseconds()) / 1e6
+	if err != nil {
+		return 0, 0, err
+	}
+	if rows != want {
+		return 0, 0, fmt.Errorf("%s returned %d rows, expected %d: the engine answered a different query", sql, rows, want)
+	}
+	return ms, rows, nil
+}
+
+// explain returns the engine's plan of sql, "" when it cannot show one; a
+// failure is a warning, not a reason to stop.
+func (r *sizeSweepRun) explain(ctx context.Context, sql string) string {
+	ex, ok := r.e.(dbms.Explainer)
+	if !ok {
+		return ""
+	}
+	plan, err := ex.Explain(ctx, sql)
+	if err != nil {
+		r.warn(fmt.Sprintf("explain %s: %v", sql, err))
+	}
+	return plan
+}
+
+func (r *sizeSweepRun) warn(msg string) {
+	r.res.Warnings = append(r.res.Warnings, msg)
+	r.run.Journal().Append("warning", msg)
+	r.pr.Line("warning: %s", msg)
+}

@@ -1,0 +1,120 @@
+package experiment
+
+import (
+	"context"
+	"fmt"
+	"math"
+
+	"github.com/dbgauge/dbgauge/internal/dbms"
+	"github.com/dbgauge/dbgauge/internal/results"
+	"github.com/dbgauge/dbgauge/internal/stats"
+)
+
+func newCurve(q speedupQuery) results.SpeedupCurve {
+	return results.SpeedupCurve{Query: q.num, Class: q.class, Org: string(q.org), Attribute: q.attribute, SQL: q.sql, Expected: q.expected}
+}
+
+func (q speedupQuery) label() string {
+	if q.num == 0 {
+		return fmt.Sprintf("%s (%s, %s)", q.class, q.org, q.attribute)
+	}
+	return fmt.Sprintf("Q%d %s (%s, %s)", q.num, q.class, q.org, q.attribute)
+}
+
+// parallelCurve runs q at every p with the total memory constant and
+// computes the speedups against the reference p.
+func (r *speedupRun) parallelCurve(ctx context.Context, q speedupQuery) (results.SpeedupCurve, error) {
+	c := newCurve(q)
+	for _, p := range r.plan.Parallelism {
+		pt, err := r.point(ctx, r.e, q, int64(p), pointSettings(r.e.Name(), p, r.plan.Memory))
+		c.Points = append(c.Points, pt)
+		if err != nil {
+			return c, err
+		}
+		if r.e.Name() == "postgres" && pt.WorkersPlanned >= 0 && pt.WorkersLaunched < p-1 && pt.WorkersPlanned > 0 {
+			r.warn(fmt.Sprintf("%s at p=%d: %d of %d planned workers launched (max_parallel_workers or max_worker_processes)", q.label(), p, pt.WorkersLaunched, pt.WorkersPlanned))
+		}
+	}
+	speedups(&c, r.plan.Ref)
+	return c, nil
+}
+
+// speedups fills Speedup and Ideal from the medians.
+func speedups(c *results.SpeedupCurve, ref int) {
+	ps := make([]int, len(c.Points))
+	ts := make([]float64, len(c.Points))
+	for i, pt := range c.Points {
+		ps[i], ts[i] = int(pt.X), pt.MedianMS
+		if pt.Error != "" || len(pt.TimesMS) == 0 {
+			ts[i] = math.NaN()
+		}
+	}
+	sp, err := stats.Speedups(ps, ts, ref)
+	if err != nil {
+		return // the reference point failed: no speedups to give
+	}
+	for i := range c.Points {
+		c.Points[i].Speedup = sp[i]
+		c.Points[i].Ideal = stats.IdealSpeedup(ps[i], ref)
+	}
+}
+
+// memoryCurve runs join q at every memory of the sweep, at the sweep's p.
+func (r *speedupRun) memoryCurve(ctx context.Context, q speedupQuery) (results.SpeedupCurve, error) {
+	c := newCurve(q)
+	for _, m := range r.plan.MemorySweep {
+		pt, err := r.point(ctx, r.e, q, m, pointSettings(r.e.Name(), r.plan.SweepP, m))
+		c.Points = append(c.Points, pt)
+		if err != nil {
+			return c, err
+		}
+	}
+	return c, nil
+}
+
+// point sets the session, runs q once untimed (the warm-up that also says
+// what the engine did), then Reps timed repetitions, each checked against
+// the expected count.
+func (r *speedupRun) point(ctx context.Context, e dbms.Engine, q speedupQuery, x int64, settings []string) (results.SpeedupPoint, error) {
+	pt := results.SpeedupPoint{X: x, Settings: settings, WorkersPlanned: -1, WorkersLaunched: -1, HashBatches: -1, TempBytes: -1}
+	fail := func(err error) (results.SpeedupPoint, error) {
+		pt.Error = err.Error()
+		r.run.Journal().Append("point", map[string]any{"query": q.label(), "point": pt})
+		return pt, fmt.Errorf("%s at %d: %w", q.label(), x, err)
+	}
+	if err := applySettings(ctx, e, settings); err != nil {
+		return fail(err)
+	}
+	facts, temp, err := warmup(ctx, e, q.sql)
+	if err != nil {
+		return fail(fmt.Errorf("warm-up: %w", err))
+	}
+	pt.WorkersPlanned, pt.WorkersLaunched, pt.HashBatches, pt.TempBytes = facts.planned, facts.launched, facts.batches, temp
+	for i := 0; i < r.plan.Reps; i++ {
+		ms, n, err := timedCount(ctx, e, q.sql)
+		if err != nil {
+			return fail(err)
+		}
+		if n != q.expected {
+			return fail(fmt.Errorf("%d rows, expected %d: the engine answered a different query", n, q.expected))
+		}
+		pt.TimesMS = append(pt.TimesMS, ms)
+		pt.Rows = n
+	}
+	s := stats.Summarize(pt.TimesMS)
+	pt.MedianMS, pt.MinMS, pt.MaxMS = s.Median, s.Min, s.Max
+	pt.RSD = stats.RSD(pt.TimesMS)
+	r.run.Journal().Append("point", map[string]any{"query": q.label(), "point": pt})
+	extra := ""
+	if pt.WorkersLaunched >= 0 {
+		extra += fmt.Sprintf("  workers %d/%d", pt.WorkersLaunched, pt.WorkersPlanned)
+	}
+	if pt.HashBatches >= 0 {
+		extra += fmt.Sprintf("  hash batches %d", pt.HashBatches)
+	}
+	if pt.TempBytes >= 0 {
+		extra += fmt.Sprintf("  temp %d B", pt.TempBytes)
+	}
+	r.pr.Line("%-50s x=%-10d median %9.2f ms%s", q.label(), x, pt.MedianMS, extra)
+	return pt, nil
+}
