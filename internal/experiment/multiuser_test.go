@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"flag"
+	"math"
 	"os"
 	"path/filepath"
 	"strings"
@@ -81,7 +82,7 @@ func checkMultiuserRun(t *testing.T, dir string, plan MultiuserPlan, res *result
 			t.Errorf("zero users has thruput or per_user: %+v", p)
 		case p.Users == 1 && (p.Thruput == nil || *p.Thruput != 1):
 			t.Errorf("one user: thruput %v, want 1", p.Thruput)
-		case p.Users > 0 && (p.Thruput == nil || p.PerUserMS == nil || *p.PerUserMS*float64(p.Users) != p.MedianMS):
+		case p.Users > 0 && (p.Thruput == nil || p.PerUserMS == nil || math.Abs(*p.PerUserMS*float64(p.Users)-p.MedianMS) > 1e-9*p.MedianMS):
 			t.Errorf("users %d: %+v", p.Users, p)
 		}
 		if p.N != plan.Reps || p.MinMS > p.MedianMS || p.MaxMS < p.MedianMS {
