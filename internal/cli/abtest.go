@@ -6,7 +6,6 @@ import (
 	"os"
 	"slices"
 	"strings"
-	"time"
 
 	"github.com/spf13/cobra"
 
@@ -58,16 +57,12 @@ number of rows.`,
 			if err != nil {
 				return err
 			}
-			out := f.out
-			if out == "" {
-				out = results.DefaultDir("runs", "abtest", time.Now())
+			setup, err := runSetup(cmd, "abtest", f.out, db)
+			if err != nil {
+				return err
 			}
-			if err := results.CheckWritable(out); err != nil {
-				return usagef("%v", err)
-			}
+			out := setup.Dir
 			pr := progress.New(stderr)
-			command, config := f.abRedact(os.Args, redactConfig(effectiveFlags(cmd.Flags())))
-			setup := experiment.Setup{DB: db, Dir: out, Command: command, Config: config, Version: Version()}
 			res, err := experiment.RunABTest(cmd.Context(), setup, plan, pr)
 			if res != nil {
 				stdout.Write(report.ABTestText(res))
@@ -244,30 +239,6 @@ func isEngineURL(s string) bool {
 	}
 	u, err := dbms.ParseURL(s)
 	return err == nil && slices.Contains(dbms.Schemes(), u.Scheme)
-}
-
-// abRedact hides the passwords of --a/--b URLs in the command line and
-// the configuration kept in the manifest (redactArgs knows only --db).
-func (f *abtestFlags) abRedact(args []string, cfg map[string]any) ([]string, map[string]any) {
-	args = redactArgs(args)
-	for i, a := range args {
-		for _, flag := range []string{"--a", "--b"} {
-			switch {
-			case a == flag && i+1 < len(args):
-				args[i+1] = redactURL(args[i+1])
-			case strings.HasPrefix(a, flag+"="):
-				args[i] = flag + "=" + redactURL(a[len(flag)+1:])
-			}
-		}
-	}
-	for k, vals := range map[string][]string{"a": f.a, "b": f.b} {
-		red := make([]string, len(vals))
-		for i, v := range vals {
-			red[i] = redactURL(v)
-		}
-		cfg[k] = red
-	}
-	return args, cfg
 }
 
 func firstNonEmpty(ss ...string) string {

@@ -94,8 +94,8 @@ func TestABTestVariants(t *testing.T) {
 		t.Errorf("A overrides --db: %v %+v %+v", err, p.A, p.B)
 	}
 	// A password in a variant's URL is hidden in the manifest.
-	f = abtestFlags{a: []string{"postgres://u:secret@h/db"}, b: []string{"postgres://u:secret@h2/db"}}
-	args, cfg := f.abRedact([]string{"dbgauge", "abtest", "--a", "postgres://u:secret@h/db", "--b=postgres://u:secret@h2/db"}, map[string]any{})
+	args := redactArgs([]string{"dbgauge", "abtest", "--a", "postgres://u:secret@h/db", "--b=postgres://u:secret@h2/db"})
+	cfg := redactConfig(map[string]any{"a": []string{"postgres://u:secret@h/db"}, "b": []string{"postgres://u:secret@h2/db"}})
 	if strings.Contains(strings.Join(args, " "), "secret") || strings.Contains(strings.Join(cfg["a"].([]string), " "), "secret") {
 		t.Errorf("password kept: %v %v", args, cfg)
 	}

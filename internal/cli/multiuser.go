@@ -8,14 +8,12 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"time"
 
 	"github.com/spf13/cobra"
 
 	"github.com/dbgauge/dbgauge/internal/experiment"
 	"github.com/dbgauge/dbgauge/internal/progress"
 	"github.com/dbgauge/dbgauge/internal/report"
-	"github.com/dbgauge/dbgauge/internal/results"
 	w "github.com/dbgauge/dbgauge/internal/workload/wisconsin"
 )
 
@@ -52,15 +50,12 @@ Users are goroutines by default; --processes makes each its own process.`,
 			if err != nil {
 				return err
 			}
-			out := f.out
-			if out == "" {
-				out = results.DefaultDir("runs", "multiuser", time.Now())
+			setup, err := runSetup(cmd, "multiuser", f.out, f.db)
+			if err != nil {
+				return err
 			}
-			if err := results.CheckWritable(out); err != nil {
-				return usagef("%v", err)
-			}
+			out := setup.Dir
 			pr := progress.New(stderr)
-			setup := experiment.Setup{DB: f.db, Dir: out, Command: redactArgs(os.Args), Config: effectiveFlags(cmd.Flags()), Version: Version()}
 			res, err := experiment.RunMultiuser(cmd.Context(), setup, plan, pr)
 			if res != nil {
 				stdout.Write(report.MultiuserText(res))

@@ -7,14 +7,12 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"time"
 
 	"github.com/spf13/cobra"
 
 	"github.com/dbgauge/dbgauge/internal/experiment"
 	"github.com/dbgauge/dbgauge/internal/progress"
 	"github.com/dbgauge/dbgauge/internal/report"
-	"github.com/dbgauge/dbgauge/internal/results"
 	"github.com/dbgauge/dbgauge/internal/timing"
 )
 
@@ -49,15 +47,12 @@ numbered 0..N-1 (the cut keeps the rows with key < C).`,
 			if err != nil {
 				return err
 			}
-			out := f.out
-			if out == "" {
-				out = results.DefaultDir("runs", "qac", time.Now())
+			setup, err := runSetup(cmd, "qac", f.out, f.db)
+			if err != nil {
+				return err
 			}
-			if err := results.CheckWritable(out); err != nil {
-				return usagef("%v", err)
-			}
+			out := setup.Dir
 			pr := progress.New(stderr)
-			setup := experiment.Setup{DB: f.db, Dir: out, Command: redactArgs(os.Args), Config: effectiveFlags(cmd.Flags()), Version: Version()}
 			res, err := experiment.RunQAC(cmd.Context(), setup, plan, pr)
 			if res != nil {
 				stdout.Write(report.QACText(res))

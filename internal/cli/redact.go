@@ -6,32 +6,61 @@ import (
 	"github.com/dbgauge/dbgauge/internal/dbms"
 )
 
-// redactArgs hides the password of --db URLs in a command line kept in a
-// manifest.
+// urlFlags are the flags whose values may be engine URLs with passwords:
+// --db, and abtest's variants --a and --b.
+var urlFlags = []string{"db", "a", "b"}
+
+// redactArgs hides the passwords of URL-valued flags in a command line
+// kept in a manifest.
 func redactArgs(args []string) []string {
 	out := append([]string(nil), args...)
 	for i, a := range out {
-		switch {
-		case a == "--db" && i+1 < len(out):
-			out[i+1] = redactURL(out[i+1])
-		case strings.HasPrefix(a, "--db="):
-			out[i] = "--db=" + redactURL(a[len("--db="):])
+		for _, name := range urlFlags {
+			flag := "--" + name
+			switch {
+			case a == flag && i+1 < len(out):
+				out[i+1] = redactURL(out[i+1])
+			case strings.HasPrefix(a, flag+"="):
+				out[i] = flag + "=" + redactURL(a[len(flag)+1:])
+			}
 		}
 	}
 	return out
 }
 
+// redactConfig hides the passwords of URL-valued flags in the effective
+// configuration (single values and lists).
 func redactConfig(cfg map[string]any) map[string]any {
 	out := map[string]any{}
 	for k, v := range cfg {
-		if s, ok := v.(string); ok && k == "db" {
-			v = redactURL(s)
+		if isURLFlag(k) {
+			switch x := v.(type) {
+			case string:
+				v = redactURL(x)
+			case []string:
+				red := make([]string, len(x))
+				for i, s := range x {
+					red[i] = redactURL(s)
+				}
+				v = red
+			}
 		}
 		out[k] = v
 	}
 	return out
 }
 
+func isURLFlag(k string) bool {
+	for _, n := range urlFlags {
+		if k == n {
+			return true
+		}
+	}
+	return false
+}
+
+// redactURL hides the password of an engine URL; anything else (a
+// session statement given to --a) is returned as it is.
 func redactURL(s string) string {
 	if u, err := dbms.ParseURL(s); err == nil {
 		return u.Redacted()

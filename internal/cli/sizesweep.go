@@ -3,10 +3,8 @@ package cli
 import (
 	"fmt"
 	"io"
-	"os"
 	"slices"
 	"strconv"
-	"time"
 
 	"github.com/spf13/cobra"
 
@@ -54,15 +52,12 @@ fetches a 1% range, as seed 003's selections do.`,
 			if err != nil {
 				return err
 			}
-			out := f.out
-			if out == "" {
-				out = results.DefaultDir("runs", "sizesweep", time.Now())
+			setup, err := runSetup(cmd, "sizesweep", f.out, f.db)
+			if err != nil {
+				return err
 			}
-			if err := results.CheckWritable(out); err != nil {
-				return usagef("%v", err)
-			}
+			out := setup.Dir
 			pr := progress.New(stderr)
-			setup := experiment.Setup{DB: f.db, Dir: out, Command: redactArgs(os.Args), Config: effectiveFlags(cmd.Flags()), Version: Version()}
 			res, err := experiment.RunSizeSweep(cmd.Context(), setup, plan, pr)
 			if res != nil {
 				stdout.Write(report.SizeSweepText(res))

@@ -3,18 +3,15 @@ package cli
 import (
 	"fmt"
 	"io"
-	"os"
 	"slices"
 	"strconv"
 	"strings"
-	"time"
 
 	"github.com/spf13/cobra"
 
 	"github.com/dbgauge/dbgauge/internal/experiment"
 	"github.com/dbgauge/dbgauge/internal/progress"
 	"github.com/dbgauge/dbgauge/internal/report"
-	"github.com/dbgauge/dbgauge/internal/results"
 )
 
 type speedupFlags struct {
@@ -52,15 +49,12 @@ Firebird) beside --db and removes it afterwards.`,
 			if err != nil {
 				return err
 			}
-			out := f.out
-			if out == "" {
-				out = results.DefaultDir("runs", "speedup", time.Now())
+			setup, err := runSetup(cmd, "speedup", f.out, f.db)
+			if err != nil {
+				return err
 			}
-			if err := results.CheckWritable(out); err != nil {
-				return usagef("%v", err)
-			}
+			out := setup.Dir
 			pr := progress.New(stderr)
-			setup := experiment.Setup{DB: f.db, Dir: out, Command: redactArgs(os.Args), Config: effectiveFlags(cmd.Flags()), Version: Version()}
 			res, err := experiment.RunSpeedup(cmd.Context(), setup, plan, pr)
 			if res != nil {
 				stdout.Write(report.SpeedupText(res))

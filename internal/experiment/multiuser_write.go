@@ -1,8 +1,6 @@
 package experiment
 
 import (
-	"errors"
-	"fmt"
 	"math"
 	"slices"
 
@@ -52,28 +50,12 @@ func finite(v float64) *float64 {
 	return &v
 }
 
-// write stores results.json first (nothing measured is lost if a table or
-// chart fails), then the tables and the diagram.
+// write stores results.json, the tables and the diagrams (writeOutputs).
 func (r *multiuserRun) write() error {
-	var errs []error
-	if err := r.run.WriteJSON("results.json", r.res); err != nil {
-		errs = append(errs, err)
-	}
 	files := map[string][]byte{
 		"multiuser.txt": report.MultiuserText(r.res),
 		"multiuser.csv": report.MultiuserCSV(r.res),
 	}
 	charts, err := report.MultiuserChart(r.res)
-	if err != nil {
-		errs = append(errs, err)
-	}
-	for k, v := range charts {
-		files[k] = v
-	}
-	for name, b := range files {
-		if err := r.run.WriteFile(name, b); err != nil {
-			errs = append(errs, fmt.Errorf("%s: %w", name, err))
-		}
-	}
-	return errors.Join(errs...)
+	return writeOutputs(r.run, r.res, files, charts, err)
 }

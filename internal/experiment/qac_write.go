@@ -1,20 +1,11 @@
 package experiment
 
 import (
-	"errors"
-	"fmt"
-
 	"github.com/dbgauge/dbgauge/internal/report"
 )
 
-// write stores the run's outputs: results.json first (nothing measured is
-// lost if a table or chart fails), then the tables, the protocol's
-// paragraph and the diagram.
+// write stores results.json, the tables and the diagrams (writeOutputs).
 func (r *qacRun) write() error {
-	var errs []error
-	if err := r.run.WriteJSON("results.json", r.res); err != nil {
-		errs = append(errs, err)
-	}
 	files := map[string][]byte{
 		"qac.txt": report.QACText(r.res),
 		"qac.csv": report.QACCSV(r.res),
@@ -23,16 +14,5 @@ func (r *qacRun) write() error {
 		files["protocol.txt"] = []byte(p.Paragraph)
 	}
 	charts, err := report.QACChart(r.res)
-	if err != nil {
-		errs = append(errs, err)
-	}
-	for k, v := range charts {
-		files[k] = v
-	}
-	for name, b := range files {
-		if err := r.run.WriteFile(name, b); err != nil {
-			errs = append(errs, fmt.Errorf("%s: %w", name, err))
-		}
-	}
-	return errors.Join(errs...)
+	return writeOutputs(r.run, r.res, files, charts, err)
 }

@@ -1,7 +1,6 @@
 package experiment
 
 import (
-	"errors"
 	"fmt"
 	"math"
 	"strings"
@@ -113,28 +112,12 @@ func sweepRatios(pts []results.SizeSweepPoint, basis string) *results.SizeSweepR
 	return &results.SizeSweepRatios{Sizes: sizes, Ratios: rt}
 }
 
-// write stores the run's outputs: results.json first (nothing measured is
-// lost if a table or chart fails), then the tables and the diagram.
+// write stores results.json, the tables and the diagrams (writeOutputs).
 func (r *sizeSweepRun) write() error {
-	var errs []error
-	if err := r.run.WriteJSON("results.json", r.res); err != nil {
-		errs = append(errs, err)
-	}
 	files := map[string][]byte{
 		"sizesweep.txt": report.SizeSweepText(r.res),
 		"sizesweep.csv": report.SizeSweepCSV(r.res),
 	}
 	charts, err := report.SizeSweepChart(r.res)
-	if err != nil {
-		errs = append(errs, err)
-	}
-	for k, v := range charts {
-		files[k] = v
-	}
-	for name, b := range files {
-		if err := r.run.WriteFile(name, b); err != nil {
-			errs = append(errs, fmt.Errorf("%s: %w", name, err))
-		}
-	}
-	return errors.Join(errs...)
+	return writeOutputs(r.run, r.res, files, charts, err)
 }
