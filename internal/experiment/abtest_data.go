@@ -86,28 +86,12 @@ func (r *abRun) load(ctx context.Context, v *abVariant, n int64) (*w.Data, error
 	if err := v.ready(ctx); err != nil {
 		return nil, err
 	}
-	data := &w.Data{N: n}
-	for _, rel := range w.Relations {
-		lr, cen, err := loadRelation(ctx, v.e, rel, n, r.pr)
-		if err != nil {
-			return nil, fmt.Errorf("variant %s: %w", v.name, err)
-		}
+	data, err := loadWisconsin(ctx, v.e, n, r.pr, func(lr results.LoadResult) {
 		r.res.Loads = append(r.res.Loads, results.ABLoad{Variant: v.name, LoadResult: lr})
 		r.run.Journal().Append("load", map[string]any{"variant": v.name, "load": lr})
-		switch rel {
-		case w.Tenktup1:
-			if err := cen.CheckFull(n); err != nil {
-				return nil, fmt.Errorf("generated %s: %w", lr.Table, err)
-			}
-			data.A = cen
-		case w.Onektup:
-			if err := cen.CheckFull(n / 10); err != nil {
-				return nil, fmt.Errorf("generated %s: %w", lr.Table, err)
-			}
-			data.C = cen
-		case w.Bprime:
-			data.Bprime = cen
-		}
+	})
+	if err != nil {
+		return nil, fmt.Errorf("variant %s: %w", v.name, err)
 	}
 	return data, nil
 }
@@ -123,10 +107,8 @@ func (r *abRun) organize(ctx context.Context, v *abVariant, n int64, stage int) 
 		org = w.NonClustered
 	}
 	start := time.Now()
-	for _, rel := range w.Relations {
-		if err := organizeTable(ctx, v.e, w.TableName(rel, n), org); err != nil {
-			return fmt.Errorf("variant %s: %w", v.name, err)
-		}
+	if err := organizeAll(ctx, v.e, n, org); err != nil {
+		return fmt.Errorf("variant %s: %w", v.name, err)
 	}
 	or := results.ABOrganize{Variant: v.name, Organization: string(org), Seconds: time.Since(start).Seconds()}
 	r.res.Organize = append(r.res.Organize, or)

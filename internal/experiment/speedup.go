@@ -2,7 +2,6 @@ package experiment
 
 import (
 	"context"
-	"fmt"
 	"path/filepath"
 
 	"github.com/dbgauge/dbgauge/internal/dbms"
@@ -159,28 +158,10 @@ func (r *speedupRun) onEngine(ctx context.Context, sp, mem bool) error {
 // loadAll loads the four relations of size N into e and returns what the
 // queries need to know of them.
 func (r *speedupRun) loadAll(ctx context.Context, e dbms.Engine) (*w.Data, error) {
-	n := r.plan.Size
-	d := &w.Data{N: n}
-	for _, rel := range w.Relations {
-		lr, cen, err := loadRelation(ctx, e, rel, n, r.pr)
-		if err != nil {
-			return nil, err
-		}
+	return loadWisconsin(ctx, e, r.plan.Size, r.pr, func(lr results.LoadResult) {
 		r.res.Loads = append(r.res.Loads, lr)
 		r.run.Journal().Append("load", lr)
-		switch rel {
-		case w.Tenktup1:
-			if err := cen.CheckFull(n); err != nil {
-				return nil, fmt.Errorf("generated %s: %w", lr.Table, err)
-			}
-			d.A = cen
-		case w.Onektup:
-			d.C = cen
-		case w.Bprime:
-			d.Bprime = cen
-		}
-	}
-	return d, nil
+	})
 }
 
 // organize brings the four relations into org. The steps are cumulative as
@@ -191,10 +172,8 @@ func (r *speedupRun) organize(ctx context.Context, e dbms.Engine, org w.Org) err
 	if org == w.Heap {
 		return nil
 	}
-	for _, rel := range w.Relations {
-		if err := organizeTable(ctx, e, w.TableName(rel, r.plan.Size), org); err != nil {
-			return err
-		}
+	if err := organizeAll(ctx, e, r.plan.Size, org); err != nil {
+		return err
 	}
 	r.pr.Line("organisation %s built", org)
 	return nil

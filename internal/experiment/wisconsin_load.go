@@ -14,14 +14,23 @@ import (
 // load (re)creates and fills the four relations of base size n in unique2
 // order (the heap organisation) and returns what the queries need of them.
 func (r *wisconsinRun) load(ctx context.Context, n int64) (*w.Data, error) {
+	return loadWisconsin(ctx, r.e, n, r.pr, func(lr results.LoadResult) {
+		r.res.Loads = append(r.res.Loads, lr)
+		r.run.Journal().Append("load", lr)
+	})
+}
+
+// loadWisconsin loads the four relations of base size n into e, checks
+// that the generator emitted whole permutations, and hands every load's
+// result to loaded (to keep and journal).
+func loadWisconsin(ctx context.Context, e dbms.Engine, n int64, pr *progress.Printer, loaded func(results.LoadResult)) (*w.Data, error) {
 	data := &w.Data{N: n}
 	for _, rel := range w.Relations {
-		lr, cen, err := loadRelation(ctx, r.e, rel, n, r.pr)
+		lr, cen, err := loadRelation(ctx, e, rel, n, pr)
 		if err != nil {
 			return nil, err
 		}
-		r.res.Loads = append(r.res.Loads, lr)
-		r.run.Journal().Append("load", lr)
+		loaded(lr)
 		switch rel {
 		case w.Tenktup1:
 			if err := cen.CheckFull(n); err != nil {
@@ -38,6 +47,16 @@ func (r *wisconsinRun) load(ctx context.Context, n int64) (*w.Data, error) {
 		}
 	}
 	return data, nil
+}
+
+// organizeAll gives every relation of base size n the organisation org.
+func organizeAll(ctx context.Context, e dbms.Engine, n int64, org w.Org) error {
+	for _, rel := range w.Relations {
+		if err := organizeTable(ctx, e, w.TableName(rel, n), org); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // WisconsinLoad loads the given relations of base size n and nothing else
