@@ -2,7 +2,6 @@ package report
 
 import (
 	"bytes"
-	"encoding/csv"
 	"fmt"
 	"math"
 	"strconv"
@@ -175,11 +174,7 @@ func ABTestText(r *results.ABTestResults) []byte {
 
 // ABTestCSV is the A/B table as CSV.
 func ABTestCSV(r *results.ABTestResults) []byte {
-	var b bytes.Buffer
-	w := csv.NewWriter(&b)
-	abTable(r, true).CSV(w)
-	w.Flush()
-	return b.Bytes()
+	return abTable(r, true).CSVBytes()
 }
 
 // ABTestChart draws, per query, the ratio time A / time B with its

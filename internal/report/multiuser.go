@@ -1,8 +1,6 @@
 package report
 
 import (
-	"bytes"
-	"encoding/csv"
 	"fmt"
 	"strconv"
 
@@ -84,18 +82,12 @@ func idealThruput(users int) string {
 
 // MultiuserText is the table as text (multiuser.txt).
 func MultiuserText(r *results.MultiuserResults) []byte {
-	var b bytes.Buffer
-	multiuserTable(r).Text(&b)
-	return b.Bytes()
+	return multiuserTable(r).TextBytes()
 }
 
 // MultiuserCSV is the table as CSV (multiuser.csv).
 func MultiuserCSV(r *results.MultiuserResults) []byte {
-	var b bytes.Buffer
-	w := csv.NewWriter(&b)
-	multiuserTable(r).CSV(w)
-	w.Flush()
-	return b.Bytes()
+	return multiuserTable(r).CSVBytes()
 }
 
 // MultiuserChart draws thruput against users with the ideal line (thruput

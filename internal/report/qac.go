@@ -2,7 +2,6 @@ package report
 
 import (
 	"bytes"
-	"encoding/csv"
 	"fmt"
 	"strconv"
 
@@ -89,11 +88,7 @@ func QACText(r *results.QACResults) []byte {
 
 // QACCSV is the Q@C table as CSV (the protocol's result).
 func QACCSV(r *results.QACResults) []byte {
-	var b bytes.Buffer
-	w := csv.NewWriter(&b)
-	qacTable(r).CSV(w)
-	w.Flush()
-	return b.Bytes()
+	return qacTable(r).CSVBytes()
 }
 
 // QACChart draws time against cardinality: the medians of measured and

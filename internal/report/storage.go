@@ -1,8 +1,6 @@
 package report
 
 import (
-	"bytes"
-	"encoding/csv"
 	"fmt"
 	"strconv"
 
@@ -49,18 +47,12 @@ func latencyRow(name, unit string, x results.LatencyTest) []string {
 
 // StorageText is storage.txt.
 func StorageText(r *results.StorageResults) []byte {
-	var b bytes.Buffer
-	StorageTable(r).Text(&b)
-	return b.Bytes()
+	return StorageTable(r).TextBytes()
 }
 
 // StorageCSV is storage.csv: the same rows, header first, no notes.
 func StorageCSV(r *results.StorageResults) []byte {
-	var b bytes.Buffer
-	w := csv.NewWriter(&b)
-	StorageTable(r).CSV(w)
-	w.Flush()
-	return b.Bytes()
+	return StorageTable(r).CSVBytes()
 }
 
 func storageRate(v float64) string {

@@ -3,6 +3,7 @@
 package report
 
 import (
+	"bytes"
 	"encoding/csv"
 	"io"
 	"strings"
@@ -88,4 +89,20 @@ func numeric(s string) bool {
 		}
 	}
 	return true
+}
+
+// TextBytes is Text into a new buffer.
+func (t *Table) TextBytes() []byte {
+	var b bytes.Buffer
+	t.Text(&b)
+	return b.Bytes()
+}
+
+// CSVBytes is CSV (header first, no notes) into a new buffer.
+func (t *Table) CSVBytes() []byte {
+	var b bytes.Buffer
+	w := csv.NewWriter(&b)
+	t.CSV(w)
+	w.Flush()
+	return b.Bytes()
 }
