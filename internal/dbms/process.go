@@ -37,3 +37,11 @@ func EmbeddedProcess(engine string) Process {
 type Explainer interface {
 	Explain(ctx context.Context, query string) (string, error)
 }
+
+// SingleProcesser is implemented by engines that may spread one query over
+// several processes (PostgreSQL's parallel workers): SingleProcess makes
+// the session evaluate each query in its own process alone, as the timing
+// protocol's one query process needs, and says what it changed.
+type SingleProcesser interface {
+	SingleProcess(ctx context.Context) (string, error)
+}

@@ -26,7 +26,7 @@ type Session struct {
 	lis   *taskstats.Listener // nil when the exit listener is unavailable
 	// Notes say what could not be used, for the report's deviations.
 	Notes  []string
-	serial bool  // PostgreSQL's parallel query was switched off
+	serial bool  // the engine was made to use one process per query
 	cpus   []int // with SetCPUs: where the engine and dbgauge run
 }
 
@@ -115,17 +115,18 @@ func (s *Session) Reattach(ctx context.Context) error {
 	if qp.Embedded {
 		qp.PID = os.Getpid()
 	}
-	if s.e.Name() == "postgres" {
-		// Parallel workers are processes of their own that come and go
-		// within a QE: the query process would be charged with only the
-		// leader's share of the work. The protocol times one query
-		// process, as the paper's engines had.
-		if _, err := s.e.Exec(ctx, "SET max_parallel_workers_per_gather = 0"); err != nil {
-			return fmt.Errorf("switch parallel query off: %w", err)
+	if sp, ok := s.e.(dbms.SingleProcesser); ok {
+		// Helper processes that come and go within a QE (parallel
+		// workers) would leave the query process charged with only part
+		// of the work: the protocol times one query process, as the
+		// paper's engines had.
+		note, err := sp.SingleProcess(ctx)
+		if err != nil {
+			return fmt.Errorf("one process per query: %w", err)
 		}
 		if !s.serial {
 			s.serial = true
-			s.Notes = append(s.Notes, "PostgreSQL ran without parallel workers (max_parallel_workers_per_gather = 0), so that one query process evaluates the query")
+			s.Notes = append(s.Notes, note)
 		}
 	}
 	s.qp = qp

@@ -38,3 +38,14 @@ func (e *Engine) Explain(ctx context.Context, query string) (string, error) {
 	}
 	return b.String(), nil
 }
+
+var _ dbms.SingleProcesser = (*Engine)(nil)
+
+// SingleProcess switches parallel query off for the session: parallel
+// workers are processes of their own that come and go within a query.
+func (e *Engine) SingleProcess(ctx context.Context) (string, error) {
+	if _, err := e.Exec(ctx, "SET max_parallel_workers_per_gather = 0"); err != nil {
+		return "", err
+	}
+	return "PostgreSQL ran without parallel workers (max_parallel_workers_per_gather = 0), so that one query process evaluates the query", nil
+}
