@@ -27,15 +27,8 @@ func coldCache(ctx context.Context, e dbms.Engine, restart func(context.Context)
 	}
 	if restart != nil {
 		// A private server dbgauge manages: a restart empties its cache.
-		rc, ok := e.(dbms.Reconnecter)
-		if !ok {
-			return done, notDone, fmt.Errorf("%s sessions cannot reconnect after a restart", e.Name())
-		}
-		if err := restart(ctx); err != nil {
-			return done, notDone, fmt.Errorf("restart %s: %w", e.Name(), err)
-		}
-		if err := rc.Reconnect(ctx); err != nil {
-			return done, notDone, fmt.Errorf("reconnect after restarting %s: %w", e.Name(), err)
+		if err := restartServer(ctx, e, restart); err != nil {
+			return done, notDone, err
 		}
 		return append(done, e.Name()+" cache (server restarted)"), notDone, nil
 	}
@@ -76,4 +69,20 @@ func mergeFlush(cf *results.CacheFlush, done, notDone []string, warn func(string
 		}
 	}
 	return cf
+}
+
+// restartServer restarts the private server of e (restart is the
+// instance's own) and reconnects e's session to it.
+func restartServer(ctx context.Context, e dbms.Engine, restart func(context.Context) error) error {
+	rc, ok := e.(dbms.Reconnecter)
+	if !ok {
+		return fmt.Errorf("%s sessions cannot reconnect after a restart", e.Name())
+	}
+	if err := restart(ctx); err != nil {
+		return fmt.Errorf("restart %s: %w", e.Name(), err)
+	}
+	if err := rc.Reconnect(ctx); err != nil {
+		return fmt.Errorf("reconnect after restarting %s: %w", e.Name(), err)
+	}
+	return nil
 }

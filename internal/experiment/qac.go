@@ -109,7 +109,7 @@ func (r *qacRun) measure(ctx context.Context) error {
 	} else if switched {
 		r.pr.Line("delay accounting switched on (kernel.task_delayacct=1)")
 		if r.plan.Restart != nil {
-			if err := r.restart(ctx); err != nil {
+			if err := restartServer(ctx, r.e, r.plan.Restart); err != nil {
 				return err
 			}
 		}
@@ -131,18 +131,6 @@ func (r *qacRun) measure(ctx context.Context) error {
 		}
 	}
 	return nil
-}
-
-// restart restarts the private server and reconnects the session.
-func (r *qacRun) restart(ctx context.Context) error {
-	rc, ok := r.e.(dbms.Reconnecter)
-	if !ok {
-		return fmt.Errorf("%s sessions cannot reconnect after a restart", r.e.Name())
-	}
-	if err := r.plan.Restart(ctx); err != nil {
-		return fmt.Errorf("restart %s: %w", r.e.Name(), err)
-	}
-	return rc.Reconnect(ctx)
 }
 
 // qac runs one query at one cardinality: QEs in the protocol's order,
