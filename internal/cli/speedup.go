@@ -12,10 +12,11 @@ import (
 	"github.com/dbgauge/dbgauge/internal/experiment"
 	"github.com/dbgauge/dbgauge/internal/progress"
 	"github.com/dbgauge/dbgauge/internal/report"
+	"github.com/dbgauge/dbgauge/internal/results"
 )
 
 type speedupFlags struct {
-	db, parallelism, memory, size, sweep, pageSizes, seed, out string
+	db, parallelism, memory, size, sweep, pageSizes, seed, dest, out string
 	ref, sweepP, reps                                          int
 }
 
@@ -28,8 +29,10 @@ func newSpeedup(stdout, stderr io.Writer) *cobra.Command {
 10% selections with no index, a clustered and a non-clustered index, and
 joinABprime, joinAselB and joinCselAselB on the key (unique2) and a non-key
 attribute (unique1), on Wisconsin relations of --size tuples. Each result is
-counted inside the engine; every point runs once untimed (a warm-up that
-also reads EXPLAIN ANALYZE where there is one) and --reps times timed.
+stored into a fresh relation (CREATE TABLE AS, as the seeds did; --dest
+count counts it inside the engine instead); every point runs once untimed
+(a warm-up that also reads EXPLAIN ANALYZE where there is one) and --reps
+times timed, and every result's cardinality is checked.
 
 --parallelism p counts the processes (threads) working on one query, the
 leader included: PostgreSQL runs p with max_parallel_workers_per_gather =
@@ -73,6 +76,7 @@ Firebird) beside --db and removes it afterwards.`,
 	fl.StringVar(&f.sweep, "memory-sweep", "", "total join memories, largest first (e.g. 64MB,16MB,4MB,1MB,256kB)")
 	fl.IntVar(&f.sweepP, "sweep-p", 0, "the fixed p of --memory-sweep (default --ref, or 1 without --parallelism)")
 	fl.StringVar(&f.pageSizes, "page-sizes", "", "page sizes in bytes or KiB (e.g. 1KiB,2KiB,4KiB,8KiB,16KiB,32KiB): SQLite and Firebird")
+	fl.StringVar(&f.dest, "dest", results.DestRelation, "where each result goes: relation (stored with CREATE TABLE AS) or count (COUNT(*) inside the engine)")
 	fl.StringVar(&f.seed, "seed", "1", "seed of the data and of the query constants")
 	fl.StringVar(&f.out, "out", "", "run directory (default runs/<UTC time>-speedup)")
 	addConfigFlag(cmd)
@@ -81,6 +85,12 @@ Firebird) beside --db and removes it afterwards.`,
 
 func (f *speedupFlags) plan() (experiment.SpeedupPlan, error) {
 	var p experiment.SpeedupPlan
+	switch f.dest {
+	case results.DestRelation, results.DestCount:
+		p.Dest = f.dest
+	default:
+		return p, usagef("--dest %q: give relation or count", f.dest)
+	}
 	if f.parallelism == "" && f.sweep == "" && f.pageSizes == "" {
 		return p, usagef("give what to vary: --parallelism LIST (e.g. 1,2,4), --memory-sweep LIST or --page-sizes LIST")
 	}

@@ -23,13 +23,14 @@ func TestSpeedupPlan(t *testing.T) {
 		t.Errorf("page sizes %v %v, want [1024 4096 32768]", p.PageSizes, err)
 	}
 	for name, bad := range map[string]speedupFlags{
-		"nothing to vary":   {memory: "1MiB", size: "1000", reps: 1, seed: "1"},
-		"ref outside list":  {parallelism: "1,2", ref: 3, memory: "1MiB", size: "1000", reps: 1, seed: "1"},
-		"duplicate p":       {parallelism: "2,2", memory: "1MiB", size: "1000", reps: 1, seed: "1"},
-		"page not a power":  {pageSizes: "3000", memory: "1MiB", size: "1000", reps: 1, seed: "1"},
-		"sweep below 64KiB": {sweep: "32KiB", memory: "1MiB", size: "1000", reps: 1, seed: "1"},
-		"size too small":    {parallelism: "1", memory: "1MiB", size: "999", reps: 1, seed: "1"},
-		"no reps":           {parallelism: "1", memory: "1MiB", size: "1000", reps: 0, seed: "1"},
+		"nothing to vary":   {memory: "1MiB", size: "1000", reps: 1, seed: "1", dest: "relation"},
+		"ref outside list":  {parallelism: "1,2", ref: 3, memory: "1MiB", size: "1000", reps: 1, seed: "1", dest: "relation"},
+		"duplicate p":       {parallelism: "2,2", memory: "1MiB", size: "1000", reps: 1, seed: "1", dest: "relation"},
+		"page not a power":  {pageSizes: "3000", memory: "1MiB", size: "1000", reps: 1, seed: "1", dest: "relation"},
+		"sweep below 64KiB": {sweep: "32KiB", memory: "1MiB", size: "1000", reps: 1, seed: "1", dest: "relation"},
+		"size too small":    {parallelism: "1", memory: "1MiB", size: "999", reps: 1, seed: "1", dest: "relation"},
+		"no reps":           {parallelism: "1", memory: "1MiB", size: "1000", reps: 0, seed: "1", dest: "relation"},
+		"unknown dest":      {parallelism: "1", memory: "1MiB", size: "1000", reps: 1, seed: "1", dest: "client"},
 	} {
 		_, err := bad.plan()
 		var ue *UsageError

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/dbgauge/dbgauge/internal/dbms"
+	"github.com/dbgauge/dbgauge/internal/results"
 )
 
 // How each engine's knobs carry p, memory and page size (specs/experiments.md
@@ -174,15 +175,23 @@ func pgPlanFacts(doc string) (planFacts, error) {
 	return f, nil
 }
 
-// warmup runs the query once, untimed, and learns what the engine did:
-// PostgreSQL through EXPLAIN ANALYZE (which executes it), DuckDB by
-// watching its temporary directory. The timed repetitions then find the
-// same warm cache at every point.
-func warmup(ctx context.Context, e dbms.Engine, sql string) (planFacts, int64, error) {
+// warmup runs the query once, untimed, into dest, and learns what the
+// engine did: PostgreSQL through EXPLAIN ANALYZE of the very statement
+// timed (it executes it), DuckDB by watching its temporary directory. The
+// timed repetitions then find the same warm cache at every point.
+func warmup(ctx context.Context, e dbms.Engine, q speedupQuery, dest string) (planFacts, int64, error) {
 	f := planFacts{planned: -1, launched: -1, batches: -1}
 	switch e.Name() {
 	case "postgres":
-		doc, err := dbms.FirstValue(ctx, e, "EXPLAIN (ANALYZE, FORMAT JSON) "+countSQL(sql))
+		stmt := countSQL(q.sql)
+		if dest == results.DestRelation {
+			if err := e.DropTable(ctx, resultTable); err != nil {
+				return f, -1, err
+			}
+			defer e.DropTable(ctx, resultTable)
+			stmt = fmt.Sprintf("CREATE TABLE %s AS %s", resultTable, q.sql)
+		}
+		doc, err := dbms.FirstValue(ctx, e, "EXPLAIN (ANALYZE, FORMAT JSON) "+stmt)
 		if err != nil {
 			return f, -1, err
 		}
@@ -191,14 +200,14 @@ func warmup(ctx context.Context, e dbms.Engine, sql string) (planFacts, int64, e
 	case "duckdb":
 		dir, err := dbms.FirstValue(ctx, e, "SELECT current_setting('temp_directory')")
 		if err != nil || dir == "" {
-			_, err := dbms.FirstValue(ctx, e, countSQL(sql))
+			_, _, err := timedInto(ctx, e, q, dest)
 			return f, -1, err
 		}
 		w := watchDir(dir)
-		_, err = dbms.FirstValue(ctx, e, countSQL(sql))
+		_, _, err = timedInto(ctx, e, q, dest)
 		return f, w.stop(), err
 	}
-	_, err := dbms.FirstValue(ctx, e, countSQL(sql))
+	_, _, err := timedInto(ctx, e, q, dest)
 	return f, -1, err
 }
 
@@ -250,13 +259,34 @@ func dirBytes(dir string) int64 {
 	return n
 }
 
-// timedCount runs the counted query once and returns its time and count.
-func timedCount(ctx context.Context, e dbms.Engine, sql string) (float64, int64, error) {
+// timedInto runs q once into dest and returns its time and its result's
+// cardinality. Into a relation (the seeds' way), only CREATE TABLE AS is
+// timed; the count and the drop come after. Counted, only the count
+// crosses to the client.
+func timedInto(ctx context.Context, e dbms.Engine, q speedupQuery, dest string) (float64, int64, error) {
+	if dest == results.DestRelation {
+		if err := e.DropTable(ctx, resultTable); err != nil {
+			return 0, 0, fmt.Errorf("drop result relation: %w", err)
+		}
+	}
+	stmt := func() error { return e.CreateTableAs(ctx, resultTable, q.sql, q.columns) }
+	var v string
+	if dest != results.DestRelation {
+		stmt = func() (err error) { v, err = dbms.FirstValue(ctx, e, countSQL(q.sql)); return err }
+	}
 	start := time.Now()
-	v, err := dbms.FirstValue(ctx, e, countSQL(sql))
+	err := stmt()
 	ms := float64(time.Since(start).Nanoseconds()) / 1e6
 	if err != nil {
 		return ms, 0, err
+	}
+	if dest == results.DestRelation {
+		if v, err = dbms.FirstValue(ctx, e, "SELECT COUNT(*) FROM "+resultTable); err != nil {
+			return ms, 0, fmt.Errorf("count result relation: %w", err)
+		}
+		if err := e.DropTable(ctx, resultTable); err != nil {
+			return ms, 0, fmt.Errorf("drop result relation: %w", err)
+		}
 	}
 	n, err := strconv.ParseInt(v, 10, 64)
 	return ms, n, err

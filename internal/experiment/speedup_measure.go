@@ -85,13 +85,13 @@ func (r *speedupRun) point(ctx context.Context, e dbms.Engine, q speedupQuery, x
 	if err := applySettings(ctx, e, settings); err != nil {
 		return fail(err)
 	}
-	facts, temp, err := warmup(ctx, e, q.sql)
+	facts, temp, err := warmup(ctx, e, q, r.plan.Dest)
 	if err != nil {
 		return fail(fmt.Errorf("warm-up: %w", err))
 	}
 	pt.WorkersPlanned, pt.WorkersLaunched, pt.HashBatches, pt.TempBytes = facts.planned, facts.launched, facts.batches, temp
 	for i := 0; i < r.plan.Reps; i++ {
-		ms, n, err := timedCount(ctx, e, q.sql)
+		ms, n, err := timedInto(ctx, e, q, r.plan.Dest)
 		if err != nil {
 			return fail(err)
 		}

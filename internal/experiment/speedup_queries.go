@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 
+	"github.com/dbgauge/dbgauge/internal/dbms"
 	w "github.com/dbgauge/dbgauge/internal/workload/wisconsin"
 )
 
@@ -22,6 +23,9 @@ type speedupQuery struct {
 	sql       string
 	expected  int64
 	join      bool
+	// columns describe the result for engines that need them to create
+	// the result relation.
+	columns []dbms.Column
 }
 
 // speedupNums are the Wisconsin queries of each organisation: the 1% and
@@ -46,7 +50,8 @@ func speedupQueries(d *w.Data, org w.Org, seed uint64) ([]speedupQuery, error) {
 	// nothing: its time is the scan's without the cost of any result.
 	out := []speedupQuery{{
 		num: 0, class: "0% selection", org: org, attribute: attr,
-		sql: fmt.Sprintf("SELECT * FROM %s WHERE %s BETWEEN %d AND -1", a, attr, -max(d.N/100, 1)),
+		sql:     fmt.Sprintf("SELECT * FROM %s WHERE %s BETWEEN %d AND -1", a, attr, -max(d.N/100, 1)),
+		columns: w.Columns(),
 	}}
 	rng := rand.New(rand.NewPCG(seed, 3))
 	for _, num := range speedupNums[org] {
@@ -58,7 +63,7 @@ func speedupQueries(d *w.Data, org w.Org, seed uint64) ([]speedupQuery, error) {
 		if err != nil {
 			return nil, fmt.Errorf("query %d: %w", num, err)
 		}
-		out = append(out, speedupQuery{num: num, class: q.Class, org: org, attribute: attr, sql: st.Select, expected: st.Expected, join: num >= 9})
+		out = append(out, speedupQuery{num: num, class: q.Class, org: org, attribute: attr, sql: st.Select, expected: st.Expected, join: num >= 9, columns: st.Columns})
 	}
 	return out, nil
 }

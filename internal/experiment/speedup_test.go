@@ -17,7 +17,7 @@ import (
 // directory has its results, tables and diagram.
 func TestSpeedupSQLite(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "run")
-	plan := SpeedupPlan{Parallelism: []int{1, 2}, Ref: 1, Memory: 1 << 20, PageSizes: []int64{1024, 4096}, Size: 1000, Reps: 2, Seed: 1}
+	plan := SpeedupPlan{Parallelism: []int{1, 2}, Ref: 1, Memory: 1 << 20, PageSizes: []int64{1024, 4096}, Size: 1000, Reps: 2, Seed: 1, Dest: results.DestRelation}
 	res, err := RunSpeedup(context.Background(), Setup{Dir: dir}, plan, progress.New(nil))
 	if err != nil {
 		t.Fatal(err)

@@ -12,9 +12,10 @@ type SpeedupResults struct {
 	Size int64  `json:"size"`
 	Reps int    `json:"reps"`
 	Seed uint64 `json:"seed"`
-	// Destination: the result is counted inside the engine (SELECT COUNT(*)
-	// FROM (query)), so that one client receiving rows does not serialise
-	// what the workers did in parallel.
+	// Destination: "relation" stores each result with CREATE TABLE AS, as
+	// the seeds did; "count" counts it inside the engine. Neither sends the
+	// rows to the one client, which would serialise what the workers did
+	// in parallel.
 	Destination string       `json:"destination"`
 	Loads       []LoadResult `json:"loads,omitempty"`
 	// Speedup is the parallelism part; nil when --parallelism was not given.
