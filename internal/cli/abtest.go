@@ -83,7 +83,7 @@ number of rows.`,
 	fl.IntVar(&f.reps, "reps", 5, "pairs per query (at least 3)")
 	fl.IntVar(&f.warmup, "warmup", 1, "untimed executions per variant before a query's warm pairs")
 	fl.StringVar(&f.cache, "cache", "warm", "warm, cold (caches emptied before every execution) or both")
-	fl.StringVar(&f.dest, "dest", results.DestClient, "client: every row fetched by the client; count: only COUNT(*) over the query")
+	fl.StringVar(&f.dest, "dest", results.DestClient, "client: every row fetched by the client; count: only COUNT(*) over the query; relation: stored with CREATE TABLE AS")
 	fl.Float64Var(&f.level, "level", 0.95, "confidence level of the ratio interval")
 	fl.StringVar(&f.server, "server", "", "directory of the private instance --db names ('dbgauge server start'): restarted before every cold execution to empty its cache")
 	fl.StringVar(&f.seed, "seed", "1", "seed of the data and of the query constants")
@@ -130,10 +130,10 @@ func (f *abtestFlags) plan() (experiment.ABTestPlan, string, error) {
 		return p, "", usagef("--cache %q: give warm, cold or both", f.cache)
 	}
 	switch f.dest {
-	case results.DestClient, results.DestCount:
+	case results.DestClient, results.DestCount, results.DestRelation:
 		p.Dest = f.dest
 	default:
-		return p, "", usagef("--dest %q: give client or count", f.dest)
+		return p, "", usagef("--dest %q: give client, count or relation", f.dest)
 	}
 	if !(f.level > 0 && f.level < 1) {
 		return p, "", usagef("--level %g: give a confidence level between 0 and 1 (e.g. 0.95)", f.level)

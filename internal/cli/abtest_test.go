@@ -42,7 +42,7 @@ func TestABTestBadInput(t *testing.T) {
 		{"two URLs for A", []string{"--a", pg, "--a", "sqlite:/tmp/x.db", "--b", pg}, "two URLs"},
 		{"reps too few", []string{"--a-session", "SET x = 1", "--reps", "2"}, "at least 3 pairs"},
 		{"bad cache", []string{"--a-session", "SET x = 1", "--cache", "hot"}, "give warm, cold or both"},
-		{"bad dest", []string{"--a-session", "SET x = 1", "--dest", "relation"}, "give client or count"},
+		{"bad dest", []string{"--a-session", "SET x = 1", "--dest", "file"}, "give client, count or relation"},
 		{"update query", []string{"--a-session", "SET x = 1", "--wisconsin", "9,27"}, "query 27 is an update"},
 		{"unknown query", []string{"--a-session", "SET x = 1", "--wisconsin", "40"}, "1-32"},
 		{"two sizes", []string{"--a-session", "SET x = 1", "--size", "1000,2000"}, "one size"},

@@ -17,7 +17,7 @@ import (
 
 type speedupFlags struct {
 	db, parallelism, memory, size, sweep, pageSizes, seed, dest, out string
-	ref, sweepP, reps                                          int
+	ref, sweepP, reps                                                int
 }
 
 func newSpeedup(stdout, stderr io.Writer) *cobra.Command {

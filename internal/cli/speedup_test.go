@@ -7,7 +7,7 @@ import (
 )
 
 func TestSpeedupPlan(t *testing.T) {
-	f := speedupFlags{parallelism: "4,1,2", memory: "256MiB", size: "100000", reps: 3, seed: "1", sweep: "256kB,64MB,4MB"}
+	f := speedupFlags{parallelism: "4,1,2", memory: "256MiB", size: "100000", reps: 3, seed: "1", sweep: "256kB,64MB,4MB", dest: "relation"}
 	p, err := f.plan()
 	if err != nil {
 		t.Fatal(err)

@@ -36,7 +36,7 @@ type ABTestPlan struct {
 	// pairs, so that "warm" means what it says from the first pair on.
 	Warmup int
 	Caches []string // "warm", "cold", in the order to run
-	Dest   string   // results.DestClient or results.DestCount
+	Dest   string   // results.DestClient, DestCount or DestRelation
 	Level  float64
 	Seed   uint64
 	// Restart restarts the one private server both variants connect to
@@ -142,7 +142,7 @@ func (r *abRun) measure(ctx context.Context) error {
 			for j := range stmts {
 				stmts[j] = q
 			}
-			if err := r.compare(ctx, results.ABQuery{Label: label, SQL: q, ExpectedRows: -1}, stmts); err != nil {
+			if err := r.compare(ctx, results.ABQuery{Label: label, SQL: q, ExpectedRows: -1}, stmts, nil); err != nil {
 				return err
 			}
 		}

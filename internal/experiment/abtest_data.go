@@ -7,6 +7,7 @@ import (
 	"slices"
 	"time"
 
+	"github.com/dbgauge/dbgauge/internal/dbms"
 	"github.com/dbgauge/dbgauge/internal/results"
 	w "github.com/dbgauge/dbgauge/internal/workload/wisconsin"
 )
@@ -66,15 +67,16 @@ func (r *abRun) wisconsin(ctx context.Context) error {
 		rng := rand.New(rand.NewPCG(r.plan.Seed, uint64(q.Num)<<48^uint64(n)<<8))
 		stmts := make([]string, r.plan.Reps)
 		var expected int64
+		var cols []dbms.Column
 		for i := range stmts {
 			st, err := q.Build(data, i, rng)
 			if err != nil {
 				return err
 			}
-			stmts[i], expected = st.Select, st.Expected
+			stmts[i], expected, cols = st.Select, st.Expected, st.Columns
 		}
 		aq := results.ABQuery{Label: fmt.Sprintf("Q%d", q.Num), Num: q.Num, Class: q.Class, Organization: string(q.Org), SQL: stmts[0], ExpectedRows: expected}
-		if err := r.compare(ctx, aq, stmts); err != nil {
+		if err := r.compare(ctx, aq, stmts, cols); err != nil {
 			return err
 		}
 	}

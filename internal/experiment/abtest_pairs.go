@@ -3,8 +3,6 @@ package experiment
 import (
 	"context"
 	"fmt"
-	"strconv"
-	"time"
 
 	"github.com/dbgauge/dbgauge/internal/dbms"
 	"github.com/dbgauge/dbgauge/internal/results"
@@ -15,11 +13,11 @@ import (
 // A, then the same text on B, so drift over the run hits both alike and
 // the pairs can be resampled whole. The query is recorded (results.json
 // rewritten) whatever stopped it.
-func (r *abRun) compare(ctx context.Context, q results.ABQuery, stmts []string) error {
+func (r *abRun) compare(ctx context.Context, q results.ABQuery, stmts []string, cols []dbms.Column) error {
 	var err error
 	for _, cache := range r.plan.Caches {
 		run := results.ABCacheRun{Cache: cache, Status: results.StatusOK}
-		err = r.pairs(ctx, q, cache, stmts, &run)
+		err = r.pairs(ctx, q, cache, stmts, cols, &run)
 		r.summarize(q.Label, &run)
 		q.Runs = append(q.Runs, run)
 		if err != nil {
@@ -36,13 +34,13 @@ func (r *abRun) compare(ctx context.Context, q results.ABQuery, stmts []string) 
 // pairs runs the warm-up and the pairs of one query in one cache mode into
 // run. A failed execution ends this query's pairs and is recorded; only an
 // interruption or a lost connection stops the whole run.
-func (r *abRun) pairs(ctx context.Context, q results.ABQuery, cache string, stmts []string, run *results.ABCacheRun) error {
+func (r *abRun) pairs(ctx context.Context, q results.ABQuery, cache string, stmts []string, cols []dbms.Column, run *results.ABCacheRun) error {
 	cold := cache == "cold"
 	want := q.ExpectedRows
 	if !cold {
 		for i := 0; i < r.plan.Warmup; i++ {
 			for _, v := range []*abVariant{r.a, r.b} {
-				ms, rows, err := r.execute(ctx, v, stmts[i%len(stmts)], false)
+				ms, rows, err := r.execute(ctx, v, stmts[i%len(stmts)], cols, false)
 				r.journal(q, cache, "warmup", i, v, ms, rows, err)
 				if err != nil {
 					return r.failed(ctx, run, fmt.Sprintf("warm-up %d on %s", i+1, v.name), err)
@@ -53,7 +51,7 @@ func (r *abRun) pairs(ctx context.Context, q results.ABQuery, cache string, stmt
 	for i, sql := range stmts {
 		var ms [2]float64
 		for j, v := range []*abVariant{r.a, r.b} {
-			t, rows, err := r.execute(ctx, v, sql, cold)
+			t, rows, err := r.execute(ctx, v, sql, cols, cold)
 			r.journal(q, cache, "pair", i, v, t, rows, err)
 			if err != nil {
 				return r.failed(ctx, run, fmt.Sprintf("pair %d on %s", i+1, v.name), err)
@@ -91,10 +89,10 @@ func (r *abRun) failed(ctx context.Context, run *results.ABCacheRun, where strin
 	return nil
 }
 
-// execute times one execution on v: the rows fetched by the client, or
-// only their count (--dest count). A cold execution first empties what can
-// be emptied; that is outside the timed region.
-func (r *abRun) execute(ctx context.Context, v *abVariant, sql string, cold bool) (float64, int64, error) {
+// execute times one execution on v into the run's destination (see
+// intoDest). A cold execution first empties what can be emptied; that is
+// outside the timed region.
+func (r *abRun) execute(ctx context.Context, v *abVariant, sql string, cols []dbms.Column, cold bool) (float64, int64, error) {
 	if err := v.ready(ctx); err != nil {
 		return 0, 0, err
 	}
@@ -103,18 +101,7 @@ func (r *abRun) execute(ctx context.Context, v *abVariant, sql string, cold bool
 			return 0, 0, err
 		}
 	}
-	start := time.Now()
-	var rows int64
-	var err error
-	if r.plan.Dest == results.DestCount {
-		var s string
-		if s, err = dbms.FirstValue(ctx, v.e, "SELECT COUNT(*) FROM ("+sql+") AS q"); err == nil {
-			rows, err = strconv.ParseInt(s, 10, 64)
-		}
-	} else {
-		rows, err = v.e.QueryCount(ctx, sql)
-	}
-	return float64(time.Since(start).Nanoseconds()) / 1e6, rows, err
+	return intoDest(ctx, v.e, sql, cols, r.plan.Dest)
 }
 
 // cold empties the caches before v's execution. A restart of the shared

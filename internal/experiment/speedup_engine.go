@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"strconv"
 	"sync"
 	"time"
 
@@ -200,14 +199,14 @@ func warmup(ctx context.Context, e dbms.Engine, q speedupQuery, dest string) (pl
 	case "duckdb":
 		dir, err := dbms.FirstValue(ctx, e, "SELECT current_setting('temp_directory')")
 		if err != nil || dir == "" {
-			_, _, err := timedInto(ctx, e, q, dest)
+			_, _, err := intoDest(ctx, e, q.sql, q.columns, dest)
 			return f, -1, err
 		}
 		w := watchDir(dir)
-		_, _, err = timedInto(ctx, e, q, dest)
+		_, _, err = intoDest(ctx, e, q.sql, q.columns, dest)
 		return f, w.stop(), err
 	}
-	_, _, err := timedInto(ctx, e, q, dest)
+	_, _, err := intoDest(ctx, e, q.sql, q.columns, dest)
 	return f, -1, err
 }
 
@@ -257,37 +256,4 @@ func dirBytes(dir string) int64 {
 		return nil
 	})
 	return n
-}
-
-// timedInto runs q once into dest and returns its time and its result's
-// cardinality. Into a relation (the seeds' way), only CREATE TABLE AS is
-// timed; the count and the drop come after. Counted, only the count
-// crosses to the client.
-func timedInto(ctx context.Context, e dbms.Engine, q speedupQuery, dest string) (float64, int64, error) {
-	if dest == results.DestRelation {
-		if err := e.DropTable(ctx, resultTable); err != nil {
-			return 0, 0, fmt.Errorf("drop result relation: %w", err)
-		}
-	}
-	stmt := func() error { return e.CreateTableAs(ctx, resultTable, q.sql, q.columns) }
-	var v string
-	if dest != results.DestRelation {
-		stmt = func() (err error) { v, err = dbms.FirstValue(ctx, e, countSQL(q.sql)); return err }
-	}
-	start := time.Now()
-	err := stmt()
-	ms := float64(time.Since(start).Nanoseconds()) / 1e6
-	if err != nil {
-		return ms, 0, err
-	}
-	if dest == results.DestRelation {
-		if v, err = dbms.FirstValue(ctx, e, "SELECT COUNT(*) FROM "+resultTable); err != nil {
-			return ms, 0, fmt.Errorf("count result relation: %w", err)
-		}
-		if err := e.DropTable(ctx, resultTable); err != nil {
-			return ms, 0, fmt.Errorf("drop result relation: %w", err)
-		}
-	}
-	n, err := strconv.ParseInt(v, 10, 64)
-	return ms, n, err
 }

@@ -91,7 +91,7 @@ func (r *speedupRun) point(ctx context.Context, e dbms.Engine, q speedupQuery, x
 	}
 	pt.WorkersPlanned, pt.WorkersLaunched, pt.HashBatches, pt.TempBytes = facts.planned, facts.launched, facts.batches, temp
 	for i := 0; i < r.plan.Reps; i++ {
-		ms, n, err := timedInto(ctx, e, q, r.plan.Dest)
+		ms, n, err := intoDest(ctx, e, q.sql, q.columns, r.plan.Dest)
 		if err != nil {
 			return fail(err)
 		}

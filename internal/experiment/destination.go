@@ -1,0 +1,61 @@
+package experiment
+
+import (
+	"context"
+	"fmt"
+	"strconv"
+	"time"
+
+	"github.com/dbgauge/dbgauge/internal/dbms"
+	"github.com/dbgauge/dbgauge/internal/results"
+)
+
+// intoDest runs a retrieval once into dest and returns the time of the
+// statement alone and the result's cardinality:
+//   - relation: CREATE TABLE AS into resultTable (the seeds' way); the
+//     count and the drop come after the timed region;
+//   - count: SELECT COUNT(*) over the query, only the count crosses;
+//   - client: every row is fetched by the client and discarded.
+//
+// cols describe the result for engines that need them to create it.
+func intoDest(ctx context.Context, e dbms.Engine, sql string, cols []dbms.Column, dest string) (float64, int64, error) {
+	if dest == results.DestRelation {
+		if err := e.DropTable(ctx, resultTable); err != nil {
+			return 0, 0, fmt.Errorf("drop result relation: %w", err)
+		}
+	}
+	var rows int64
+	var stmt func() error
+	switch dest {
+	case results.DestRelation:
+		stmt = func() error { return e.CreateTableAs(ctx, resultTable, sql, cols) }
+	case results.DestCount:
+		stmt = func() (err error) { rows, err = countOf(ctx, e, countSQL(sql)); return err }
+	case results.DestClient:
+		stmt = func() (err error) { rows, err = e.QueryCount(ctx, sql); return err }
+	default:
+		return 0, 0, fmt.Errorf("unknown destination %q", dest)
+	}
+	start := time.Now()
+	err := stmt()
+	ms := float64(time.Since(start).Nanoseconds()) / 1e6
+	if err != nil || dest != results.DestRelation {
+		return ms, rows, err
+	}
+	if rows, err = countOf(ctx, e, "SELECT COUNT(*) FROM "+resultTable); err != nil {
+		return ms, 0, fmt.Errorf("count result relation: %w", err)
+	}
+	if err := e.DropTable(ctx, resultTable); err != nil {
+		return ms, rows, fmt.Errorf("drop result relation: %w", err)
+	}
+	return ms, rows, nil
+}
+
+// countOf runs a one-value COUNT query.
+func countOf(ctx context.Context, e dbms.Engine, sql string) (int64, error) {
+	v, err := dbms.FirstValue(ctx, e, sql)
+	if err != nil {
+		return 0, err
+	}
+	return strconv.ParseInt(v, 10, 64)
+}
