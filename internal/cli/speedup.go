@@ -73,7 +73,7 @@ Firebird) beside --db and removes it afterwards.`,
 	fl.IntVar(&f.ref, "ref", 0, "reference p of the speedups (default the smallest p; seed 003 used 2 for its joins)")
 	fl.StringVar(&f.size, "size", "100000", "Wisconsin base size N (TENKTUP1 and TENKTUP2 have N tuples)")
 	fl.IntVar(&f.reps, "reps", 5, "timed repetitions per point (after one untimed warm-up)")
-	fl.StringVar(&f.sweep, "memory-sweep", "", "total join memories, largest first (e.g. 64MB,16MB,4MB,1MB,256kB)")
+	fl.StringVar(&f.sweep, "memory-sweep", "", "total join memories, largest first (e.g. 64MiB,16MiB,4MiB,1MiB,256KiB,64KiB)")
 	fl.IntVar(&f.sweepP, "sweep-p", 0, "the fixed p of --memory-sweep (default --ref, or 1 without --parallelism)")
 	fl.StringVar(&f.pageSizes, "page-sizes", "", "page sizes in bytes or KiB (e.g. 1KiB,2KiB,4KiB,8KiB,16KiB,32KiB): SQLite and Firebird")
 	fl.StringVar(&f.dest, "dest", results.DestRelation, "where each result goes: relation (stored with CREATE TABLE AS) or count (COUNT(*) inside the engine)")
@@ -133,7 +133,7 @@ func (f *speedupFlags) plan() (experiment.SpeedupPlan, error) {
 				return p, err
 			}
 			if m < 64<<10 {
-				return p, usagef("--memory-sweep %s: below 64 KiB, PostgreSQL's smallest work_mem", strings.TrimSpace(part))
+				return p, usagef("--memory-sweep %s: %d bytes is below 64 KiB, PostgreSQL's smallest work_mem (kB and MB are powers of 1000 here: write 64KiB)", strings.TrimSpace(part), m)
 			}
 			p.MemorySweep = append(p.MemorySweep, m)
 			strs = append(strs, strconv.FormatInt(m, 10))

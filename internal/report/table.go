@@ -37,7 +37,7 @@ func (t *Table) Text(out io.Writer) {
 			if i > 0 {
 				b.WriteString("  ")
 			}
-			if i > 0 && numeric(c) {
+			if i > 0 && Numeric(c) {
 				b.WriteString(pad + c)
 			} else if i < len(r)-1 {
 				b.WriteString(c + pad)
@@ -76,7 +76,8 @@ func (t *Table) CSV(w *csv.Writer, lead ...string) {
 	}
 }
 
-func numeric(s string) bool {
+// Numeric says whether a cell holds a number (right-aligned in text and HTML).
+func Numeric(s string) bool {
 	if s == "" {
 		return false
 	}
