@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Installs the Debian packages dbgauge's tests need (engine servers for the
-# private instances the tests start), when they are missing and we are root.
+# private instances the tests start, and Chromium for the report test),
+# when they are missing and we are root.
 # Services are not started: tests run their own instances on loopback.
 set -euo pipefail
 need=()
@@ -8,6 +9,8 @@ command -v initdb >/dev/null 2>&1 || ls /usr/lib/postgresql/*/bin/initdb >/dev/n
 command -v mariadbd >/dev/null 2>&1 || [ -x /usr/sbin/mariadbd ] || need+=(mariadb-server)
 [ -x /usr/sbin/firebird ] || need+=(firebird3.0-server)
 command -v gcc >/dev/null 2>&1 || need+=(gcc)
+# Headless Chromium opens the quickstart report in the browser test.
+command -v chromium >/dev/null 2>&1 || need+=(chromium)
 if [ ${#need[@]} -eq 0 ]; then
   exit 0
 fi

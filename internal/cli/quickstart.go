@@ -24,7 +24,9 @@ func newQuickstart(stdout, stderr io.Writer) *cobra.Command {
 		Short: "Run the Wisconsin suite on embedded SQLite and DuckDB at a small size, side by side",
 		Long: `Run the whole Wisconsin suite, every cardinality checked, on the two embedded
 engines (no server needed), and print the tables side by side. The run
-directory holds one sub-directory per engine plus the side-by-side tables.`,
+directory holds one sub-directory per engine plus the side-by-side tables
+and report.html: both engines query by query, relative to the fastest, with
+links to each engine's own report. The page needs no network.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			sizes, err := parseSizes("size", size)
@@ -85,7 +87,12 @@ directory holds one sub-directory per engine plus the side-by-side tables.`,
 				}
 				fmt.Fprintf(stdout, "%s %s: %d query results with cardinality ok, %d failed\n", r.Engine, r.EngineVersion, ok, bad)
 			}
-			fmt.Fprintf(stdout, "run directory: %s (side_by_side.txt; per engine: */run/tables.txt, results.json)\n", abs)
+			fmt.Fprintf(stdout, "run directory: %s (side_by_side.txt; per engine: */run/tables.txt, results.json, report.html)\n", abs)
+			page, err := writeQuickstartReport(abs, "")
+			if err != nil {
+				return fmt.Errorf("report.html: %w", err)
+			}
+			fmt.Fprintf(stdout, "report: %s (open it in a browser)\n", page)
 			return nil
 		},
 	}

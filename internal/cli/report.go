@@ -2,7 +2,7 @@ package cli
 
 import (
 	"encoding/json"
-	"github.com/dbgauge/dbgauge/internal/results"
+	"fmt"
 	"io"
 	"os"
 	"path/filepath"
@@ -10,39 +10,92 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/dbgauge/dbgauge/internal/report"
+	"github.com/dbgauge/dbgauge/internal/results"
 )
 
-// newReport prints the tables of one or more Wisconsin run directories side
-// by side, from the stored results alone.
+// newReport regenerates the HTML report of run directories from their
+// files alone, and prints the tables of Wisconsin runs side by side.
 func newReport(stdout, stderr io.Writer) *cobra.Command {
-	return &cobra.Command{
-		Use:   "report DIR [DIR...]",
-		Short: "Print the tables of Wisconsin run directories, side by side (from results.json alone)",
-		Args:  cobra.MinimumNArgs(1),
+	var html string
+	cmd := &cobra.Command{
+		Use:   "report DIR [DIR...] [--html FILE]",
+		Short: "Regenerate a run directory's report.html from its files alone (and print Wisconsin tables side by side)",
+		Long: `Regenerate report.html of each run directory from manifest.json and
+results.json alone: a run taken months ago, or copied to another machine,
+gets the same page. A quickstart directory gets its engines page and each
+engine's own report. --html writes the page of a single DIR elsewhere.
+The tables of Wisconsin runs are printed side by side, one engine per row.`,
+		Args: cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
+			if html != "" && len(args) > 1 {
+				return usagef("--html names one page: give one DIR")
+			}
 			var runs []*results.WisconsinResults
 			for _, dir := range args {
+				pages, err := regenerate(dir, html)
+				if err != nil {
+					return err
+				}
+				for _, p := range pages {
+					fmt.Fprintf(stdout, "report: %s\n", p)
+				}
 				rs, err := readWisconsinRuns(dir)
 				if err != nil {
 					return err
 				}
 				runs = append(runs, rs...)
 			}
-			_, err := stdout.Write(report.WisconsinText(runs))
-			return err
+			if len(runs) > 0 {
+				_, err := stdout.Write(report.WisconsinText(runs))
+				return err
+			}
+			return nil
 		},
 	}
+	cmd.Flags().StringVar(&html, "html", "", "write the page here instead of DIR/report.html")
+	return cmd
 }
 
-// readWisconsinRuns reads DIR/results.json, or for a quickstart directory
-// every DIR/*/run/results.json.
+// regenerate writes the report page(s) of dir: a run directory's
+// report.html (or to html), or for a quickstart directory each engine's
+// and the engines page.
+func regenerate(dir, html string) ([]string, error) {
+	if _, err := os.Stat(filepath.Join(dir, "results.json")); err == nil {
+		if html == "" {
+			html = filepath.Join(dir, "report.html")
+		}
+		if err := writeReport(dir, html); err != nil {
+			return nil, err
+		}
+		return []string{html}, nil
+	}
+	subs, _ := filepath.Glob(filepath.Join(dir, "*", "run", "results.json"))
+	if len(subs) == 0 {
+		return nil, usagef("%s: no results.json (is it a dbgauge run directory?)", dir)
+	}
+	var pages []string
+	for _, s := range subs {
+		run := filepath.Dir(s)
+		page := filepath.Join(run, "report.html")
+		if err := writeReport(run, page); err != nil {
+			return pages, fmt.Errorf("%s: %w", run, err)
+		}
+		pages = append(pages, page)
+	}
+	page, err := writeQuickstartReport(dir, html)
+	if err != nil {
+		return pages, err
+	}
+	return append(pages, page), nil
+}
+
+// readWisconsinRuns reads the Wisconsin results of DIR/results.json, or
+// for a quickstart directory of every DIR/*/run/results.json; other
+// experiments' runs give none.
 func readWisconsinRuns(dir string) ([]*results.WisconsinResults, error) {
 	paths := []string{filepath.Join(dir, "results.json")}
 	if _, err := os.Stat(paths[0]); err != nil {
 		paths, _ = filepath.Glob(filepath.Join(dir, "*", "run", "results.json"))
-		if len(paths) == 0 {
-			return nil, usagef("%s: no results.json (is it a dbgauge run directory?)", dir)
-		}
 	}
 	var out []*results.WisconsinResults
 	for _, p := range paths {
@@ -51,10 +104,12 @@ func readWisconsinRuns(dir string) ([]*results.WisconsinResults, error) {
 			return nil, usagef("%v", err)
 		}
 		var r results.WisconsinResults
-		if err := json.Unmarshal(b, &r); err != nil || r.Experiment != "wisconsin" {
-			return nil, usagef("%s: not the results of a Wisconsin run", p)
+		if err := json.Unmarshal(b, &r); err != nil {
+			return nil, usagef("%s: %v", p, err)
 		}
-		out = append(out, &r)
+		if r.Experiment == "wisconsin" {
+			out = append(out, &r)
+		}
 	}
 	return out, nil
 }

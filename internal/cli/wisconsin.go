@@ -178,6 +178,10 @@ func runWisconsin(ctx context.Context, stdout, stderr io.Writer, db, outDir stri
 	pr := progress.New(stderr)
 	setup := experiment.WisconsinSetup{DB: db, Dir: outDir, Command: redactArgs(command), Config: redactConfig(config), Version: Version()}
 	res, err := experiment.RunWisconsin(ctx, setup, plan, pr)
+	if res != nil {
+		// After the tables: the report is written whatever happened.
+		defer finishRun(stdout, stderr, outDir, false)
+	}
 	if err != nil {
 		if res != nil {
 			pr.Line("run stopped: %v; what was measured is in %s", err, outDir)

@@ -101,12 +101,9 @@ func RunDSBench(ctx context.Context, s DSBenchSetup, plan DSBenchPlan, pr *progr
 	if err := writeDSBench(run, man, res); err != nil && runErr == nil {
 		runErr = err
 	}
-	o.close() // the database must be closed before its directory is packed
-	if path, err := results.Archive(run.Dir); err != nil {
-		pr.Line("warning: archive not written: %v", err)
-	} else {
-		pr.Line("archive: %s", path)
-	}
+	// The database is closed before the command packs the run directory
+	// (with its report) into an archive.
+	o.close()
 	return res, runErr
 }
 

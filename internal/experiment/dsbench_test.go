@@ -55,9 +55,6 @@ func sweepThreads(t *testing.T, url, mode, form string, threads int, scales ...i
 			t.Errorf("output %s missing or empty", f)
 		}
 	}
-	if _, err := os.Stat(dir + ".tar.gz"); err != nil {
-		t.Errorf("no archive: %v", err)
-	}
 }
 
 func TestDSBenchEmbedded(t *testing.T) {

@@ -6,6 +6,8 @@ import (
 	"os"
 	"time"
 
+	hdr "github.com/HdrHistogram/hdrhistogram-go"
+
 	"github.com/dbgauge/dbgauge/internal/progress"
 	"github.com/dbgauge/dbgauge/internal/report"
 	"github.com/dbgauge/dbgauge/internal/results"
@@ -74,7 +76,7 @@ func RunStorage(ctx context.Context, s StorageSetup, plan StoragePlan, pr *progr
 	}
 	pr.Line("dbgauge storage on %s (%s at %s), file of %d MiB, %s per random test, run directory %s",
 		plan.Dir, res.FileSystem, res.Mount, plan.Size>>20, plan.Duration, run.Dir)
-	runErr := Storage(ctx, plan, run.Journal(), res, pr)
+	runErr := Storage(ctx, plan, run, res, pr)
 	if runErr != nil {
 		res.Error = runErr.Error()
 	} else {
@@ -105,9 +107,12 @@ func writeStorage(run *results.Run, man *results.Manifest, res *results.StorageR
 
 // Storage runs the tests in order, into res, journaling each result as it
 // is taken: sequential write, cache drop, sequential read, random reads,
-// synchronous writes. The test file lives in plan.Dir and is removed at
-// the end, also when ctx is cancelled (Ctrl-C) or a test fails.
-func Storage(ctx context.Context, plan StoragePlan, j *results.Journal, res *results.StorageResults, pr *progress.Printer) error {
+// synchronous writes. Each latency test's distribution goes into the run
+// directory as an HdrHistogram interval log (results.StorageHistogramFile).
+// The test file lives in plan.Dir and is removed at the end, also when ctx
+// is cancelled (Ctrl-C) or a test fails.
+func Storage(ctx context.Context, plan StoragePlan, run *results.Run, res *results.StorageResults, pr *progress.Printer) error {
+	j := run.Journal()
 	f, err := os.CreateTemp(plan.Dir, ".dbgauge-storage-*.dat")
 	if err != nil {
 		return fmt.Errorf("create the test file in %s: %w", plan.Dir, err)
@@ -144,9 +149,13 @@ func Storage(ctx context.Context, plan StoragePlan, j *results.Journal, res *res
 
 	for _, bs := range smallBlocks {
 		pr.Line("random reads of %d KiB for %s", bs/kib, plan.Duration)
-		t, note, err := randomReads(ctx, name, plan.Size, bs, plan.Duration, plan.Seed)
+		var hs []*hdr.Histogram
+		t, note, err := randomReads(withIntervalLog(ctx, &hs), name, plan.Size, bs, plan.Duration, plan.Seed)
 		if err != nil {
 			return fail(fmt.Sprintf("random %d KiB reads", bs/kib), err)
+		}
+		if err := writeLatencyLog(run, results.StorageRandomRead, bs, hs, t.Method); err != nil {
+			return err
 		}
 		res.RandomReads = append(res.RandomReads, *t)
 		if note != "" && !contains(res.Notes, note) {
@@ -156,12 +165,27 @@ func Storage(ctx context.Context, plan StoragePlan, j *results.Journal, res *res
 	}
 	for _, bs := range smallBlocks {
 		pr.Line("synchronous %d KiB writes (write + fdatasync, the cost of a commit) for %s", bs/kib, plan.Duration)
-		t, err := syncWrites(ctx, name, plan.Size, bs, plan.Duration)
+		var hs []*hdr.Histogram
+		t, err := syncWrites(withIntervalLog(ctx, &hs), name, plan.Size, bs, plan.Duration)
 		if err != nil {
 			return fail(fmt.Sprintf("synchronous %d KiB writes", bs/kib), err)
 		}
+		if err := writeLatencyLog(run, results.StorageSyncWrite, bs, hs, t.Method); err != nil {
+			return err
+		}
 		res.SyncWrites = append(res.SyncWrites, *t)
 		record(fmt.Sprintf("sync write %d KiB", bs/kib), t)
+	}
+	return nil
+}
+
+// writeLatencyLog writes one latency test's interval histograms as its
+// HdrHistogram log in the run directory.
+func writeLatencyLog(run *results.Run, test string, bs int64, hs []*hdr.Histogram, method string) error {
+	name := results.StorageHistogramFile(test, bs)
+	comment := fmt.Sprintf("dbgauge storage %s, %d KiB blocks, %s: latency of each operation in nanoseconds, one interval per tenth of the test", test, bs/kib, method)
+	if err := results.WriteHistogramLog(run.Path(name), hs, comment); err != nil {
+		return fmt.Errorf("storage %s log: %w", test, err)
 	}
 	return nil
 }

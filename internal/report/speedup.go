@@ -29,7 +29,11 @@ func curveName(c results.SpeedupCurve) string {
 }
 
 func partTitle(r *results.SpeedupResults, part *results.SpeedupPart) string {
-	base := fmt.Sprintf("%s %s, Wisconsin N=%d, %d repetitions per point, result counted in the engine", r.Engine, r.EngineVersion, r.Size, r.Reps)
+	dest := "each result stored into a relation (CREATE TABLE AS)"
+	if r.Destination == results.DestCount {
+		dest = "each result counted in the engine"
+	}
+	base := fmt.Sprintf("%s %s, Wisconsin N=%d, %d repetitions per point, %s", r.Engine, r.EngineVersion, r.Size, r.Reps, dest)
 	switch part.Variable {
 	case "parallelism":
 		return fmt.Sprintf("Speedup against p: %s; total memory %s held constant; reference p=%d", base, bytesLabel(part.MemoryBytes), part.Ref)

@@ -1,15 +1,38 @@
 package htmlreport
 
 import (
+	"fmt"
+	"strings"
+
 	"github.com/dbgauge/dbgauge/internal/report"
 )
 
+// dsbenchDoc is the page of a stress sweep: the DSI, the median rate per
+// scale, the consistency checks and the peak first; then the diagrams
+// report draws, each with its reading; then the results table, the load
+// per transaction and the ranges.
 func (r *Run) dsbenchDoc(d *Doc) error {
-	d.Title = "DSBENCH stress sweep"
-	charts, err := report.DSBenchCharts(r.DSBench)
+	ds := r.DSBench
+	mode := strings.ToUpper(ds.Mode)
+	if ds.Mode == "tpcb" {
+		mode = "TPC-B"
+	}
+	d.Title = fmt.Sprintf("DSBENCH stress sweep: %s on %s %s", mode, ds.Engine, ds.EngineVersion)
+	d.Summary = dsbenchHeadlines(ds)
+	r.dsbenchWarnings(d)
+	scales := sortedScales(ds)
+	charts, err := report.DSBenchCharts(ds)
 	d.Sections = append(d.Sections, chartSections(charts, []diagram{
-		{"rate", "Rate against scale", ""}, {"cycle", "Cycles", ""}, {"freq", "Residence time frequencies", ""}, {"conf", "Confidence", ""},
+		{"rate", "Rate against scale", rateReading(scales)},
+		{"node", "Rate per node", nodeReading(ds, scales)},
+		{"cycle", "Rate by cycle", cycleReading(scales)},
+		{"freq", "Residence time distribution", freqReading(scales)},
+		{"conf", "Rate at confidence levels", confReading(ds, scales)},
 	})...)
-	d.Sections = append(d.Sections, Section{Title: "Results", Table: CSVTable("", report.DSBenchCSV(r.DSBench))})
+	d.Sections = append(d.Sections, Section{ID: "results", Title: "Results per scale", Table: dsbenchResultsTable(ds)})
+	d.Sections = append(d.Sections, Section{ID: "per_transaction", Title: "Load per transaction", Table: report.DSBenchPerTransaction(ds)})
+	if t := dsbenchRangesTable(ds); t != nil {
+		d.Sections = append(d.Sections, Section{ID: "ranges", Title: "Ranges of the curve (seed 001 §5.1)", Table: t})
+	}
 	return err
 }

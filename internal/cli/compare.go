@@ -1,0 +1,71 @@
+package cli
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/dbgauge/dbgauge/internal/report/htmlreport"
+)
+
+// newCompare writes the comparison report of run directories: the first
+// is the baseline, every other is compared with it.
+func newCompare(stdout, stderr io.Writer) *cobra.Command {
+	var html string
+	cmd := &cobra.Command{
+		Use:   "compare BASELINE DIR [DIR...] [--html FILE]",
+		Short: "Compare runs of one experiment (two engines, versions, settings or machines): ratios with intervals and a verdict per metric",
+		Long: `Compare run directories of the same experiment from their files alone. The
+first is the baseline. Per metric (tps per scale, time per query, ...) the
+page gives both values, the ratio with a bootstrap confidence interval from
+the repetitions, and a verdict: faster, slower, or no significant
+difference (the interval includes 1; fewer than 3 repetitions give no
+interval and no verdict). A table says what differs between the runs
+(engine, version, settings, flags, machine), and the diagrams overlay them.
+Wisconsin runs of several engines also get the engines view (each query
+relative to the fastest engine).`,
+		Args: cobra.MinimumNArgs(2),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			for _, dir := range args {
+				if _, err := os.Stat(filepath.Join(dir, "results.json")); err != nil {
+					return usagef("%s: no results.json (is it a dbgauge run directory?)", dir)
+				}
+			}
+			if html == "" {
+				html = filepath.Join("runs", time.Now().UTC().Format("20060102T150405Z")+"-compare.html")
+			}
+			d, err := htmlreport.Compare(args)
+			if err != nil {
+				return usagef("%v", err)
+			}
+			b, err := htmlreport.Render(d)
+			if err != nil {
+				return err
+			}
+			if err := os.MkdirAll(filepath.Dir(html), 0o755); err != nil {
+				return usagef("--html %s: %v", html, err)
+			}
+			if err := os.WriteFile(html, b, 0o644); err != nil {
+				return usagef("--html %s: %v", html, err)
+			}
+			for _, h := range d.Summary {
+				fmt.Fprintf(stdout, "%s: %s", h.Label, h.Value)
+				if h.Note != "" {
+					fmt.Fprintf(stdout, " (%s)", h.Note)
+				}
+				fmt.Fprintln(stdout)
+			}
+			for _, w := range d.Warnings {
+				fmt.Fprintf(stdout, "warning: %s\n", w)
+			}
+			fmt.Fprintf(stdout, "report: %s\n", html)
+			return nil
+		},
+	}
+	cmd.Flags().StringVar(&html, "html", "", "where to write the page (default runs/<UTC time>-compare.html)")
+	return cmd
+}

@@ -1,0 +1,58 @@
+package cli
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+
+	"github.com/dbgauge/dbgauge/internal/report/htmlreport"
+	"github.com/dbgauge/dbgauge/internal/results"
+)
+
+// finishRun completes a run directory after its experiment returned,
+// whether it succeeded or not: report.html, then (for the stress sweep)
+// the archive, last, so that it holds the report. These only read what the
+// run wrote; a failure here is a warning line and never touches a
+// measurement. The report's path goes to stdout, to open in a browser.
+func finishRun(stdout, stderr io.Writer, dir string, archive bool) {
+	page := filepath.Join(dir, "report.html")
+	if err := writeReport(dir, page); err != nil {
+		fmt.Fprintf(stderr, "warning: report.html not written: %v\n", err)
+	} else {
+		fmt.Fprintf(stdout, "report: %s\n", page)
+	}
+	if archive {
+		if path, err := results.Archive(dir); err != nil {
+			fmt.Fprintf(stderr, "warning: archive not written: %v\n", err)
+		} else {
+			fmt.Fprintf(stderr, "archive: %s\n", path)
+		}
+	}
+}
+
+// writeReport renders the run directory dir as one HTML page at path.
+func writeReport(dir, path string) error {
+	b, err := htmlreport.Build(dir)
+	if err != nil {
+		return err
+	}
+	return os.WriteFile(path, b, 0o644)
+}
+
+// writeQuickstartReport writes the engines page of a quickstart directory
+// (to html, default DIR/report.html) and returns its path.
+func writeQuickstartReport(dir, html string) (string, error) {
+	if html == "" {
+		html = filepath.Join(dir, "report.html")
+	}
+	d, err := htmlreport.Quickstart(dir)
+	if err != nil {
+		return "", err
+	}
+	b, err := htmlreport.Render(d)
+	if err != nil {
+		return "", err
+	}
+	return html, os.WriteFile(html, b, 0o644)
+}

@@ -1,0 +1,156 @@
+package htmlreport
+
+import (
+	"fmt"
+	"math"
+	"slices"
+
+	"github.com/dbgauge/dbgauge/internal/results"
+	"github.com/dbgauge/dbgauge/internal/stats"
+)
+
+// The one-line readings of the sweep's diagrams, each computed from the
+// numbers the diagram draws.
+
+// rateReading follows the median rate along the scales: where it starts,
+// where it peaks, where it ends.
+func rateReading(s []results.ScaleResult) string {
+	if len(s) == 0 {
+		return ""
+	}
+	first, last := s[0], s[len(s)-1]
+	if len(s) == 1 {
+		return fmt.Sprintf("One scale: the median rate at scale %d is %s tps (cycles from %s to %s tps).",
+			first.Scale, num(first.MedianTPS), num(first.MinTPS), num(first.MaxTPS))
+	}
+	p := peakScale(s)
+	peak := s[p]
+	tps := func(x results.ScaleResult) string {
+		return fmt.Sprintf("%s tps at scale %d", num(x.MedianTPS), x.Scale)
+	}
+	switch {
+	case p == 0:
+		return fmt.Sprintf("The median rate is highest at the smallest scale, %s, and %s %s.", tps(peak), fallsTo(peak, last), tps(last))
+	case p == len(s)-1:
+		return fmt.Sprintf("The median rate rises from %s to its peak at the largest scale, %s.", tps(first), tps(peak))
+	}
+	return fmt.Sprintf("The median rate rises from %s to a peak of %s, then %s %s.", tps(first), tps(peak), fallsTo(peak, last), tps(last))
+}
+
+// fallsTo is the verb from the peak to the last scale: the peak is the
+// first of equal highest rates, so the last may equal it.
+func fallsTo(peak, last results.ScaleResult) string {
+	if last.MedianTPS < peak.MedianTPS {
+		return "falls to"
+	}
+	return "ends at"
+}
+
+// cycleReading names the scale whose cycle rates spread the most.
+func cycleReading(s []results.ScaleResult) string {
+	worst, spread := -1, -1.0
+	for i, x := range s {
+		if len(x.Cycles) < 2 || x.MedianTPS <= 0 {
+			continue
+		}
+		lo, hi := slices.Min(x.Cycles), slices.Max(x.Cycles)
+		if d := (hi - lo) / x.MedianTPS; d > spread {
+			worst, spread = i, d
+		}
+	}
+	if worst < 0 {
+		return "Each scale ran one cycle (or none committed), so there is no spread between cycles to read."
+	}
+	x := s[worst]
+	what := "Cycle rates spread the most"
+	if len(s) == 1 {
+		what = "Cycle rates spread"
+	}
+	return fmt.Sprintf("%s at scale %d: from %s to %s tps over %d cycles, %s%% of its median rate.",
+		what, x.Scale, num(slices.Min(x.Cycles)), num(slices.Max(x.Cycles)), len(x.Cycles), pct(100*spread))
+}
+
+// residenceQuantile is the q-quantile of a scale's residence times in ms;
+// NaN when the run stored none.
+func residenceQuantile(x results.ScaleResult, q float64) float64 {
+	pts := make([]stats.QuantilePoint, len(x.Residence))
+	for i, p := range x.Residence {
+		pts[i] = stats.QuantilePoint(p)
+	}
+	return stats.QuantileFromPoints(pts, q) / 1000
+}
+
+// freqReading gives the median and 99th percentile residence times at the
+// smallest and largest scale.
+func freqReading(s []results.ScaleResult) string {
+	var with []results.ScaleResult
+	for _, x := range s {
+		if len(x.Residence) > 0 {
+			with = append(with, x)
+		}
+	}
+	if len(with) == 0 {
+		return ""
+	}
+	a, b := with[0], with[len(with)-1]
+	if len(with) == 1 {
+		return fmt.Sprintf("At scale %d half of the transactions take under %s ms and 99%% under %s ms.",
+			a.Scale, num(residenceQuantile(a, 0.5)), num(residenceQuantile(a, 0.99)))
+	}
+	return fmt.Sprintf("From scale %d to scale %d the median residence time goes from %s to %s ms and the 99th percentile from %s to %s ms.",
+		a.Scale, b.Scale, num(residenceQuantile(a, 0.5)), num(residenceQuantile(b, 0.5)), num(residenceQuantile(a, 0.99)), num(residenceQuantile(b, 0.99)))
+}
+
+// confReading compares, at the peak scale, the rate at the highest
+// confidence level up to 99% with the median rate.
+func confReading(r *results.DSBenchResults, s []results.ScaleResult) string {
+	if len(s) == 0 {
+		return ""
+	}
+	level := math.NaN()
+	for _, l := range r.Confidence {
+		if l <= 99 && (math.IsNaN(level) || l > level) {
+			level = l
+		}
+	}
+	if math.IsNaN(level) {
+		return ""
+	}
+	peak := s[peakScale(s)]
+	v, ok := peak.ConfidenceTPS[stats.LevelKey(level)]
+	if !ok || peak.MedianTPS <= 0 {
+		return ""
+	}
+	return fmt.Sprintf("At scale %d, the peak of the median rate, the rate at the %s%% confidence level is %s tps, %s%% of the median rate (%s tps).",
+		peak.Scale, stats.LevelKey(level), num(v), pct(100*v/peak.MedianTPS), num(peak.MedianTPS))
+}
+
+// nodeReading compares the nodes' median cycle rates at the largest scale
+// (the node diagram is drawn only for more than one node).
+func nodeReading(r *results.DSBenchResults, s []results.ScaleResult) string {
+	if r.Nodes <= 1 || len(s) == 0 || r.Cycles < 1 || r.DurationS <= 0 {
+		return ""
+	}
+	x := s[len(s)-1]
+	rows := make([]stats.ThreadCycle, len(x.CycleDetail))
+	for i, d := range x.CycleDetail {
+		rows[i] = stats.ThreadCycle(d)
+	}
+	nodes, err := stats.NodeCycleRates(rows, r.Cycles, r.DurationS)
+	if err != nil || len(nodes) < 2 {
+		return ""
+	}
+	lo, hi := 0, 0
+	med := make([]float64, len(nodes))
+	for i, n := range nodes {
+		med[i] = stats.Median(n.Cycles)
+		if med[i] < med[lo] {
+			lo = i
+		}
+		if med[i] > med[hi] {
+			hi = i
+		}
+	}
+	return fmt.Sprintf("At scale %d the %d nodes' median rates range from %s tps (node %d) to %s tps (node %d).",
+		x.Scale, len(nodes), num(med[lo]), nodes[lo].Node, num(med[hi]), nodes[hi].Node)
+}

@@ -1,0 +1,34 @@
+package htmlreport
+
+import (
+	"fmt"
+	"strings"
+)
+
+// dsbenchWarnings adds what a reader must know before trusting the
+// rates: an incomplete sweep, scales whose consistency check failed,
+// failed transaction trials, an open loop that fell behind its schedule,
+// and the sweep's own warnings.
+func (r *Run) dsbenchWarnings(d *Doc) {
+	ds := r.DSBench
+	r.warnIncomplete(d, ds.Complete, ds.Error, "the scales measured")
+	for _, s := range sortedScales(ds) {
+		if !s.Consistent {
+			why := strings.Join(s.Inconsistency, "; ")
+			if why == "" {
+				why = "no detail recorded"
+			}
+			r.warn(d, fmt.Sprintf("scale %d failed its consistency check: %s", s.Scale, why))
+		}
+		if s.Failed > 0 {
+			trials := s.Transactions + s.Failed
+			r.warn(d, fmt.Sprintf("scale %d: %d failed transaction trials, %s%% of %d trials", s.Scale, s.Failed, pct(100*float64(s.Failed)/float64(trials)), trials))
+		}
+		if s.Lag != nil && s.Lag.Skipped > 0 {
+			r.warn(d, fmt.Sprintf("scale %d: the open loop fell behind and skipped %d intended starts", s.Scale, s.Lag.Skipped))
+		}
+	}
+	for _, w := range ds.Warnings {
+		r.warn(d, w)
+	}
+}

@@ -1,0 +1,92 @@
+package results
+
+import (
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"time"
+)
+
+// scanDepth is how deep below the directory of runs run directories are
+// looked for: runs/X is one level, quickstart's runs/X/sqlite/run three.
+const scanDepth = 3
+
+// scanRuns returns the run directories under root (relative,
+// slash-separated, sorted): every directory down to scanDepth levels that
+// holds results.json or manifest.json. It does not look inside a run
+// directory, nor into hidden directories.
+func scanRuns(root string) ([]string, error) {
+	var out []string
+	err := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			if p == root {
+				return err
+			}
+			return nil // an unreadable subdirectory holds no run we can list
+		}
+		if !d.IsDir() || p == root {
+			return nil
+		}
+		if strings.HasPrefix(d.Name(), ".") {
+			return filepath.SkipDir
+		}
+		rel, err := filepath.Rel(root, p)
+		if err != nil {
+			return err
+		}
+		if IsRunDir(p) {
+			out = append(out, filepath.ToSlash(rel))
+			return filepath.SkipDir
+		}
+		if strings.Count(rel, string(filepath.Separator))+1 >= scanDepth {
+			return filepath.SkipDir
+		}
+		return nil
+	})
+	sort.Strings(out)
+	return out, err
+}
+
+// runStamp is the newest modification time of the files a catalog row is
+// read from (Unix nanoseconds; 0 when neither is there): a run rewritten
+// after it was registered is read again.
+func runStamp(dir string) int64 {
+	var newest int64
+	for _, name := range []string{ResultsFile, ManifestFile} {
+		if st, err := os.Stat(filepath.Join(dir, name)); err == nil && st.ModTime().UnixNano() > newest {
+			newest = st.ModTime().UnixNano()
+		}
+	}
+	return newest
+}
+
+// readEntry reads the catalog row of the run directory root/rel. A run
+// directory that cannot be read still gets a row, saying why, so that a
+// listing shows it rather than hiding it.
+func readEntry(root, rel string) CatalogEntry {
+	dir := filepath.Join(root, filepath.FromSlash(rel))
+	e := CatalogEntry{Path: rel, stamp: runStamp(dir)}
+	s, err := ReadRun(dir)
+	if err != nil {
+		e.Error = "unreadable: " + err.Error()
+		e.Started = time.Unix(0, e.stamp).UTC()
+		return e
+	}
+	e.Experiment = s.Experiment
+	e.Engine, e.EngineVersion = s.engineOf()
+	e.HasResults, e.Complete, e.Error = s.Results != nil, s.Complete, s.Error
+	if m := s.Manifest; m != nil {
+		e.Started, e.Finished, e.Dbgauge, e.Command = m.Started.UTC(), m.Finished, m.Dbgauge, m.Command
+		if e.Finished != nil {
+			t := e.Finished.UTC()
+			e.Finished = &t
+		}
+	}
+	if e.Started.IsZero() && e.stamp != 0 {
+		e.Started = time.Unix(0, e.stamp).UTC()
+	}
+	e.Headline = HeadlineOf(s)
+	return e
+}
