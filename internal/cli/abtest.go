@@ -67,7 +67,7 @@ number of rows.`,
 			if res != nil {
 				stdout.Write(report.ABTestText(res))
 				fmt.Fprintf(stdout, "run directory: %s (results.json, abtest.txt, abtest.csv, abtest.svg, abtest.png)\n", out)
-				finishRun(stdout, stderr, out, false)
+				finishRun(stdout, stderr, out, "", false)
 			}
 			return err
 		},

@@ -73,7 +73,7 @@ five diagrams, the DSI and the load log. The last scale's tables
 			}
 			if res != nil {
 				stdout.Write(dsbenchSummary(res, out))
-				finishRun(stdout, stderr, out, true)
+				finishRun(stdout, stderr, out, "", true)
 			}
 			if err == nil {
 				for _, s := range res.Scales {

@@ -11,16 +11,28 @@ import (
 )
 
 // finishRun completes a run directory after its experiment returned,
-// whether it succeeded or not: report.html, then (for the stress sweep)
-// the archive, last, so that it holds the report. These only read what the
+// whether it succeeded or not: the Go benchmark format export
+// (bench.txt), report.html, the catalog row, then (for the stress sweep)
+// the archive, last, so that it holds the rest. These only read what the
 // run wrote; a failure here is a warning line and never touches a
 // measurement. The report's path goes to stdout, to open in a browser.
-func finishRun(stdout, stderr io.Writer, dir string, archive bool) {
+//
+// catalogRoot is the directory of runs whose catalog lists this run; ""
+// means the run directory's parent (runs/ for runs/<time>-<experiment>).
+func finishRun(stdout, stderr io.Writer, dir, catalogRoot string, archive bool) {
+	if _, err := os.Stat(filepath.Join(dir, results.ResultsFile)); err == nil {
+		if err := results.WriteBench(dir); err != nil {
+			fmt.Fprintf(stderr, "warning: %s not written: %v\n", results.BenchFile, err)
+		}
+	}
 	page := filepath.Join(dir, "report.html")
 	if err := writeReport(dir, page); err != nil {
 		fmt.Fprintf(stderr, "warning: report.html not written: %v\n", err)
 	} else {
 		fmt.Fprintf(stdout, "report: %s\n", page)
+	}
+	if err := register(dir, catalogRoot); err != nil {
+		fmt.Fprintf(stderr, "warning: the catalog of runs was not updated (dbgauge list rebuilds it): %v\n", err)
 	}
 	if archive {
 		if path, err := results.Archive(dir); err != nil {
@@ -29,6 +41,14 @@ func finishRun(stdout, stderr io.Writer, dir string, archive bool) {
 			fmt.Fprintf(stderr, "archive: %s\n", path)
 		}
 	}
+}
+
+// register records dir in the catalog of root ("" for dir's parent).
+func register(dir, root string) error {
+	if root == "" {
+		return results.Register(dir)
+	}
+	return results.RegisterIn(root, dir)
 }
 
 // writeReport renders the run directory dir as one HTML page at path.

@@ -60,7 +60,7 @@ Users are goroutines by default; --processes makes each its own process.`,
 			if res != nil {
 				stdout.Write(report.MultiuserText(res))
 				fmt.Fprintf(stdout, "run directory: %s (results.json, multiuser.txt, multiuser.csv, multiuser.svg, multiuser.png)\n", out)
-				finishRun(stdout, stderr, out, false)
+				finishRun(stdout, stderr, out, "", false)
 			}
 			return err
 		},

@@ -57,7 +57,7 @@ numbered 0..N-1 (the cut keeps the rows with key < C).`,
 			if res != nil {
 				stdout.Write(report.QACText(res))
 				fmt.Fprintf(stdout, "run directory: %s (results.json, qac.txt, qac.csv, protocol.txt, qac.svg, qac.png)\n", out)
-				finishRun(stdout, stderr, out, false)
+				finishRun(stdout, stderr, out, "", false)
 			}
 			return err
 		},

@@ -62,7 +62,7 @@ fetches a 1% range, as seed 003's selections do.`,
 			if res != nil {
 				stdout.Write(report.SizeSweepText(res))
 				fmt.Fprintf(stdout, "run directory: %s (results.json, sizesweep.txt, sizesweep.csv, sizesweep.svg, sizesweep.png)\n", out)
-				finishRun(stdout, stderr, out, false)
+				finishRun(stdout, stderr, out, "", false)
 			}
 			return err
 		},

@@ -62,7 +62,7 @@ Firebird) beside --db and removes it afterwards.`,
 			if res != nil {
 				stdout.Write(report.SpeedupText(res))
 				fmt.Fprintf(stdout, "run directory: %s (results.json, speedup.txt, speedup.csv and the diagrams)\n", out)
-				finishRun(stdout, stderr, out, false)
+				finishRun(stdout, stderr, out, "", false)
 			}
 			return err
 		},

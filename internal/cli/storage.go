@@ -57,7 +57,7 @@ removed at the end, also on Ctrl-C.`,
 			if res != nil {
 				stdout.Write(report.StorageText(res))
 				fmt.Fprintf(stdout, "run directory: %s\n", out)
-				finishRun(stdout, stderr, out, false)
+				finishRun(stdout, stderr, out, "", false)
 			}
 			return err
 		},

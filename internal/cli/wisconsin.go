@@ -46,7 +46,7 @@ database afterwards unless --drop is given.`,
 			if err != nil {
 				return err
 			}
-			_, err = runWisconsin(cmd.Context(), stdout, stderr, f.db, f.out, plan, os.Args, effectiveFlags(cmd.Flags()))
+			_, err = runWisconsin(cmd.Context(), stdout, stderr, f.db, f.out, "", plan, os.Args, effectiveFlags(cmd.Flags()))
 			return err
 		},
 	}
@@ -168,7 +168,7 @@ func duplicate(list []string) string {
 
 // runWisconsin runs one Wisconsin plan into outDir (default under runs/),
 // prints its tables and returns its results (also when it failed part-way).
-func runWisconsin(ctx context.Context, stdout, stderr io.Writer, db, outDir string, plan experiment.WisconsinPlan, command []string, config map[string]any) (*results.WisconsinResults, error) {
+func runWisconsin(ctx context.Context, stdout, stderr io.Writer, db, outDir, catalogRoot string, plan experiment.WisconsinPlan, command []string, config map[string]any) (*results.WisconsinResults, error) {
 	if outDir == "" {
 		outDir = results.DefaultDir("runs", "wisconsin", time.Now())
 	}
@@ -180,7 +180,7 @@ func runWisconsin(ctx context.Context, stdout, stderr io.Writer, db, outDir stri
 	res, err := experiment.RunWisconsin(ctx, setup, plan, pr)
 	if res != nil {
 		// After the tables: the report is written whatever happened.
-		defer finishRun(stdout, stderr, outDir, false)
+		defer finishRun(stdout, stderr, outDir, catalogRoot, false)
 	}
 	if err != nil {
 		if res != nil {

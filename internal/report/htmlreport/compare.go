@@ -175,6 +175,16 @@ func (c *comparison) doc() *Doc {
 	d.Summary = c.summary()
 	d.Warnings = c.warnings()
 	d.Sections = append(d.Sections, c.differsSection(), c.metricsSection())
+	if c.severalEngines() {
+		// Wisconsin runs of several engines: the ClickBench-style view,
+		// each query relative to the fastest engine, selectable in place.
+		if v, err := newEngineView(c.runs); err == nil {
+			if secs, err := v.sections(); err == nil {
+				d.Sections = append(d.Sections, secs...)
+				d.Script = enginesScript
+			}
+		}
+	}
 	sections, err := c.diagrams()
 	d.Sections = append(d.Sections, sections...)
 	if err != nil {
@@ -189,4 +199,17 @@ func (c *comparison) doc() *Doc {
 		d.Manifest = append(d.Manifest, [2]string{c.name(i), v})
 	}
 	return d
+}
+
+// severalEngines tells whether the runs are Wisconsin runs of more than
+// one engine (or engine version).
+func (c *comparison) severalEngines() bool {
+	seen := map[string]bool{}
+	for _, r := range c.runs {
+		if r.Wisconsin == nil {
+			return false
+		}
+		seen[r.Wisconsin.Engine+" "+r.Wisconsin.EngineVersion] = true
+	}
+	return len(seen) > 1
 }

@@ -1,0 +1,38 @@
+package cli
+
+import (
+	"io"
+
+	"github.com/spf13/cobra"
+
+	"github.com/dbgauge/dbgauge/internal/results"
+)
+
+// newList lists the runs of a directory of runs from its catalog
+// (results.CatalogFile), which it brings up to date with the run
+// directories first, or rebuilds when it is lost.
+func newList(stdout, stderr io.Writer) *cobra.Command {
+	var dir string
+	cmd := &cobra.Command{
+		Use:   "list [--dir runs]",
+		Short: "List the runs (newest first) with their experiment, engine, status and headline figure",
+		Long: `List the runs under a directory of runs (default runs/), newest first: when
+each started, the experiment, the engine and its version, whether it
+finished (complete, failed, unfinished, incomplete), its headline figure
+(DSI, geometric mean of the Wisconsin query times, highest throughput,
+speedup, ...) and its run directory. The list comes from the catalog
+(catalog.db in that directory, an SQLite database updated as runs
+finish); runs added, changed or removed since are noticed, and a lost or
+damaged catalog is rebuilt from the run directories.`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			entries, err := results.List(dir)
+			if err != nil {
+				return usagef("%v (give the directory of runs with --dir)", err)
+			}
+			return results.WriteCatalog(stdout, entries)
+		},
+	}
+	cmd.Flags().StringVar(&dir, "dir", "runs", "the directory of runs")
+	return cmd
+}

@@ -1,0 +1,101 @@
+package cli
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestRunsAreReportedCatalogedAndExported follows two Wisconsin runs (one
+// on SQLite, one on DuckDB) through what happens after a run: report.html,
+// bench.txt, the catalog and `dbgauge list`, a lost catalog rebuilt, the
+// report regenerated from a copy of the run directory elsewhere, and
+// `dbgauge compare` of the two.
+func TestRunsAreReportedCatalogedAndExported(t *testing.T) {
+	runs := filepath.Join(t.TempDir(), "runs")
+	a, b := filepath.Join(runs, "a-sqlite"), filepath.Join(runs, "b-duckdb")
+	for _, r := range []struct{ dir, db string }{{a, ""}, {b, "duckdb:" + filepath.Join(t.TempDir(), "w.duckdb")}} {
+		args := []string{"wisconsin", "--size", "1000", "--reps", "3", "--queries", "1-8", "--out", r.dir}
+		if r.db != "" {
+			args = append(args, "--db", r.db)
+		}
+		code, stdout, stderr := run(args...)
+		if code != 0 {
+			t.Fatalf("exit %d: %s", code, stderr)
+		}
+		if !strings.Contains(stdout, "report: "+filepath.Join(r.dir, "report.html")) {
+			t.Errorf("the run does not print its report's path:\n%s", stdout)
+		}
+		bench, err := os.ReadFile(filepath.Join(r.dir, "bench.txt"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		// Three repetitions of every query: three lines each.
+		if n := strings.Count(string(bench), "BenchmarkWisconsin/Q1/"); n != 3 {
+			t.Errorf("bench.txt has %d lines of Q1, want 3:\n%s", n, bench)
+		}
+	}
+	if _, err := os.Stat(filepath.Join(runs, "catalog.db")); err != nil {
+		t.Fatalf("the runs were not cataloged: %v", err)
+	}
+	list := func() string {
+		t.Helper()
+		code, stdout, stderr := run("list", "--dir", runs)
+		if code != 0 {
+			t.Fatalf("list: exit %d: %s", code, stderr)
+		}
+		return stdout
+	}
+	first := list()
+	for _, want := range []string{"a-sqlite", "b-duckdb", "sqlite", "duckdb", "complete"} {
+		if !strings.Contains(first, want) {
+			t.Errorf("list lacks %q:\n%s", want, first)
+		}
+	}
+	os.Remove(filepath.Join(runs, "catalog.db"))
+	if again := list(); again != first {
+		t.Errorf("the rebuilt catalog lists otherwise:\n%s\nwas:\n%s", again, first)
+	}
+
+	// A copy elsewhere regenerates the same page: no absolute path of the
+	// original is baked into it.
+	moved := filepath.Join(t.TempDir(), "elsewhere")
+	if out, err := exec.Command("cp", "-r", a, moved).CombinedOutput(); err != nil {
+		t.Fatalf("cp: %v %s", err, out)
+	}
+	os.Remove(filepath.Join(moved, "report.html"))
+	if code, _, stderr := run("report", moved); code != 0 {
+		t.Fatalf("report: exit %d: %s", code, stderr)
+	}
+	orig, _ := os.ReadFile(filepath.Join(a, "report.html"))
+	regen, err := os.ReadFile(filepath.Join(moved, "report.html"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if string(orig) != string(regen) {
+		t.Errorf("the report regenerated from a copy differs from the original (%d vs %d bytes)", len(regen), len(orig))
+	}
+
+	page := filepath.Join(t.TempDir(), "cmp.html")
+	code, stdout, stderr := run("compare", a, b, "--html", page)
+	if code != 0 {
+		t.Fatalf("compare: exit %d: %s", code, stderr)
+	}
+	html, err := os.ReadFile(page)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"sqlite", "duckdb", "<svg", "Relative time per engine"} {
+		if !strings.Contains(string(html), want) {
+			t.Errorf("the comparison page lacks %q", want)
+		}
+	}
+	if !strings.Contains(stdout, "report: "+page) {
+		t.Errorf("compare does not print the page's path:\n%s", stdout)
+	}
+	if code, _, _ := run("compare", a, filepath.Join(runs, "nothing")); code != 2 {
+		t.Errorf("compare with a directory that is no run: exit %d, want 2", code)
+	}
+}
