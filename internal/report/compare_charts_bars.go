@@ -115,18 +115,7 @@ func CompareQueryChart(name string, labels []string, runs []*results.WisconsinRe
 		p.Add(b)
 		leg.Add(labels[ri], b)
 	}
-	p.X.Min, p.X.Max = -0.5, float64(len(keys))-0.5
-	var ticks plot.ConstantTicks
-	long := false
-	for i, n := range names {
-		ticks = append(ticks, plot.Tick{Value: float64(i), Label: n})
-		long = long || len(n) > 4
-	}
-	p.X.Tick.Marker = ticks
-	if long || len(keys) > 24 {
-		p.X.Tick.Label.Rotation = math.Pi / 2
-		p.X.Tick.Label.XAlign, p.X.Tick.Label.YAlign = draw.XRight, draw.YCenter
-	}
+	categoryAxis(p, names, 4)
 	w := vg.Length(math.Max(9, 2.5+0.11*float64(len(keys)*len(runs)))) * vg.Inch
 	return out, renderChart(out, name, w, figH, withLegend(p, leg))
 }
@@ -160,4 +149,22 @@ func (b *logBars) Thumbnail(c *draw.Canvas) {
 	c.FillPolygon(b.color, []vg.Point{
 		{X: c.Min.X, Y: c.Min.Y}, {X: c.Min.X, Y: c.Max.Y}, {X: c.Max.X, Y: c.Max.Y}, {X: c.Max.X, Y: c.Min.Y},
 	})
+}
+
+// categoryAxis labels the x axis of p with one category per integer
+// position; labels longer than long characters, or more than 24 of them,
+// are turned upright so that they do not overlap.
+func categoryAxis(p *plot.Plot, names []string, long int) {
+	p.X.Min, p.X.Max = -0.5, float64(len(names))-0.5
+	var ticks plot.ConstantTicks
+	turn := len(names) > 24
+	for i, n := range names {
+		ticks = append(ticks, plot.Tick{Value: float64(i), Label: n})
+		turn = turn || len(n) > long
+	}
+	p.X.Tick.Marker = ticks
+	if turn {
+		p.X.Tick.Label.Rotation = math.Pi / 2
+		p.X.Tick.Label.XAlign, p.X.Tick.Label.YAlign = draw.XRight, draw.YCenter
+	}
 }

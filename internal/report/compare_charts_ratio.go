@@ -3,7 +3,6 @@ package report
 import (
 	"math"
 
-	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
@@ -85,18 +84,7 @@ func CompareRatioChart(name, title, yLabel string, metrics []string, series []Ra
 		p.Add(one)
 		leg.Add("no difference (1)", one)
 	}
-	p.X.Min, p.X.Max = -0.5, n-0.5
-	var ticks plot.ConstantTicks
-	long := false
-	for i, m := range metrics {
-		ticks = append(ticks, plot.Tick{Value: float64(i), Label: m})
-		long = long || len(m) > 6
-	}
-	p.X.Tick.Marker = ticks
-	if long || len(metrics) > 24 {
-		p.X.Tick.Label.Rotation = math.Pi / 2
-		p.X.Tick.Label.XAlign, p.X.Tick.Label.YAlign = draw.XRight, draw.YCenter
-	}
+	categoryAxis(p, metrics, 6)
 	w := vg.Length(math.Max(9, 2.5+0.22*n)) * vg.Inch
 	return out, renderChart(out, name, w, figH, withLegend(p, leg))
 }

@@ -42,40 +42,27 @@ type cmpLinePlace struct {
 // is read from the runs' results; dsbench's per-cycle latencies from its
 // HdrHistogram logs.
 func cmpMetricsOf(runs []*Run) [][]cmpMetric {
+	if runs[0].Experiment == "wisconsin" {
+		return wisconsinMetrics(runs) // lined up across the runs' sizes
+	}
 	out := make([][]cmpMetric, len(runs))
-	switch runs[0].Experiment {
-	case "wisconsin":
-		return wisconsinMetrics(runs)
-	case "dsbench":
+	if of, ok := cmpMetricsOfRun[runs[0].Experiment]; ok {
 		for i, r := range runs {
-			out[i] = dsbenchMetrics(r)
-		}
-	case "multiuser":
-		for i, r := range runs {
-			out[i] = multiuserMetrics(r)
-		}
-	case "sizesweep":
-		for i, r := range runs {
-			out[i] = sizesweepMetrics(r)
-		}
-	case "speedup":
-		for i, r := range runs {
-			out[i] = speedupMetrics(r)
-		}
-	case "qac":
-		for i, r := range runs {
-			out[i] = qacMetrics(r)
-		}
-	case "abtest":
-		for i, r := range runs {
-			out[i] = abtestMetrics(r)
-		}
-	case "storage":
-		for i, r := range runs {
-			out[i] = storageMetrics(r)
+			out[i] = of(r)
 		}
 	}
 	return out
+}
+
+// cmpMetricsOfRun are the metrics of one run, per experiment.
+var cmpMetricsOfRun = map[string]func(*Run) []cmpMetric{
+	"dsbench":   dsbenchMetrics,
+	"multiuser": multiuserMetrics,
+	"sizesweep": sizesweepMetrics,
+	"speedup":   speedupMetrics,
+	"qac":       qacMetrics,
+	"abtest":    abtestMetrics,
+	"storage":   storageMetrics,
 }
 
 // cmpKey builds a metric key from its parts.
