@@ -71,6 +71,40 @@ func TestQuickstartReportInBrowser(t *testing.T) {
 			saveArtifact(t, "quickstart-report.png", res.Screenshot)
 		}
 	}
+	checkSelection(t, page)
+}
+
+// selectionCheck unticks the second engine in the engines view and reads
+// the summary before and after: the script recomputes it in the page.
+const selectionCheck = `(() => {
+	const row = e => document.querySelector('#engines-summary tr[data-engine="' + e + '"]');
+	const before = [row(0).querySelector('.rel').textContent, row(1).querySelector('.rel').textContent];
+	const box = document.querySelector('input.engines-e[data-engine="1"]');
+	box.checked = false;
+	box.dispatchEvent(new Event('change'));
+	return {before: before, first: row(0).querySelector('.rel').textContent, second: row(1).querySelector('.ans').textContent,
+		controls: !document.getElementById('engines-controls').hidden};
+})()`
+
+// checkSelection runs selectionCheck on the engines page: with one engine
+// left, it is the fastest of those selected (x1.00), and the other says
+// it is not selected.
+func checkSelection(t *testing.T, page string) {
+	res, err := browser.Open(context.Background(), page, selectionCheck)
+	if err != nil {
+		t.Fatalf("%s: %v", page, err)
+	}
+	var got struct {
+		Before        []string
+		First, Second string
+		Controls      bool
+	}
+	if err := json.Unmarshal(res.Value, &got); err != nil {
+		t.Fatalf("%s: %v: %s", page, err, res.Value)
+	}
+	if !got.Controls || got.First != "\u00d71.00" || got.Second != "not selected" || len(got.Before) != 2 {
+		t.Errorf("%s: unticking an engine did not recompute the summary: %+v", page, got)
+	}
 }
 
 func saveArtifact(t *testing.T, name string, b []byte) {
