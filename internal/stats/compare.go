@@ -58,8 +58,15 @@ type RunComparison struct {
 	High      float64 `json:"ci_high"`
 	Level     float64 `json:"level"`
 	Resamples int     `json:"resamples"`
-	Verdict   string  `json:"verdict"`
-	Reason    string  `json:"reason,omitempty"` // why not comparable
+	// P is the two-sided Mann-Whitney p-value of the two samples (NaN
+	// without an interval); Q is P adjusted for the many metrics of one
+	// comparison (AdjustRunComparisons; P itself until then).
+	P       float64 `json:"p"`
+	Q       float64 `json:"q"`
+	Verdict string  `json:"verdict"`
+	Reason  string  `json:"reason,omitempty"` // why not comparable
+	// Better is the metric's better direction, kept for AdjustRunComparisons.
+	Better Better `json:"-"`
 }
 
 // HasInterval says whether the comparison has a confidence interval.
@@ -74,7 +81,8 @@ func (c RunComparison) HasInterval() bool {
 // better direction is better.
 func CompareRuns(base, other []float64, better Better, level float64, resamples int, seed uint64) RunComparison {
 	c := RunComparison{NBase: len(base), NOther: len(other), MedianBase: Median(base), MedianOther: Median(other),
-		Ratio: math.NaN(), Low: math.NaN(), High: math.NaN(), Level: level, Resamples: resamples}
+		Ratio: math.NaN(), Low: math.NaN(), High: math.NaN(), Level: level, Resamples: resamples,
+		P: math.NaN(), Q: math.NaN(), Better: better}
 	switch {
 	case len(base) == 0:
 		c.Verdict, c.Reason = VerdictNotComparable, "not measured in the baseline"
@@ -102,8 +110,41 @@ func CompareRuns(base, other []float64, better Better, level float64, resamples 
 	}
 	iv := TwoSampleRatioCI(base, other, level, resamples, seed)
 	c.Low, c.High = iv.Low, iv.High
-	c.Verdict = CompareVerdict(c.Low, c.High, better)
+	c.P = MannWhitneyP(base, other)
+	c.Q = c.P
+	c.decide()
 	return c
+}
+
+// decide sets the verdict of a comparison with an interval: a difference
+// (faster or slower) needs both the interval to exclude 1 and the
+// (adjusted) p-value to be below 1 - Level; anything else is no
+// significant difference. The interval alone is not enough: from a few
+// repetitions a percentile bootstrap interval is too narrow (see
+// MannWhitneyP).
+func (c *RunComparison) decide() {
+	if !c.HasInterval() {
+		return
+	}
+	c.Verdict = CompareVerdict(c.Low, c.High, c.Better)
+	if c.Verdict != VerdictNoDiff && !(c.Q < 1-c.Level) {
+		c.Verdict = VerdictNoDiff
+	}
+}
+
+// AdjustRunComparisons adjusts the p-values of the metrics of one run
+// against the baseline for their number (Benjamini-Hochberg, AdjustBH)
+// and decides their verdicts again: on a page of a hundred metrics,
+// about five would otherwise differ by chance alone.
+func AdjustRunComparisons(cs []*RunComparison) {
+	ps := make([]float64, len(cs))
+	for i, c := range cs {
+		ps[i] = c.P
+	}
+	for i, q := range AdjustBH(ps) {
+		cs[i].Q = q
+		cs[i].decide()
+	}
 }
 
 // TwoSampleRatioCI is the percentile bootstrap interval of

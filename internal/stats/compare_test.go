@@ -22,23 +22,27 @@ func TestCompareRunsHandComputed(t *testing.T) {
 		low, high   float64 // NaN: no interval
 		verdict     string
 	}{
-		// twice the time: ratio 22/11; limits 20/12 and 24/10
-		{"time doubled", []float64{10, 11, 12}, []float64{20, 22, 24}, SmallerIsBetter, 2, 20.0 / 12, 24.0 / 10, VerdictSlower},
-		// the same numbers as rates: twice the tps is faster
-		{"rate doubled", []float64{10, 11, 12}, []float64{20, 22, 24}, BiggerIsBetter, 2, 20.0 / 12, 24.0 / 10, VerdictFaster},
+		// twice the time: ratio 22/11; limits 20/12 and 24/10. The
+		// interval excludes 1, but 3 against 3 repetitions cannot make a
+		// difference: the exact Mann-Whitney p-value is at least 2/20
+		// (one split in C(6,3) = 20 as extreme on each side).
+		{"time doubled", []float64{10, 11, 12}, []float64{20, 22, 24}, SmallerIsBetter, 2, 20.0 / 12, 24.0 / 10, VerdictNoDiff},
+		{"rate doubled", []float64{10, 11, 12}, []float64{20, 22, 24}, BiggerIsBetter, 2, 20.0 / 12, 24.0 / 10, VerdictNoDiff},
 		// a quarter of the time, order of repetitions irrelevant
-		{"time quartered", []float64{44, 40, 48}, []float64{11, 12, 10}, SmallerIsBetter, 11.0 / 44, 10.0 / 48, 12.0 / 40, VerdictFaster},
+		{"time quartered", []float64{44, 40, 48}, []float64{11, 12, 10}, SmallerIsBetter, 11.0 / 44, 10.0 / 48, 12.0 / 40, VerdictNoDiff},
 		// the same sample: limits 9/11 and 11/9 straddle 1
 		{"same", []float64{9, 10, 11}, []float64{11, 9, 10}, SmallerIsBetter, 1, 9.0 / 11, 11.0 / 9, VerdictNoDiff},
 		// overlapping samples whose medians differ by 10%: the interval
 		// [10/12, 12/10] still includes 1
 		{"overlap", []float64{10, 10, 12}, []float64{10, 11, 12}, SmallerIsBetter, 11.0 / 10, 10.0 / 12, 12.0 / 10, VerdictNoDiff},
-		// constant samples: a zero-width interval at 0.8, below 1
-		{"constant faster", []float64{5, 5, 5}, []float64{4, 4, 4}, SmallerIsBetter, 0.8, 0.8, 0.8, VerdictFaster},
+		// constant samples: a zero-width interval at 0.8, below 1, and
+		// again p = 2/20
+		{"constant faster", []float64{5, 5, 5}, []float64{4, 4, 4}, SmallerIsBetter, 0.8, 0.8, 0.8, VerdictNoDiff},
 		{"constant equal", []float64{5, 5, 5}, []float64{5, 5, 5}, BiggerIsBetter, 1, 1, 1, VerdictNoDiff},
 		// four values: the median of a resample is 16 when at least three
 		// of four draws are 16, probability 13/256 (5.1%) > 2.5%, so the
-		// lower limit is 26/16; 10 likewise gives the upper 26/10
+		// lower limit is 26/16; 10 likewise gives the upper 26/10; the
+		// samples are apart, p = 2/C(8,4) = 2/70 < 0.05
 		{"even sizes", []float64{10, 12, 14, 16}, []float64{26, 26, 26, 26}, SmallerIsBetter, 2, 26.0 / 16, 26.0 / 10, VerdictSlower},
 		// fewer than three repetitions: the ratio without an interval
 		{"two reps", []float64{10, 12}, []float64{20, 22, 24}, SmallerIsBetter, 2, math.NaN(), math.NaN(), VerdictTooFew},
@@ -126,5 +130,65 @@ func TestCompareVerdict(t *testing.T) {
 		if got := CompareVerdict(c.low, c.high, c.better); got != c.want {
 			t.Errorf("[%v, %v] better %v: %q, want %q", c.low, c.high, c.better, got, c.want)
 		}
+	}
+}
+
+// Five repetitions a side that do not overlap: p = 2/C(10,5) = 2/252, a
+// difference whichever way the metric is better; with the same samples
+// swapped, the other way.
+func TestCompareRunsVerdictDirection(t *testing.T) {
+	fast, slow := []float64{10, 11, 12, 13, 14}, []float64{20, 22, 24, 26, 28}
+	cases := []struct {
+		name        string
+		base, other []float64
+		better      Better
+		verdict     string
+	}{
+		{"time doubled", fast, slow, SmallerIsBetter, VerdictSlower},
+		{"time halved", slow, fast, SmallerIsBetter, VerdictFaster},
+		{"rate doubled", fast, slow, BiggerIsBetter, VerdictFaster},
+		{"rate halved", slow, fast, BiggerIsBetter, VerdictSlower},
+	}
+	for _, c := range cases {
+		got := CompareRuns(c.base, c.other, c.better, 0.95, DefaultResamples, DefaultBootstrapSeed)
+		if got.Verdict != c.verdict || !near(got.P, 2.0/252) || got.Q != got.P {
+			t.Errorf("%s: verdict %q p %v q %v, want %q p %v", c.name, got.Verdict, got.P, got.Q, c.verdict, 2.0/252)
+		}
+	}
+}
+
+// One real difference among ten metrics at p = 2/252 is not enough once
+// adjusted (q = 10 x 2/252 = 0.079); five of them are (q = 10/5 x 2/252).
+func TestAdjustRunComparisons(t *testing.T) {
+	fast, slow := []float64{10, 11, 12, 13, 14}, []float64{20, 22, 24, 26, 28}
+	family := func(differ int) []*RunComparison {
+		var cs []*RunComparison
+		for i := 0; i < 10; i++ {
+			other := fast
+			if i < differ {
+				other = slow
+			}
+			c := CompareRuns(fast, other, SmallerIsBetter, 0.95, DefaultResamples, DefaultBootstrapSeed)
+			cs = append(cs, &c)
+		}
+		AdjustRunComparisons(cs)
+		return cs
+	}
+	one := family(1)
+	if one[0].Verdict != VerdictNoDiff || !near(one[0].Q, 10*2.0/252) {
+		t.Errorf("one difference in ten: %q q %v, want no difference, q %v", one[0].Verdict, one[0].Q, 10*2.0/252)
+	}
+	five := family(5)
+	for i, c := range five {
+		want := VerdictNoDiff
+		if i < 5 {
+			want = VerdictSlower
+		}
+		if c.Verdict != want {
+			t.Errorf("five differences in ten, metric %d: %q (q %v), want %q", i, c.Verdict, c.Q, want)
+		}
+	}
+	if !near(five[0].Q, 2*2.0/252) || !near(five[9].Q, 1) {
+		t.Errorf("q-values %v and %v, want %v and 1", five[0].Q, five[9].Q, 2*2.0/252)
 	}
 }

@@ -116,6 +116,14 @@ func compareRows(perRun [][]cmpMetric) []compareRow {
 			row.vs = append(row.vs, compareMetric(row.per[0], row.per[ri], row.better))
 		}
 	}
+	// Each run against the baseline is one family of tests.
+	for ri := 1; ri < len(perRun); ri++ {
+		family := make([]*stats.RunComparison, len(rows))
+		for k := range rows {
+			family[k] = &rows[k].vs[ri-1]
+		}
+		stats.AdjustRunComparisons(family)
+	}
 	return rows
 }
 

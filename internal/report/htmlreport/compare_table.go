@@ -50,6 +50,14 @@ func cmpIntervalText(v stats.RunComparison) string {
 	return num(v.Low) + " – " + num(v.High)
 }
 
+// cmpPText is the adjusted p-value, or a dash without a test.
+func cmpPText(v stats.RunComparison) string {
+	if math.IsNaN(v.Q) {
+		return "—"
+	}
+	return num(v.Q)
+}
+
 // cmpValueText is a run's median of a metric, or why it has none.
 func cmpValueText(m *cmpMetric) string {
 	switch {
@@ -69,7 +77,7 @@ func (c *comparison) metricsSection() Section {
 	head := []string{"metric", "unit", c.name(0) + " (baseline)"}
 	for i := 1; i < len(c.runs); i++ {
 		l := c.letters[i] + "/" + c.letters[0]
-		head = append(head, c.name(i), l, fmt.Sprintf("%g%% interval of %s", 100*compareLevel, l), "verdict "+c.letters[i])
+		head = append(head, c.name(i), l, fmt.Sprintf("%g%% interval of %s", 100*compareLevel, l), "p (adjusted)", "verdict "+c.letters[i])
 	}
 	head = append(head, "repetitions")
 	var rows [][]cmpCell
@@ -83,7 +91,8 @@ func (c *comparison) metricsSection() Section {
 				ratio = num(v.Ratio)
 			}
 			cells = append(cells, cmpCell{Text: cmpValueText(row.per[i]), Class: "num"}, cmpCell{Text: ratio, Class: "num"},
-				cmpCell{Text: cmpIntervalText(v), Class: "num"}, cmpCell{Text: cmpVerdictText(v), Class: cmpVerdictClass(v.Verdict)})
+				cmpCell{Text: cmpIntervalText(v), Class: "num"}, cmpCell{Text: cmpPText(v), Class: "num"},
+				cmpCell{Text: cmpVerdictText(v), Class: cmpVerdictClass(v.Verdict)})
 			reps = append(reps, cmpRepsText(row.per[i]))
 		}
 		cells = append(cells, cmpCell{Text: strings.Join(reps, " · "), Class: "num"})
@@ -120,13 +129,18 @@ func (c *comparison) methodSection() Section {
 			}
 		}
 	}
+	alpha := 1 - compareLevel
 	text := fmt.Sprintf("The ratio is the other run's median over the baseline's. Its %g%% interval is a percentile bootstrap "+
 		"(%d resamples, fixed seed) that resamples each run's repetitions independently: the runs are not paired. "+
-		"An interval entirely above or below 1 is a real difference: faster or slower, knowing that a bigger rate (tps, thruput, MB/s) "+
-		"is better and a smaller time is; an interval that includes 1 is no significant difference. "+
+		"A difference (faster or slower, knowing that a bigger rate such as tps, thruput or MB/s is better and a smaller time is) "+
+		"needs two things: the interval entirely above or below 1, and the Mann-Whitney test of the two sets of repetitions "+
+		"(two-sided, exact where there are no ties) with a p-value below %g after the Benjamini-Hochberg adjustment for the %d metrics "+
+		"compared with an interval here. Anything else is no significant difference. The adjustment keeps the share of verdicts "+
+		"that are differences by chance near %g%% however many metrics the page holds; the test keeps few repetitions from "+
+		"looking conclusive (with 3 against 3 repetitions the smallest possible p-value is 0.1, so no verdict of a difference "+
+		"can come from so few; 5 against 5 can reach 0.008). "+
 		"Fewer than %d repetitions on either side give the ratio without an interval: too few repetitions for a verdict. "+
-		"The repetitions are the cycles of a stress sweep, the repetitions of a query, the query executions a protocol kept. "+
-		"Of the %d verdicts made here, about 1 in %g would show a difference by chance alone where there is none.",
-		100*compareLevel, compareResamples, stats.MinCompareReps, n, math.Round(1/(1-compareLevel)))
+		"The repetitions are the cycles of a stress sweep, the repetitions of a query, the query executions a protocol kept.",
+		100*compareLevel, compareResamples, alpha, n, 100*alpha, stats.MinCompareReps)
 	return Section{ID: "method", Title: "How to read the verdicts", Reading: text}
 }
