@@ -22,9 +22,11 @@ func newCompare(stdout, stderr io.Writer) *cobra.Command {
 		Long: `Compare run directories of the same experiment from their files alone. The
 first is the baseline. Per metric (tps per scale, time per query, ...) the
 page gives both values, the ratio with a bootstrap confidence interval from
-the repetitions, and a verdict: faster, slower, or no significant
-difference (the interval includes 1; fewer than 3 repetitions give no
-interval and no verdict). A table says what differs between the runs
+the repetitions, and a verdict: faster or slower when the interval excludes
+1 and the Mann-Whitney test of the repetitions is significant at 0.05
+after the Benjamini-Hochberg adjustment for the number of metrics; no
+significant difference otherwise (fewer than 3 repetitions give no
+interval and no verdict; 5 or more are needed for a difference). A table says what differs between the runs
 (engine, version, settings, flags, machine), and the diagrams overlay them.
 Wisconsin runs of several engines also get the engines view (each query
 relative to the fastest engine).`,
