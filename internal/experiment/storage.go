@@ -154,14 +154,12 @@ func Storage(ctx context.Context, plan StoragePlan, run *results.Run, res *resul
 		if err != nil {
 			return fail(fmt.Sprintf("random %d KiB reads", bs/kib), err)
 		}
-		if err := writeLatencyLog(run, results.StorageRandomRead, bs, hs, t.Method); err != nil {
-			return err
-		}
 		res.RandomReads = append(res.RandomReads, *t)
 		if note != "" && !contains(res.Notes, note) {
 			res.Notes = append(res.Notes, note)
 		}
 		record(fmt.Sprintf("random read %d KiB", bs/kib), t)
+		writeLatencyLog(run, res, results.StorageRandomRead, bs, hs, t.Method)
 	}
 	for _, bs := range smallBlocks {
 		pr.Line("synchronous %d KiB writes (write + fdatasync, the cost of a commit) for %s", bs/kib, plan.Duration)
@@ -170,24 +168,23 @@ func Storage(ctx context.Context, plan StoragePlan, run *results.Run, res *resul
 		if err != nil {
 			return fail(fmt.Sprintf("synchronous %d KiB writes", bs/kib), err)
 		}
-		if err := writeLatencyLog(run, results.StorageSyncWrite, bs, hs, t.Method); err != nil {
-			return err
-		}
 		res.SyncWrites = append(res.SyncWrites, *t)
 		record(fmt.Sprintf("sync write %d KiB", bs/kib), t)
+		writeLatencyLog(run, res, results.StorageSyncWrite, bs, hs, t.Method)
 	}
 	return nil
 }
 
 // writeLatencyLog writes one latency test's interval histograms as its
-// HdrHistogram log in the run directory.
-func writeLatencyLog(run *results.Run, test string, bs int64, hs []*hdr.Histogram, method string) error {
+// HdrHistogram log in the run directory, after the test's result is
+// recorded: a log that cannot be written is a note, and the measurement
+// and the tests after it are kept.
+func writeLatencyLog(run *results.Run, res *results.StorageResults, test string, bs int64, hs []*hdr.Histogram, method string) {
 	name := results.StorageHistogramFile(test, bs)
 	comment := fmt.Sprintf("dbgauge storage %s, %d KiB blocks, %s: latency of each operation in nanoseconds, one interval per tenth of the test", test, bs/kib, method)
 	if err := results.WriteHistogramLog(run.Path(name), hs, comment); err != nil {
-		return fmt.Errorf("storage %s log: %w", test, err)
+		res.Notes = append(res.Notes, fmt.Sprintf("the latency log %s was not written: %v", name, err))
 	}
-	return nil
 }
 
 func contains(list []string, s string) bool {

@@ -6,6 +6,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"regexp"
 	"sort"
 	"strconv"
 	"strings"
@@ -57,9 +58,7 @@ func BenchLines(runDir string) ([]byte, error) {
 	case *WisconsinResults:
 		benchWisconsin(w, r)
 	case *DSBenchResults:
-		if err := benchDSBench(w, r, runDir); err != nil {
-			return nil, err
-		}
+		benchDSBench(w, r, runDir)
 	case *MultiuserResults:
 		if w.procs == 0 {
 			w.procs = r.CPUs
@@ -74,22 +73,28 @@ func BenchLines(runDir string) ([]byte, error) {
 	case *QACResults:
 		benchQAC(w, r)
 	case *StorageResults:
-		if err := benchStorage(w, r, runDir); err != nil {
-			return nil, err
-		}
+		benchStorage(w, r, runDir)
 	}
-	return w.file(benchConfig(s)), nil
+	out := w.file(benchConfig(s))
+	if len(w.damaged) > 0 {
+		return out, fmt.Errorf("exported without the latency quantiles of the unreadable interval logs: %s", strings.Join(w.damaged, "; "))
+	}
+	return out, nil
 }
 
 // WriteBench writes BenchLines of runDir into runDir/bench.txt,
-// atomically.
+// atomically. An unreadable interval log costs only its quantiles: the
+// file is written without them and the error says which log.
 func WriteBench(runDir string) error {
 	b, err := BenchLines(runDir)
-	if err != nil {
+	if b == nil {
 		return err
 	}
 	r := &Run{Dir: runDir}
-	return r.WriteFile(BenchFile, b)
+	if werr := r.WriteFile(BenchFile, b); werr != nil {
+		return werr
+	}
+	return err
 }
 
 // benchConfig is the file-level configuration: what a comparison must
@@ -125,6 +130,9 @@ type benchWriter struct {
 	procs int
 	body  bytes.Buffer
 	units map[string]bool
+	// damaged names the interval logs that could not be read: their
+	// lines go out without the quantiles they would have given.
+	damaged []string
 }
 
 // benchValue is one measurement of a line and its unit.
@@ -175,11 +183,20 @@ func formatBenchValue(v benchValue) string {
 func benchNamePart(p string) string {
 	p = strings.Join(strings.Fields(p), "_")
 	p = strings.ReplaceAll(p, "/", "_")
+	// One "=" makes a key=value part benchstat can project on; more would
+	// be read as another key.
+	if k, v, ok := strings.Cut(p, "="); ok {
+		p = k + "=" + strings.ReplaceAll(v, "=", "_")
+	}
+	// A trailing -N would be read as the CPU count of the whole name.
+	p = trailingDash.ReplaceAllString(p, "_$1")
 	if p == "" {
 		return "_"
 	}
 	return p
 }
+
+var trailingDash = regexp.MustCompile(`-([0-9]+)$`)
 
 // file is the whole export: configuration lines, unit metadata, results.
 func (w *benchWriter) file(cfg [][2]string) []byte {
@@ -217,15 +234,21 @@ func unitBetter(u string) string {
 	return ""
 }
 
-// readLogIfAny reads the interval log name of the run directory; a
-// missing file (a run from before the logs) is no error.
-func readLogIfAny(runDir, name string) ([]*hdr.Histogram, error) {
+// logOf reads the interval log name of the run directory; a missing file
+// (a run from before the logs) gives none, and so does an unreadable one,
+// which is noted in w.damaged.
+func (w *benchWriter) logOf(runDir, name string) []*hdr.Histogram {
 	if name == "" {
-		return nil, nil
+		return nil
 	}
 	path := filepath.Join(runDir, name)
 	if _, err := os.Stat(path); err != nil {
-		return nil, nil
+		return nil
 	}
-	return ReadHistogramLog(path)
+	hs, err := ReadHistogramLog(path)
+	if err != nil {
+		w.damaged = append(w.damaged, fmt.Sprintf("%s: %v", name, err))
+		return nil
+	}
+	return hs
 }

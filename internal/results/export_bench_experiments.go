@@ -36,12 +36,9 @@ var residenceQuantiles = []float64{50, 95, 99}
 // transactions committed as the iteration count) and the quantiles of
 // that cycle's residence times, read from the scale's interval log (one
 // interval per cycle).
-func benchDSBench(w *benchWriter, r *DSBenchResults, runDir string) error {
+func benchDSBench(w *benchWriter, r *DSBenchResults, runDir string) {
 	for _, s := range r.Scales {
-		logs, err := readLogIfAny(runDir, s.HistogramFile)
-		if err != nil {
-			return fmt.Errorf("scale %d: %w", s.Scale, err)
-		}
+		logs := w.logOf(runDir, s.HistogramFile)
 		byCycle := map[int]*hdr.Histogram{}
 		for i, h := range logs {
 			c := i + 1
@@ -67,7 +64,6 @@ func benchDSBench(w *benchWriter, r *DSBenchResults, runDir string) error {
 			w.line(name, committed[c], vals...)
 		}
 	}
-	return nil
 }
 
 // Multiuser: every repetition's wall time at every user count (0 users is
@@ -146,6 +142,9 @@ func benchQAC(w *benchWriter, r *QACResults) {
 	}
 	for _, q := range r.QaCs {
 		name := []string{"QAC", query, "card=" + itoa(q.Cardinality)}
+		if !q.Retained {
+			continue // the protocol dropped this Q@C: its times are not to be trusted
+		}
 		for _, qe := range q.QEs {
 			if qe.Dropped || qe.Error != "" {
 				continue
@@ -163,7 +162,7 @@ func benchQAC(w *benchWriter, r *QACResults) {
 // reads and synchronous writes one line per interval of their latency log
 // (mean, p50 and p99 latency, and the rate in that interval), or, for a
 // run without logs, one line from the summary.
-func benchStorage(w *benchWriter, r *StorageResults, runDir string) error {
+func benchStorage(w *benchWriter, r *StorageResults, runDir string) {
 	for _, t := range []struct {
 		test string
 		tp   *Throughput
@@ -178,10 +177,7 @@ func benchStorage(w *benchWriter, r *StorageResults, runDir string) error {
 	}{{StorageRandomRead, r.RandomReads}, {StorageSyncWrite, r.SyncWrites}} {
 		for _, t := range set.tests {
 			name := []string{"Storage", "test=" + set.test, fmt.Sprintf("block=%dKiB", t.BlockBytes>>10)}
-			logs, err := readLogIfAny(runDir, StorageHistogramFile(set.test, t.BlockBytes))
-			if err != nil {
-				return fmt.Errorf("storage %s: %w", set.test, err)
-			}
+			logs := w.logOf(runDir, StorageHistogramFile(set.test, t.BlockBytes))
 			if len(logs) == 0 {
 				w.line(name, t.Ops, benchValue{t.MeanUS * 1e3, "ns/op"}, benchValue{t.P50US * 1e3, "p50-ns/op"}, benchValue{t.P99US * 1e3, "p99-ns/op"})
 				continue
@@ -197,5 +193,4 @@ func benchStorage(w *benchWriter, r *StorageResults, runDir string) error {
 			}
 		}
 	}
-	return nil
 }

@@ -299,10 +299,13 @@ func checkBench(t *testing.T, exp string, s *results.Stored, f benchFile) {
 	}
 }
 
-// keptQEs counts the QEs the timing protocol kept.
+// keptQEs counts the QEs the timing protocol kept, in the Q@Cs it kept.
 func keptQEs(r *results.QACResults) int {
 	n := 0
 	for _, q := range r.QaCs {
+		if !q.Retained {
+			continue
+		}
 		for _, qe := range q.QEs {
 			if !qe.Dropped && qe.Error == "" {
 				n++
@@ -317,14 +320,17 @@ func keptQEs(r *results.QACResults) int {
 func TestBenchLinesNamesAndMissingResults(t *testing.T) {
 	dir := t.TempDir()
 	res := results.ABTestResults{Experiment: "abtest", Workload: "sql", Complete: true, Queries: []results.ABQuery{{
-		Label: "sql 1", Runs: []results.ABCacheRun{{Cache: "warm", Status: results.StatusOK, AMS: []float64{1.5}, BMS: []float64{0.25}}}}}}
+		Label: "sql 1", Runs: []results.ABCacheRun{{Cache: "warm", Status: results.StatusOK, AMS: []float64{1.5}, BMS: []float64{0.25}}}}, {
+		// one "=" only, and no trailing -N that benchstat would read as the CPU count
+		Label: "x=1=2 q-3", Runs: []results.ABCacheRun{{Cache: "warm", Status: results.StatusOK, AMS: []float64{2}, BMS: []float64{3}}}}}}
 	b, _ := json.Marshal(res)
 	os.WriteFile(filepath.Join(dir, "results.json"), b, 0o644)
 	out, err := results.BenchLines(dir)
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := "pkg: dbgauge\nBenchmarkABTest/sql_1/cache=warm/variant=A 1 1500000 ns/op\nBenchmarkABTest/sql_1/cache=warm/variant=B 1 250000 ns/op\n"
+	want := "pkg: dbgauge\nBenchmarkABTest/sql_1/cache=warm/variant=A 1 1500000 ns/op\nBenchmarkABTest/sql_1/cache=warm/variant=B 1 250000 ns/op\n" +
+		"BenchmarkABTest/x=1_2_q_3/cache=warm/variant=A 1 2000000 ns/op\nBenchmarkABTest/x=1_2_q_3/cache=warm/variant=B 1 3000000 ns/op\n"
 	if string(out) != want {
 		t.Errorf("got\n%s\nwant\n%s", out, want)
 	}
@@ -339,5 +345,28 @@ func TestBenchLinesNamesAndMissingResults(t *testing.T) {
 	os.WriteFile(filepath.Join(dir, "manifest.json"), []byte(`{"experiment":"wisconsin"}`), 0o644)
 	if _, err := results.BenchLines(dir); err == nil {
 		t.Error("a run without results.json was exported")
+	}
+}
+
+// An interval log that cannot be read costs only its quantiles: the test's
+// summary line is exported and the error names the log.
+func TestBenchLinesDamagedLog(t *testing.T) {
+	dir := t.TempDir()
+	res := results.StorageResults{Experiment: "storage", Complete: true,
+		RandomReads: []results.LatencyTest{{BlockBytes: 4096, Ops: 100, MeanUS: 80, P50US: 70, P99US: 200}}}
+	b, _ := json.Marshal(res)
+	os.WriteFile(filepath.Join(dir, "results.json"), b, 0o644)
+	log := results.StorageHistogramFile(results.StorageRandomRead, 4096)
+	os.WriteFile(filepath.Join(dir, log), []byte("#[StartTime: 1\nnot,a,histogram\n"), 0o644)
+	err := results.WriteBench(dir)
+	if err == nil || !strings.Contains(err.Error(), log) {
+		t.Errorf("error %v, want one naming %s", err, log)
+	}
+	out, rerr := os.ReadFile(filepath.Join(dir, results.BenchFile))
+	if rerr != nil {
+		t.Fatal(rerr)
+	}
+	if want := "BenchmarkStorage/test=random_read/block=4KiB 100 80000 ns/op 70000 p50-ns/op 200000 p99-ns/op\n"; !strings.Contains(string(out), want) {
+		t.Errorf("bench.txt lacks the summary line %q:\n%s", want, out)
 	}
 }
