@@ -3,8 +3,10 @@ package cli
 import (
 	"context"
 	"encoding/json"
+	"html"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -72,6 +74,30 @@ func TestQuickstartReportInBrowser(t *testing.T) {
 		}
 	}
 	checkSelection(t, page)
+	checkLinksElsewhere(t, out)
+}
+
+// checkLinksElsewhere writes the quickstart page of out somewhere else
+// with --html: its links to each engine's files resolve from there.
+func checkLinksElsewhere(t *testing.T, out string) {
+	page := filepath.Join(t.TempDir(), "pages", "qs.html")
+	if code, _, stderr := run("report", out, "--html", page); code != 0 {
+		t.Fatalf("report --html: exit %d: %s", code, stderr)
+	}
+	b, err := os.ReadFile(page)
+	if err != nil {
+		t.Fatal(err)
+	}
+	links := regexp.MustCompile(`href="([^"#][^"]*)"`).FindAllStringSubmatch(string(b), -1)
+	if len(links) < 6 {
+		t.Fatalf("%d links on the page, want each engine's report, results and tables", len(links))
+	}
+	for _, l := range links {
+		target := filepath.Join(filepath.Dir(page), filepath.FromSlash(html.UnescapeString(l[1])))
+		if _, err := os.Stat(target); err != nil {
+			t.Errorf("link %s does not resolve from %s", l[1], page)
+		}
+	}
 }
 
 // selectionCheck unticks the second engine in the engines view and reads

@@ -48,10 +48,7 @@ relative to the fastest engine).`,
 			if err != nil {
 				return err
 			}
-			if err := os.MkdirAll(filepath.Dir(html), 0o755); err != nil {
-				return usagef("--html %s: %v", html, err)
-			}
-			if err := os.WriteFile(html, b, 0o644); err != nil {
+			if err := writePage(html, b); err != nil {
 				return usagef("--html %s: %v", html, err)
 			}
 			for _, h := range d.Summary {

@@ -57,6 +57,14 @@ func writeReport(dir, path string) error {
 	if err != nil {
 		return err
 	}
+	return writePage(path, b)
+}
+
+// writePage writes a page at path, making its directory if need be.
+func writePage(path string, b []byte) error {
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		return err
+	}
 	return os.WriteFile(path, b, 0o644)
 }
 
@@ -66,7 +74,7 @@ func writeQuickstartReport(dir, html string) (string, error) {
 	if html == "" {
 		html = filepath.Join(dir, "report.html")
 	}
-	d, err := htmlreport.Quickstart(dir)
+	d, err := htmlreport.Quickstart(dir, filepath.Dir(html))
 	if err != nil {
 		return "", err
 	}
@@ -74,5 +82,5 @@ func writeQuickstartReport(dir, html string) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	return html, os.WriteFile(html, b, 0o644)
+	return html, writePage(html, b)
 }

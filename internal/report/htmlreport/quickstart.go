@@ -15,10 +15,10 @@ import (
 // holds one Wisconsin run per engine in dir/<engine>/run: what ran and
 // each engine's headline (version, geometric mean relative to the fastest,
 // cardinality checks) first, then the engines view (Engines), and links,
-// relative to dir, to each engine's own report. The caller writes it to
-// dir/report.html, where the links resolve. A run that is missing or is
-// not a Wisconsin run is a warning; no run at all is an error.
-func Quickstart(dir string) (*Doc, error) {
+// relative to pageDir (the directory the caller writes the page into,
+// normally dir itself), to each engine's own report. A run that is missing
+// or is not a Wisconsin run is a warning; no run at all is an error.
+func Quickstart(dir, pageDir string) (*Doc, error) {
 	runs, warnings, err := quickstartRuns(dir)
 	if err != nil {
 		return nil, err
@@ -38,7 +38,7 @@ func Quickstart(dir string) (*Doc, error) {
 	d.Title = "dbgauge quickstart: " + strings.Join(labels, " and ") + " on the Wisconsin benchmark"
 	d.Summary = append([]Headline{v.whatRan()}, d.Summary...)
 	d.Warnings = append(warnings, d.Warnings...)
-	d.Sections = append(d.Sections, Section{ID: "runs", Title: "Each engine's own report", HTML: v.linksHTML(dir)})
+	d.Sections = append(d.Sections, Section{ID: "runs", Title: "Each engine's own report", HTML: v.linksHTML(pageDir)})
 	d.Manifest = v.manifestRows()
 	return d, nil
 }
@@ -101,14 +101,21 @@ func (v *engineView) whatRan() Headline {
 }
 
 // linksHTML links each engine's report, results and tables, by paths
-// relative to dir (where the page is written), so that the directory can
-// be moved or copied and its links still work.
-func (v *engineView) linksHTML(dir string) template.HTML {
+// relative to pageDir (where the page is written), so that the directory
+// can be moved or copied and its links still work. What the page says
+// depends on the runs' results alone, not on which files are there now:
+// the same directory always gives the same page.
+func (v *engineView) linksHTML(pageDir string) template.HTML {
 	var b strings.Builder
 	b.WriteString(`<ul>`)
+	absPage, perr := filepath.Abs(pageDir)
 	for _, e := range v.engines {
-		rel, err := filepath.Rel(dir, e.run.Dir)
-		if err != nil {
+		absRun, err := filepath.Abs(e.run.Dir)
+		rel := ""
+		if err == nil && perr == nil {
+			rel, err = filepath.Rel(absPage, absRun)
+		}
+		if err != nil || perr != nil {
 			// not under dir: only the name, never an absolute path
 			rel = engineRunName(e.run.Dir)
 		}
@@ -117,9 +124,6 @@ func (v *engineView) linksHTML(dir string) template.HTML {
 		}
 		fmt.Fprintf(&b, `<li><a href="%s">%s</a>: every query result with its repetitions, the loads and buffer ratio, seed 000's tables, the manifest`,
 			esc(link("report.html")), esc(e.label))
-		if _, err := os.Stat(filepath.Join(e.run.Dir, "report.html")); err != nil {
-			fmt.Fprintf(&b, ` (not written yet: <code>dbgauge report %s</code> writes it)`, esc(filepath.ToSlash(rel)))
-		}
 		fmt.Fprintf(&b, `; also <a href="%s">results.json</a> and <a href="%s">tables.txt</a></li>`, esc(link("results.json")), esc(link("tables.txt")))
 	}
 	b.WriteString(`</ul>`)

@@ -65,7 +65,7 @@ func TestQuickstartOnRealRuns(t *testing.T) {
 	}
 
 	t.Run("page", func(t *testing.T) {
-		d, err := Quickstart(dir)
+		d, err := Quickstart(dir, dir)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -173,7 +173,7 @@ func TestQuickstartOnRealRuns(t *testing.T) {
 		if err := os.CopyFS(moved, os.DirFS(dir)); err != nil {
 			t.Fatal(err)
 		}
-		d, err := Quickstart(moved)
+		d, err := Quickstart(moved, moved)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -185,7 +185,7 @@ func TestQuickstartOnRealRuns(t *testing.T) {
 	})
 
 	t.Run("not a quickstart directory", func(t *testing.T) {
-		if _, err := Quickstart(filepath.Join(dir, "sqlite")); err == nil {
+		if _, err := Quickstart(filepath.Join(dir, "sqlite"), dir); err == nil {
 			t.Error("a directory without <engine>/run gave a page")
 		}
 	})
