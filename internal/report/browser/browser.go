@@ -18,6 +18,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+	"syscall"
 	"time"
 )
 
@@ -78,7 +79,10 @@ func Open(ctx context.Context, path, script string) (*Result, error) {
 	ctx, cancel := context.WithTimeout(ctx, 2*time.Minute)
 	defer cancel()
 	args := append(append([]string{}, Flags...), "--remote-debugging-port=0", "--user-data-dir="+profile, "about:blank")
-	cmd := exec.CommandContext(ctx, bin, args...)
+	cmd := exec.Command(bin, args...)
+	// Chromium's renderer, GPU and zygote processes are its children: a
+	// group of their own lets one kill end them all.
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 	stderr, err := cmd.StderrPipe()
 	if err != nil {
 		return nil, err
@@ -86,11 +90,15 @@ func Open(ctx context.Context, path, script string) (*Result, error) {
 	if err := cmd.Start(); err != nil {
 		return nil, fmt.Errorf("start %s: %w", bin, err)
 	}
+	drained := make(chan struct{})
 	defer func() {
-		cmd.Process.Kill()
+		syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
+		<-drained // every reader of the pipe is done before Wait closes it
 		cmd.Wait()
 	}()
-	port, err := devtoolsPort(stderr)
+	stop := context.AfterFunc(ctx, func() { syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) })
+	defer stop()
+	port, err := devtoolsPort(stderr, drained)
 	if err != nil {
 		return nil, err
 	}
@@ -109,17 +117,22 @@ func Open(ctx context.Context, path, script string) (*Result, error) {
 var listening = regexp.MustCompile(`DevTools listening on ws://127\.0\.0\.1:(\d+)/`)
 
 // devtoolsPort reads Chromium's stderr until it says where DevTools
-// listens, then keeps draining it so that Chromium never blocks on it.
-func devtoolsPort(stderr io.Reader) (string, error) {
+// listens, then keeps draining it so that Chromium never blocks on it;
+// drained is closed when stderr is read to its end.
+func devtoolsPort(stderr io.Reader, drained chan<- struct{}) (string, error) {
 	sc := bufio.NewScanner(stderr)
 	var seen []string
 	for sc.Scan() {
 		if m := listening.FindStringSubmatch(sc.Text()); m != nil {
-			go io.Copy(io.Discard, stderr)
+			go func() {
+				io.Copy(io.Discard, stderr)
+				close(drained)
+			}()
 			return m[1], nil
 		}
 		seen = append(seen, sc.Text())
 	}
+	close(drained)
 	return "", fmt.Errorf("chromium exited before its DevTools endpoint was up: %s", strings.Join(seen, " | "))
 }
 
