@@ -92,10 +92,13 @@ func RegisterIn(root, runDir string) error {
 		return fmt.Errorf("register %s: not a run directory (neither %s nor %s)", runDir, ResultsFile, ManifestFile)
 	}
 	e := readEntry(root, rel)
-	err = insert(root, e)
-	if unreadable(err) {
-		_, err = rebuild(root) // finds runDir with the others
-	}
+	err = withCatalogLock(root, func() error {
+		err := insert(root, e)
+		if unreadable(err) {
+			_, err = rebuild(root) // finds runDir with the others
+		}
+		return err
+	})
 	if err != nil {
 		return fmt.Errorf("register %s: %w", runDir, err)
 	}
@@ -153,20 +156,23 @@ func List(root string) ([]CatalogEntry, error) {
 
 // listCataloged lists through the catalog: brought up to date, or rebuilt
 // when it is unreadable.
-func listCataloged(root string) ([]CatalogEntry, error) {
-	db, err := openCatalog(root)
-	if err == nil {
-		var entries []CatalogEntry
-		entries, err = refresh(db, root)
-		db.Close()
+func listCataloged(root string) (entries []CatalogEntry, err error) {
+	err = withCatalogLock(root, func() error {
+		db, err := openCatalog(root)
 		if err == nil {
-			return entries, nil
+			entries, err = refresh(db, root)
+			db.Close()
+			if err == nil {
+				return nil
+			}
 		}
-	}
-	if !unreadable(err) {
-		return nil, err
-	}
-	return rebuild(root)
+		if !unreadable(err) {
+			return err
+		}
+		entries, err = rebuild(root)
+		return err
+	})
+	return entries, err
 }
 
 // relPath is runDir relative to root, slash-separated; runDir must lie

@@ -135,13 +135,10 @@ func refresh(db *sql.DB, root string) ([]CatalogEntry, error) {
 	if err != nil {
 		return nil, err
 	}
-	tx, err := db.Begin()
-	if err != nil {
-		return nil, err
-	}
-	defer tx.Rollback()
+	// What changed is read before the write transaction, so that decoding
+	// large results.json files never holds the database's write lock.
 	known := map[string]int64{}
-	rows, err := tx.Query("SELECT path, stamp FROM runs")
+	rows, err := db.Query("SELECT path, stamp FROM runs")
 	if err != nil {
 		return nil, err
 	}
@@ -158,13 +155,22 @@ func refresh(db *sql.DB, root string) ([]CatalogEntry, error) {
 	if err := rows.Err(); err != nil {
 		return nil, err
 	}
+	var changed []CatalogEntry
 	for _, rel := range dirs {
 		stamp, ok := known[rel]
 		delete(known, rel)
 		if ok && stamp == runStamp(filepath.Join(root, filepath.FromSlash(rel))) {
 			continue
 		}
-		if err := upsert(tx, readEntry(root, rel)); err != nil {
+		changed = append(changed, readEntry(root, rel))
+	}
+	tx, err := db.Begin()
+	if err != nil {
+		return nil, err
+	}
+	defer tx.Rollback()
+	for _, e := range changed {
+		if err := upsert(tx, e); err != nil {
 			return nil, err
 		}
 	}
