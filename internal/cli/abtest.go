@@ -42,8 +42,9 @@ given: a value that is not an engine URL is a statement).
 Per query: the median times of A and B, their difference, the factor
 A / B, the effective rates 1 / time, the percent improvement
 (rate B - rate A) / rate A x 100, a bootstrap interval of A / B over the
-pairs and the verdict: B faster or A faster when the interval excludes 1,
-otherwise no significant difference. --cache both puts warm and cold side
+pairs, the Wilcoxon signed-rank p-value of the pairs and the verdict: B
+faster or A faster when the interval excludes 1 and p < 0.05 (so at least
+6 pairs are needed), otherwise no significant difference. --cache both puts warm and cold side
 by side.
 
 --wisconsin LIST (default the joins 9-17) loads the four Wisconsin
@@ -81,7 +82,7 @@ number of rows.`,
 	fl.StringVar(&f.wisconsin, "wisconsin", "", "Wisconsin retrieval queries to compare, e.g. 9-17 or 1,9,12 (default 9-17, the joins)")
 	fl.StringVar(&f.size, "size", "", "base size N of the Wisconsin relations (default 10000)")
 	fl.StringVar(&f.sqlFile, "sql", "", "file with one query per line (blank lines and -- comments skipped) on your own tables")
-	fl.IntVar(&f.reps, "reps", 5, "pairs per query (at least 3)")
+	fl.IntVar(&f.reps, "reps", 10, "pairs per query (at least 3; a verdict of a difference needs 6 or more)")
 	fl.IntVar(&f.warmup, "warmup", 1, "untimed executions per variant before a query's warm pairs")
 	fl.StringVar(&f.cache, "cache", "warm", "warm, cold (caches emptied before every execution) or both")
 	fl.StringVar(&f.dest, "dest", results.DestClient, "client: every row fetched by the client; count: only COUNT(*) over the query; relation: stored with CREATE TABLE AS")

@@ -42,13 +42,14 @@ func abTable(r *results.ABTestResults, forCSV bool) *Table {
 		"A: " + variantLabel(r.A, r.B),
 		"B: " + variantLabel(r.B, r.A),
 		"times: median ms; diff = A - B; factor = A / B; rate = 1 / time [1/s]; improvement = (rate B - rate A) / rate A x 100;",
-		"ratio_ci: " + level + " bootstrap interval of A / B over the pairs; the verdict is significant when it excludes 1",
+		"ratio_ci: " + level + " bootstrap interval of A / B over the pairs; p: Wilcoxon signed-rank test of the pairs;",
+		"a verdict is significant when the interval excludes 1 and p < " + strconv.FormatFloat(math.Round((1-r.Level)*1e4)/1e4, 'g', -1, 64) + " (at least 6 pairs are needed)",
 	}}
 	head := []string{"query", "class", "organization", "rows"}
 	for _, c := range r.Caches {
-		cols := []string{"a_ms", "b_ms", "diff_ms", "factor", "rate_a", "rate_b", "improvement_pct", "ratio_ci", "verdict", "status"}
+		cols := []string{"a_ms", "b_ms", "diff_ms", "factor", "rate_a", "rate_b", "improvement_pct", "ratio_ci", "p", "verdict", "status"}
 		if forCSV {
-			cols = []string{"a_ms", "b_ms", "diff_ms", "factor", "rate_a_per_s", "rate_b_per_s", "improvement_pct", "ratio_ci_low", "ratio_ci_high", "verdict", "pairs", "status"}
+			cols = []string{"a_ms", "b_ms", "diff_ms", "factor", "rate_a_per_s", "rate_b_per_s", "improvement_pct", "ratio_ci_low", "ratio_ci_high", "p", "verdict", "pairs", "status"}
 		}
 		for _, col := range cols {
 			head = append(head, c+"_"+col)
@@ -87,9 +88,9 @@ func abTable(r *results.ABTestResults, forCSV bool) *Table {
 }
 
 func abCells(run *results.ABCacheRun, forCSV bool) []string {
-	n := 10
+	n := 11
 	if forCSV {
-		n = 12
+		n = 13
 	}
 	out := make([]string, n)
 	for i := range out {
@@ -107,9 +108,9 @@ func abCells(run *results.ABCacheRun, forCSV bool) []string {
 	cells := []string{ms(c.MedianA), ms(c.MedianB), signedMS(c.Difference), sigDigits(c.Factor, 3),
 		sigDigits(run.RateAPerS, 3), sigDigits(run.RateBPerS, 3), sigDigits(c.ImprovementPct, 3)}
 	if forCSV {
-		cells = append(cells, sigDigits(c.Low, 4), sigDigits(c.High, 4), c.Verdict, strconv.Itoa(c.Pairs))
+		cells = append(cells, sigDigits(c.Low, 4), sigDigits(c.High, 4), sigDigits(c.P, 3), c.Verdict, strconv.Itoa(c.Pairs))
 	} else {
-		cells = append(cells, "["+sigDigits(c.Low, 3)+", "+sigDigits(c.High, 3)+"]", c.Verdict)
+		cells = append(cells, "["+sigDigits(c.Low, 3)+", "+sigDigits(c.High, 3)+"]", sigDigits(c.P, 2), c.Verdict)
 	}
 	copy(out, cells)
 	return out

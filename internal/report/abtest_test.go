@@ -12,17 +12,17 @@ import (
 
 func abFixture(t *testing.T) *results.ABTestResults {
 	t.Helper()
-	c, err := stats.CompareAB([]float64{200, 200, 200}, []float64{100, 100, 100}, 0.95, 100, 1)
+	c, err := stats.CompareAB([]float64{200, 200, 200, 200, 200, 200}, []float64{100, 100, 100, 100, 100, 100}, 0.95, 100, 1)
 	if err != nil {
 		t.Fatal(err)
 	}
 	return &results.ABTestResults{
-		Experiment: "abtest", Workload: "wisconsin", Size: 1000, Reps: 3, Caches: []string{"warm", "cold"}, Destination: "client", Level: 0.95,
+		Experiment: "abtest", Workload: "wisconsin", Size: 1000, Reps: 6, Caches: []string{"warm", "cold"}, Destination: "client", Level: 0.95,
 		A: results.ABVariant{Name: "A", DB: "postgres://u@h/db", Engine: "postgres", EngineVersion: "16", Session: []string{"SET w = 0"}},
 		B: results.ABVariant{Name: "B", DB: "postgres://u@h/db", Engine: "postgres", EngineVersion: "16", Session: []string{"SET w = 2"}},
 		Queries: []results.ABQuery{
 			{Label: "Q9", Num: 9, Class: "joinAselB", Organization: "heap", ExpectedRows: 100, Runs: []results.ABCacheRun{
-				{Cache: "warm", Status: "ok", Rows: 100, AMS: []float64{200, 200, 200}, BMS: []float64{100, 100, 100}, Comparison: &c, RateAPerS: 5, RateBPerS: 10},
+				{Cache: "warm", Status: "ok", Rows: 100, AMS: []float64{200, 200, 200, 200, 200, 200}, BMS: []float64{100, 100, 100, 100, 100, 100}, Comparison: &c, RateAPerS: 5, RateBPerS: 10},
 				{Cache: "cold", Status: "error", Reason: "pair 1 on A: boom"},
 			}},
 		},
@@ -30,7 +30,7 @@ func abFixture(t *testing.T) *results.ABTestResults {
 }
 
 // The table: medians, difference, factor 2, rates 5 and 10 per second,
-// improvement 100 %, the interval [2, 2] and "B faster"; the cold run
+// improvement 100 %, the interval [2, 2], p = 2/64 and "B faster"; the cold run
 // that failed shows its status and its reason as a note.
 func TestABTestTable(t *testing.T) {
 	r := abFixture(t)
@@ -56,7 +56,7 @@ func TestABTestTable(t *testing.T) {
 	}
 	for col, want := range map[string]string{"warm_a_ms": "200", "warm_b_ms": "100", "warm_diff_ms": "100", "warm_factor": "2.00",
 		"warm_rate_a_per_s": "5.00", "warm_rate_b_per_s": "10.0", "warm_improvement_pct": "100", "warm_ratio_ci_low": "2.000",
-		"warm_verdict": "B faster", "warm_pairs": "3", "cold_status": "error", "cold_factor": "-"} {
+		"warm_verdict": "B faster", "warm_pairs": "6", "warm_p": "0.0312", "cold_status": "error", "cold_factor": "-"} {
 		if got := get(col); got != want {
 			t.Errorf("%s = %q, want %q", col, got, want)
 		}

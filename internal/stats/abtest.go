@@ -11,7 +11,9 @@ import (
 // time and the percent improvement is (rate B - rate A) / rate A x 100,
 // which is (factor - 1) x 100. Whether the difference is real is read off a
 // bootstrap interval of the factor that resamples whole pairs, so drift
-// that hit both executions of a pair stays inside the pair.
+// that hit both executions of a pair stays inside the pair, together with
+// the Wilcoxon signed-rank test of the pairs (at least 6 pairs are needed
+// for a difference at 0.05).
 
 // Verdicts of an A/B comparison.
 const (
@@ -45,7 +47,10 @@ type ABComparison struct {
 	High      float64 `json:"ci_high"`
 	Level     float64 `json:"level"`
 	Resamples int     `json:"resamples"`
-	Verdict   string  `json:"verdict"`
+	// P is the two-sided Wilcoxon signed-rank p-value of the pairs'
+	// log ratios (SignedRankP).
+	P       float64 `json:"p"`
+	Verdict string  `json:"verdict"`
 }
 
 // CompareAB compares the paired times a and b: medians, difference,
@@ -72,7 +77,8 @@ func CompareAB(a, b []float64, level float64, resamples int, seed uint64) (ABCom
 	c.ImprovementPct = (c.RateB - c.RateA) / c.RateA * 100
 	iv := PairedRatioCI(a, b, level, resamples, seed)
 	c.Low, c.High = iv.Low, iv.High
-	c.Verdict = ABVerdict(c.Low, c.High, c.Pairs)
+	c.P = SignedRankP(a, b)
+	c.Verdict = ABVerdict(c.Low, c.High, c.Pairs, c.P, 1-level)
 	return c, nil
 }
 
@@ -94,11 +100,16 @@ func PairedRatioCI(a, b []float64, level float64, resamples int, seed uint64) In
 	return BootstrapCI(idx, ratio, level, resamples, seed)
 }
 
-// ABVerdict reads the interval [low, high] of time A / time B.
-func ABVerdict(low, high float64, pairs int) string {
+// ABVerdict reads the interval [low, high] of time A / time B and the
+// signed-rank p-value p: a variant is faster when the interval lies on its
+// side of 1 and p is below alpha; the interval alone is too narrow on a
+// few pairs (see SignedRankP).
+func ABVerdict(low, high float64, pairs int, p, alpha float64) string {
 	switch {
 	case pairs < MinABPairs || math.IsNaN(low) || math.IsNaN(high):
 		return VerdictTooFew
+	case !(p < alpha):
+		return VerdictNoDiff
 	case low > 1:
 		return VerdictBFaster
 	case high < 1:

@@ -2,6 +2,7 @@ package htmlreport
 
 import (
 	"fmt"
+	"math"
 	"strings"
 
 	"github.com/dbgauge/dbgauge/internal/results"
@@ -78,7 +79,7 @@ func abtestReading(a *results.ABTestResults) string {
 	if len(out) == 0 {
 		return ""
 	}
-	return strings.Join(out, " ") + fmt.Sprintf(" A verdict is significant when the %s interval of the ratio excludes 1.", pctText(a.Level))
+	return strings.Join(out, " ") + fmt.Sprintf(" A verdict is significant when the %s interval of the ratio excludes 1 and the Wilcoxon signed-rank test of the pairs gives p < %g.", pctText(a.Level), math.Round((1-a.Level)*1e4)/1e4)
 }
 
 // upTo is "1.52" for one query, "up to 1.52" for several.
