@@ -93,13 +93,21 @@ func exactRankSumP(ranks2 []int, n1, r1x2 int) float64 {
 			}
 		}
 	}
+	return twoSidedP(ways[n1], r1x2)
+}
+
+// twoSidedP is the two-sided p-value of the statistic's value observed
+// under the null distribution counted in ways (ways[s]: the number of
+// equally likely outcomes with statistic s): 2 min(P(S <= observed),
+// P(S >= observed)), at most 1.
+func twoSidedP(ways []float64, observed int) float64 {
 	var all, le, ge float64
-	for s, w := range ways[n1] {
+	for s, w := range ways {
 		all += w
-		if s <= r1x2 {
+		if s <= observed {
 			le += w
 		}
-		if s >= r1x2 {
+		if s >= observed {
 			ge += w
 		}
 	}

@@ -86,17 +86,7 @@ func exactSignedRankP(ranks2 []int, w2 int) float64 {
 			}
 		}
 	}
-	var all, le, ge float64
-	for s, w := range ways {
-		all += w
-		if s <= w2 {
-			le += w
-		}
-		if s >= w2 {
-			ge += w
-		}
-	}
-	return math.Min(1, 2*math.Min(le, ge)/all)
+	return twoSidedP(ways, w2)
 }
 
 // normalSignedRankP is the normal approximation: W has mean (sum of

@@ -178,16 +178,10 @@ func copyRun(t *testing.T, dir string) string {
 // editJSON rewrites the JSON file path through edit.
 func editJSON[T any](t *testing.T, path string, edit func(*T)) {
 	t.Helper()
-	b, err := os.ReadFile(path)
+	v := readJSON[T](t, path)
+	edit(v)
+	b, err := json.Marshal(v)
 	if err != nil {
-		t.Fatal(err)
-	}
-	var v T
-	if err := json.Unmarshal(b, &v); err != nil {
-		t.Fatal(err)
-	}
-	edit(&v)
-	if b, err = json.Marshal(&v); err != nil {
 		t.Fatal(err)
 	}
 	if err := os.WriteFile(path, b, 0o644); err != nil {
