@@ -58,7 +58,10 @@ func renderChart(out map[string][]byte, name string, w, h vg.Length, f chartFigu
 func withLegend(p *plot.Plot, leg plot.Legend) chartFigure {
 	return func(dc draw.Canvas) {
 		r := leg.Rectangle(dc)
-		wl := r.Max.X - r.Min.X + vg.Points(12)
+		// The legend is measured with Liberation Serif, which the SVG
+		// names; a browser without it draws a wider serif, so a fifth
+		// more room keeps the last characters of long labels.
+		wl := (r.Max.X-r.Min.X)*1.2 + vg.Points(12)
 		// Align rather than p.Draw: it sizes the data area from the real
 		// extents of the two-line scale labels, which p.Draw pads twice.
 		cs := plot.Align([][]*plot.Plot{{p}}, draw.Tiles{Rows: 1, Cols: 1}, draw.Crop(dc, 0, -wl, 0, -vg.Points(6)))
