@@ -38,7 +38,7 @@ relative to the fastest engine).`,
 				}
 			}
 			if html == "" {
-				html = filepath.Join("runs", time.Now().UTC().Format("20060102T150405Z")+"-compare.html")
+				html = filepath.Join(defaultRunsDir, time.Now().UTC().Format("20060102T150405Z")+"-compare.html")
 			}
 			d, err := htmlreport.Compare(args)
 			if err != nil {

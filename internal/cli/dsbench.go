@@ -60,7 +60,7 @@ five diagrams, the DSI and the load log. The last scale's tables
 			}
 			out := f.out
 			if out == "" {
-				out = results.DefaultDir("runs", "dsbench", time.Now())
+				out = results.DefaultDir(defaultRunsDir, "dsbench", time.Now())
 			}
 			if err := results.CheckWritable(out); err != nil {
 				return usagef("%v", err)

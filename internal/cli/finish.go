@@ -43,12 +43,33 @@ func finishRun(stdout, stderr io.Writer, dir, catalogRoot string, archive bool) 
 	}
 }
 
-// register records dir in the catalog of root ("" for dir's parent).
+// register records dir in the catalog of root ("" for dir's parent) when
+// root is the default directory of runs (runs/) or already has a catalog:
+// a run written with --out /tmp/x does not leave a catalog in /tmp. Since
+// `dbgauge list` finds every run directory anyway, a run not registered
+// only costs that listing one read of its files.
 func register(dir, root string) error {
 	if root == "" {
-		return results.Register(dir)
+		abs, err := filepath.Abs(dir)
+		if err != nil {
+			return err
+		}
+		root = filepath.Dir(abs)
+	}
+	if !catalogWanted(root) {
+		return nil
 	}
 	return results.RegisterIn(root, dir)
+}
+
+// catalogWanted tells whether runs under root are cataloged as they end.
+func catalogWanted(root string) bool {
+	if _, err := os.Stat(filepath.Join(root, results.CatalogFile)); err == nil {
+		return true
+	}
+	def, err1 := filepath.Abs(defaultRunsDir)
+	abs, err2 := filepath.Abs(root)
+	return err1 == nil && err2 == nil && abs == def
 }
 
 // writeReport renders the run directory dir as one HTML page at path.

@@ -150,7 +150,7 @@ func newLoad(stdout, stderr io.Writer) *cobra.Command {
 				return usagef("load: --db is required")
 			}
 			if out == "" {
-				out = results.DefaultDir("runs", "load", time.Now())
+				out = results.DefaultDir(defaultRunsDir, "load", time.Now())
 			}
 			if err := results.CheckWritable(out); err != nil {
 				return usagef("%v", err)

@@ -33,6 +33,6 @@ damaged catalog is rebuilt from the run directories.`,
 			return results.WriteCatalog(stdout, entries)
 		},
 	}
-	cmd.Flags().StringVar(&dir, "dir", "runs", "the directory of runs")
+	cmd.Flags().StringVar(&dir, "dir", defaultRunsDir, "the directory of runs")
 	return cmd
 }

@@ -42,7 +42,7 @@ links to each engine's own report. The page needs no network.`,
 				return usagef("--reps %d: at least one repetition is needed", reps)
 			}
 			if out == "" {
-				out = results.DefaultDir("runs", "quickstart", time.Now())
+				out = results.DefaultDir(defaultRunsDir, "quickstart", time.Now())
 			}
 			if err := results.CheckWritable(out); err != nil {
 				return usagef("%v", err)

@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"database/sql"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -18,6 +19,13 @@ import (
 func TestRunsAreReportedCatalogedAndExported(t *testing.T) {
 	runs := filepath.Join(t.TempDir(), "runs")
 	a, b := filepath.Join(runs, "a-sqlite"), filepath.Join(runs, "b-duckdb")
+	// A directory of runs other than ./runs gets a catalog once it has
+	// one: list makes it, and the runs that end afterwards register.
+	os.MkdirAll(runs, 0o755)
+	if code, stdout, _ := run("list", "--dir", runs); code != 0 || !strings.Contains(stdout, "no runs") {
+		t.Fatalf("list of an empty directory of runs: exit %d: %s", code, stdout)
+	}
+	stray := filepath.Join(t.TempDir(), "stray")
 	for _, r := range []struct{ dir, db string }{{a, ""}, {b, "duckdb:" + filepath.Join(t.TempDir(), "w.duckdb")}} {
 		args := []string{"wisconsin", "--size", "1000", "--reps", "3", "--queries", "1-8", "--out", r.dir}
 		if r.db != "" {
@@ -41,9 +49,21 @@ func TestRunsAreReportedCatalogedAndExported(t *testing.T) {
 			t.Errorf("bench.txt: %d samples of Q1 (want 3), engine %q:\n%s", q1, engine, bench)
 		}
 	}
-	if _, err := os.Stat(filepath.Join(runs, "catalog.db")); err != nil {
-		t.Fatalf("the runs were not cataloged: %v", err)
+	if code, _, stderr := run("wisconsin", "--size", "1000", "--reps", "1", "--queries", "1", "--out", stray); code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
 	}
+	if _, err := os.Stat(filepath.Join(filepath.Dir(stray), "catalog.db")); err == nil {
+		t.Error("a run with --out in a directory without a catalog made one there")
+	}
+	db, err := sql.Open("sqlite3", filepath.Join(runs, "catalog.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var n int
+	if err := db.QueryRow("SELECT count(*) FROM runs").Scan(&n); err != nil || n != 2 {
+		t.Errorf("the catalog holds %d runs (%v), want the 2 that ended after list made it", n, err)
+	}
+	db.Close()
 	list := func() string {
 		t.Helper()
 		code, stdout, stderr := run("list", "--dir", runs)

@@ -16,7 +16,7 @@ import (
 // configuration with every URL's password hidden.
 func runSetup(cmd *cobra.Command, name, out, db string) (experiment.Setup, error) {
 	if out == "" {
-		out = results.DefaultDir("runs", name, time.Now())
+		out = results.DefaultDir(defaultRunsDir, name, time.Now())
 	}
 	if err := results.CheckWritable(out); err != nil {
 		return experiment.Setup{}, usagef("%v", err)
@@ -24,3 +24,7 @@ func runSetup(cmd *cobra.Command, name, out, db string) (experiment.Setup, error
 	return experiment.Setup{DB: db, Dir: out, Command: redactArgs(os.Args),
 		Config: redactConfig(effectiveFlags(cmd.Flags())), Version: Version()}, nil
 }
+
+// defaultRunsDir is where run directories go without --out, and the
+// directory of runs `dbgauge list` reads by default.
+const defaultRunsDir = "runs"

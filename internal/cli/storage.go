@@ -46,7 +46,7 @@ removed at the end, also on Ctrl-C.`,
 			}
 			out := f.out
 			if out == "" {
-				out = results.DefaultDir("runs", "storage", time.Now())
+				out = results.DefaultDir(defaultRunsDir, "storage", time.Now())
 			}
 			if err := results.CheckWritable(out); err != nil {
 				return usagef("%v", err)

@@ -170,7 +170,7 @@ func duplicate(list []string) string {
 // prints its tables and returns its results (also when it failed part-way).
 func runWisconsin(ctx context.Context, stdout, stderr io.Writer, db, outDir, catalogRoot string, plan experiment.WisconsinPlan, command []string, config map[string]any) (*results.WisconsinResults, error) {
 	if outDir == "" {
-		outDir = results.DefaultDir("runs", "wisconsin", time.Now())
+		outDir = results.DefaultDir(defaultRunsDir, "wisconsin", time.Now())
 	}
 	if err := results.CheckWritable(outDir); err != nil {
 		return nil, usagef("%v", err)
