@@ -64,25 +64,13 @@ func (e CatalogEntry) Status() string {
 // errUnreadable marks a catalog that is not a usable database.
 var errUnreadable = errors.New("catalog unreadable")
 
-// Register records the run directory runDir in the catalog of its parent
-// directory, creating the catalog if it is missing; registering a run
-// again replaces its row. Call it when a run ends, whether it succeeded
-// or not. It is safe to call from several processes at once (SQLite's
-// locking, a busy timeout and one transaction per call).
-//
-// A run nested deeper than one level below the directory of runs
-// (quickstart's <runs>/<quickstart>/sqlite/run) is registered with
-// RegisterIn, naming the directory of runs.
-func Register(runDir string) error {
-	abs, err := filepath.Abs(runDir)
-	if err != nil {
-		return fmt.Errorf("register %s: %w", runDir, err)
-	}
-	return RegisterIn(filepath.Dir(abs), abs)
-}
-
-// RegisterIn records runDir in the catalog of root, which must be an
-// ancestor of runDir.
+// RegisterIn records the run directory runDir in the catalog of root (the
+// directory of runs, an ancestor of runDir: runs/ for runs/X, and for
+// quickstart's runs/X/sqlite/run too), creating the catalog if it is
+// missing; registering a run again replaces its row. Call it when a run
+// ends, whether it succeeded or not. It is safe to call from several
+// processes at once (the catalog lock, SQLite's locking, one transaction
+// per call).
 func RegisterIn(root, runDir string) error {
 	rel, err := relPath(root, runDir)
 	if err != nil {

@@ -61,7 +61,7 @@ func registerAll(t *testing.T, root string, dirs []string) {
 	for _, d := range dirs {
 		var err error
 		if strings.Count(d, "/") == 0 {
-			err = results.Register(filepath.Join(root, d))
+			err = registerHere(filepath.Join(root, d))
 		} else {
 			err = results.RegisterIn(root, filepath.Join(root, filepath.FromSlash(d)))
 		}
@@ -161,7 +161,7 @@ func TestCatalogRegisterListRebuild(t *testing.T) {
 	}
 	// Registering into a damaged catalog repairs it too.
 	os.WriteFile(filepath.Join(root, results.CatalogFile), []byte("garbage"), 0o644)
-	if err := results.Register(filepath.Join(root, fixtureRuns["wisconsin"])); err != nil {
+	if err := registerHere(filepath.Join(root, fixtureRuns["wisconsin"])); err != nil {
 		t.Fatalf("register into a corrupt catalog: %v", err)
 	}
 	if rows := catalogRows(t, root); rows != len(dirs)-1 {
@@ -221,7 +221,7 @@ func TestCatalogRereadsAChangedRun(t *testing.T) {
 		t.Fatal(err)
 	}
 	os.Remove(filepath.Join(run, "results.json"))
-	if err := results.Register(run); err != nil {
+	if err := registerHere(run); err != nil {
 		t.Fatal(err)
 	}
 	e := find(t, root, fixtureRuns["sizesweep"])
@@ -327,7 +327,7 @@ func TestRegisterOutsideTheRunsDirectory(t *testing.T) {
 	}
 	empty := filepath.Join(root, "runs", "empty")
 	os.MkdirAll(empty, 0o755)
-	if err := results.Register(empty); err == nil {
+	if err := registerHere(empty); err == nil {
 		t.Error("a directory without results.json or manifest.json was registered")
 	}
 	if _, err := os.Stat(filepath.Join(root, "runs", results.CatalogFile)); err == nil {
@@ -352,7 +352,7 @@ func TestCatalogUnusableListsFromDirectories(t *testing.T) {
 	if err := os.Mkdir(filepath.Join(root, results.CatalogFile), 0o755); err != nil {
 		t.Fatal(err)
 	}
-	if err := results.Register(filepath.Join(root, fixtureRuns["wisconsin"])); err == nil {
+	if err := registerHere(filepath.Join(root, fixtureRuns["wisconsin"])); err == nil {
 		t.Error("registered into a catalog that cannot be opened")
 	}
 	again, err := results.List(root)
@@ -363,3 +363,6 @@ func TestCatalogUnusableListsFromDirectories(t *testing.T) {
 		t.Errorf("listed from the directories:\n%+v\nwant\n%+v", again, listed)
 	}
 }
+
+// registerHere registers a run in the catalog of its parent directory.
+func registerHere(run string) error { return results.RegisterIn(filepath.Dir(run), run) }
