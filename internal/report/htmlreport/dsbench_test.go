@@ -52,16 +52,12 @@ func TestDSBenchPage(t *testing.T) {
 	s := res.Scales[0]
 	d := docOf(t, dir)
 	checkPage(t, d)
-	for label, want := range map[string]string{
+	checkHeadlines(t, d, map[string]string{
 		"DSI":               "none", // one scale
 		"consistency check": "consistent",
 		"peak rate":         num(s.MedianTPS) + " tps",
 		"scale 1 (" + bytesLabel(s.DBSizeBytes) + ")": num(s.MedianTPS) + " tps",
-	} {
-		if got := headline(t, d, label).Value; got != want {
-			t.Errorf("headline %q = %q, want %q", label, got, want)
-		}
-	}
+	})
 	var diagrams []string
 	for _, sec := range d.Sections {
 		if sec.SVG != "" {
@@ -91,11 +87,7 @@ func TestDSBenchPage(t *testing.T) {
 	bad.Complete = false
 	d = docOf(t, withResults(t, dir, bad))
 	checkPage(t, d)
-	for _, want := range []string{"scale 2 failed its consistency check: sum of balances differs", "scale 2: 5 failed transaction trials", "did not complete"} {
-		if warned(d, want) != 1 {
-			t.Errorf("no warning %q in %q", want, d.Warnings)
-		}
-	}
+	checkWarnedOnce(t, d, "scale 2 failed its consistency check: sum of balances differs", "scale 2: 5 failed transaction trials", "did not complete")
 	for label, want := range map[string]string{"DSI": "0.570", "consistency check": "FAILED at 1 of 2 scales", "peak rate": num(s.MedianTPS) + " tps"} {
 		if got := headline(t, d, label).Value; got != want {
 			t.Errorf("headline %q = %q, want %q", label, got, want)

@@ -3,7 +3,6 @@ package htmlreport
 import (
 	"context"
 	"path/filepath"
-	"slices"
 	"testing"
 	"time"
 
@@ -41,20 +40,8 @@ func TestStoragePage(t *testing.T) {
 		want["commit: "+bytesLabel(x.BlockBytes)+" write + fdatasync"] = num(x.P50US) + " / " + num(x.P99US) + " µs"
 		latencies = append(latencies, x.P50US, x.P99US)
 	}
-	for label, v := range want {
-		if got := headline(t, d, label).Value; got != v {
-			t.Errorf("headline %q = %q, want %q", label, got, v)
-		}
-	}
-	var bars []float64
-	for _, s := range d.Sections {
-		bars = append(bars, dataRects(string(s.SVG))...)
-	}
-	slices.Sort(bars)
-	slices.Sort(latencies)
-	if !slices.Equal(bars, latencies) {
-		t.Errorf("bars %v, want the p50 and p99 latencies %v", bars, latencies)
-	}
+	checkHeadlines(t, d, want)
+	checkBars(t, d, latencies, "the p50 and p99 latencies")
 	if n := warned(d, "did not complete"); n != 0 {
 		t.Errorf("a complete run is said incomplete: %q", d.Warnings)
 	}
@@ -65,9 +52,5 @@ func TestStoragePage(t *testing.T) {
 	noted.SyncWrites = nil
 	d = docOf(t, withResults(t, dir, noted))
 	checkPage(t, d)
-	for _, w := range []string{"O_DIRECT is not supported on this file system", "did not complete", "interrupted during the sync writes"} {
-		if warned(d, w) != 1 {
-			t.Errorf("no warning %q in %q", w, d.Warnings)
-		}
-	}
+	checkWarnedOnce(t, d, "O_DIRECT is not supported on this file system", "did not complete", "interrupted during the sync writes")
 }

@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -196,6 +197,41 @@ func headline(t *testing.T, d *Doc, label string) Headline {
 	}
 	t.Fatalf("no headline %q among %q", label, labels)
 	return Headline{}
+}
+
+// checkHeadlines checks the value of each headline, by label.
+func checkHeadlines(t *testing.T, d *Doc, want map[string]string) {
+	t.Helper()
+	for label, v := range want {
+		if got := headline(t, d, label).Value; got != v {
+			t.Errorf("headline %q = %q, want %q", label, got, v)
+		}
+	}
+}
+
+// checkWarnedOnce checks that each of wants is in exactly one warning.
+func checkWarnedOnce(t *testing.T, d *Doc, wants ...string) {
+	t.Helper()
+	for _, w := range wants {
+		if warned(d, w) != 1 {
+			t.Errorf("no warning %q in %q", w, d.Warnings)
+		}
+	}
+}
+
+// checkBars checks that the bars of all the page's diagrams carry exactly
+// the values want (in any order; want is sorted in place).
+func checkBars(t *testing.T, d *Doc, want []float64, what string) {
+	t.Helper()
+	var bars []float64
+	for _, s := range d.Sections {
+		bars = append(bars, dataRects(string(s.SVG))...)
+	}
+	slices.Sort(bars)
+	slices.Sort(want)
+	if !slices.Equal(bars, want) {
+		t.Errorf("bars %v, want %s %v", bars, what, want)
+	}
 }
 
 // warned counts the warnings containing s.

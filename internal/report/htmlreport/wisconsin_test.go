@@ -72,27 +72,15 @@ func TestWisconsinPage(t *testing.T) {
 		logs += math.Log(m)
 	}
 	gm := math.Exp(logs / float64(len(medians)))
-	for label, want := range map[string]string{
+	checkHeadlines(t, d, map[string]string{
 		"N=1000: cardinality check": fmt.Sprintf("%d ok / 0 failed", len(res.Queries)),
 		"N=1000: geometric mean":    num(gm) + " ms",
 		"N=1000: slowest":           num(slow) + " ms",
 		"N=1000: fastest":           num(fast) + " ms",
-	} {
-		if got := headline(t, d, label).Value; got != want {
-			t.Errorf("headline %q = %q, want %q", label, got, want)
-		}
-	}
+	})
 
 	// one bar per query, its value the median of results.json
-	var bars []float64
-	for _, s := range d.Sections {
-		bars = append(bars, dataRects(string(s.SVG))...)
-	}
-	slices.Sort(bars)
-	slices.Sort(medians)
-	if !slices.Equal(bars, medians) {
-		t.Errorf("bars %v, want the medians %v", bars, medians)
-	}
+	checkBars(t, d, medians, "the medians")
 
 	// SQLite's 2 MB cache holds a relation of N = 1000 (208 kB): one
 	// warning, though the run's own warnings say it too
@@ -127,14 +115,10 @@ func TestWisconsinPage(t *testing.T) {
 	d = docOf(t, withResults(t, dir, bad))
 	checkPage(t, d)
 	q := bad.Queries[0]
-	for _, want := range []string{fmt.Sprintf("Q%d (heap, relation): MISMATCH, 9 rows where %d were expected: one row short", q.Query, q.ExpectedRows),
+	checkWarnedOnce(t, d, fmt.Sprintf("Q%d (heap, relation): MISMATCH, 9 rows where %d were expected: one row short", q.Query, q.ExpectedRows),
 		"did not complete", "interrupted", "cold cache: not emptied: the engine's cache",
 		fmt.Sprintf("the timing protocol dropped Q%d (heap, relation): too_short", bad.Queries[1].Query),
-		"dropped 25% of the query executions and 50% of the query results", "protocol deviation: daemons were left running"} {
-		if warned(d, want) != 1 {
-			t.Errorf("no warning %q in %q", want, d.Warnings)
-		}
-	}
+		"dropped 25% of the query executions and 50% of the query results", "protocol deviation: daemons were left running")
 	if got, want := headline(t, d, "N=1000: cardinality check").Value, fmt.Sprintf("%d ok / 1 failed", len(res.Queries)-1); got != want {
 		t.Errorf("cardinality headline %q, want %q", got, want)
 	}
