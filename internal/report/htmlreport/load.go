@@ -1,7 +1,6 @@
 package htmlreport
 
 import (
-	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -26,57 +25,35 @@ type Run struct {
 	Storage   *results.StorageResults
 }
 
-// Load reads dir/manifest.json and dir/results.json. Only the results are
-// required; a missing manifest is a warning on the page, not a failure.
+// Load reads dir/manifest.json and dir/results.json through
+// results.ReadRun. Only the results are required; a missing manifest is a
+// warning on the page, not a failure.
 func Load(dir string) (*Run, error) {
-	b, err := os.ReadFile(filepath.Join(dir, "results.json"))
-	if err != nil {
+	if _, err := os.Stat(filepath.Join(dir, results.ResultsFile)); err != nil {
 		return nil, fmt.Errorf("%s: no results.json (is it a dbgauge run directory?)", dir)
 	}
-	var head struct {
-		Experiment string `json:"experiment"`
+	s, err := results.ReadRun(dir)
+	if err != nil {
+		return nil, err
 	}
-	if err := json.Unmarshal(b, &head); err != nil {
-		return nil, fmt.Errorf("%s/results.json: %w", dir, err)
-	}
-	r := &Run{Dir: dir, Experiment: head.Experiment}
-	var target any
-	switch head.Experiment {
-	case "wisconsin":
-		r.Wisconsin = &results.WisconsinResults{}
-		target = r.Wisconsin
-	case "dsbench":
-		r.DSBench = &results.DSBenchResults{}
-		target = r.DSBench
-	case "qac":
-		r.QAC = &results.QACResults{}
-		target = r.QAC
-	case "multiuser":
-		r.Multiuser = &results.MultiuserResults{}
-		target = r.Multiuser
-	case "sizesweep":
-		r.SizeSweep = &results.SizeSweepResults{}
-		target = r.SizeSweep
-	case "abtest":
-		r.ABTest = &results.ABTestResults{}
-		target = r.ABTest
-	case "speedup":
-		r.Speedup = &results.SpeedupResults{}
-		target = r.Speedup
-	case "storage":
-		r.Storage = &results.StorageResults{}
-		target = r.Storage
-	default:
-		return nil, fmt.Errorf("%s/results.json: unknown experiment %q", dir, head.Experiment)
-	}
-	if err := json.Unmarshal(b, target); err != nil {
-		return nil, fmt.Errorf("%s/results.json: %w", dir, err)
-	}
-	if mb, err := os.ReadFile(filepath.Join(dir, "manifest.json")); err == nil {
-		var m results.Manifest
-		if err := json.Unmarshal(mb, &m); err == nil {
-			r.Manifest = &m
-		}
+	r := &Run{Dir: dir, Manifest: s.Manifest, Experiment: s.Experiment}
+	switch res := s.Results.(type) {
+	case *results.WisconsinResults:
+		r.Wisconsin = res
+	case *results.DSBenchResults:
+		r.DSBench = res
+	case *results.QACResults:
+		r.QAC = res
+	case *results.MultiuserResults:
+		r.Multiuser = res
+	case *results.SizeSweepResults:
+		r.SizeSweep = res
+	case *results.ABTestResults:
+		r.ABTest = res
+	case *results.SpeedupResults:
+		r.Speedup = res
+	case *results.StorageResults:
+		r.Storage = res
 	}
 	return r, nil
 }
