@@ -69,7 +69,7 @@ func wisconsinHeadline(r *WisconsinResults) Headline {
 	if len(medians) == 0 {
 		return Headline{Label: "query medians", Text: "none measured"}
 	}
-	return number(fmt.Sprintf("geomean of %d query medians", len(medians)), geomean(medians), "%.4g ms")
+	return number(fmt.Sprintf("geomean of %d query medians", len(medians)), stats.GeometricMean(medians), "%.4g ms")
 }
 
 func dsbenchHeadline(r *DSBenchResults) Headline {
@@ -181,18 +181,4 @@ func storageHeadline(r *StorageResults) Headline {
 	}
 	w := r.SyncWrites[0]
 	return number(fmt.Sprintf("commit latency p50 (%d KiB write + fdatasync)", w.BlockBytes>>10), w.P50US, "%.4g µs")
-}
-
-// geomean is the geometric mean of positive xs (NaN for none). It belongs
-// in internal/stats, which has none yet; it stays here, unexported, until
-// it has.
-func geomean(xs []float64) float64 {
-	if len(xs) == 0 {
-		return math.NaN()
-	}
-	var sum float64
-	for _, x := range xs {
-		sum += math.Log(x)
-	}
-	return math.Exp(sum / float64(len(xs)))
 }

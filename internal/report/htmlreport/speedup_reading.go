@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/dbgauge/dbgauge/internal/results"
+	"github.com/dbgauge/dbgauge/internal/stats"
 )
 
 // The one-line readings of the speedup page's diagrams, each computed
@@ -165,5 +166,5 @@ func ratioGeoMean(xs []float64) (gm, lo, hi float64) {
 	for _, x := range xs {
 		lo, hi = math.Min(lo, x), math.Max(hi, x)
 	}
-	return geometricMean(xs), lo, hi
+	return stats.GeometricMean(xs), lo, hi
 }

@@ -2,10 +2,10 @@ package htmlreport
 
 import (
 	"fmt"
-	"math"
 	"slices"
 
 	"github.com/dbgauge/dbgauge/internal/results"
+	"github.com/dbgauge/dbgauge/internal/stats"
 )
 
 // wisconsinSize is what the summary says about one relation size: how many
@@ -83,28 +83,10 @@ func wisconsinSizes(w *results.WisconsinResults) []wisconsinSize {
 			}
 		}
 		slices.SortStableFunc(s.queries, func(a, b *results.QueryResult) int { return a.Query - b.Query })
-		s.geoMean = geometricMean(medians)
+		s.geoMean = stats.GeometricMean(medians)
 		out = append(out, s)
 	}
 	return out
-}
-
-// geometricMean is the geometric mean of the positive values of xs; NaN when
-// there is none. A zero time (below the clock's resolution) cannot enter a
-// geometric mean and is left out.
-func geometricMean(xs []float64) float64 {
-	var sum float64
-	n := 0
-	for _, x := range xs {
-		if x > 0 && !math.IsInf(x, 0) {
-			sum += math.Log(x)
-			n++
-		}
-	}
-	if n == 0 {
-		return math.NaN()
-	}
-	return math.Exp(sum / float64(n))
 }
 
 // queryLabel names a query result for people: "Q17 joinCselAselB

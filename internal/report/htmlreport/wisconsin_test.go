@@ -15,25 +15,6 @@ import (
 	w "github.com/dbgauge/dbgauge/internal/workload/wisconsin"
 )
 
-func TestGeometricMean(t *testing.T) {
-	for _, c := range []struct {
-		xs   []float64
-		want float64
-	}{
-		{[]float64{1, 4, 16}, 4},
-		{[]float64{2, 8}, 4},
-		{[]float64{2, 8, 0}, 4}, // a zero time cannot enter it
-		{[]float64{5}, 5},
-	} {
-		if got := geometricMean(c.xs); math.Abs(got-c.want) > 1e-12 {
-			t.Errorf("geometricMean(%v) = %v, want %v", c.xs, got, c.want)
-		}
-	}
-	if !math.IsNaN(geometricMean(nil)) {
-		t.Error("geometricMean of nothing is a number")
-	}
-}
-
 // wisconsinRun runs three queries (two selections and a join) at N = 1000
 // on SQLite in a new run directory.
 func wisconsinRun(t *testing.T) string {
