@@ -71,6 +71,12 @@ func OpenSQL(ctx context.Context, driver, dsn string) (*sql.DB, *sql.Conn, error
 	if err != nil {
 		return nil, nil, err
 	}
+	return PinSQL(ctx, db)
+}
+
+// PinSQL takes db's one pinned connection and checks it answers; on an
+// error db is closed.
+func PinSQL(ctx context.Context, db *sql.DB) (*sql.DB, *sql.Conn, error) {
 	conn, err := db.Conn(ctx)
 	if err == nil {
 		err = conn.PingContext(ctx)

@@ -143,3 +143,16 @@ type StatementLimiter interface {
 type Reconnecter interface {
 	Reconnect(ctx context.Context) error
 }
+
+// Aborter is an engine whose calls a context cannot interrupt: its
+// connection blocks in the kernel (package blockio, the cheap client path).
+// Abort, from any goroutine, breaks the connection so that a call blocked in
+// it returns at once with an error of class ConnectionLost; the session is
+// unusable afterwards (Reconnect or Close it). Callers that run many calls
+// under one context (the load driver) pass the calls a context without
+// cancellation, which spares the per-call watch of the context, and call
+// Abort once when the context ends. A server that stops answering fails the
+// call after the URL's io_timeout.
+type Aborter interface {
+	Abort()
+}

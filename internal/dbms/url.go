@@ -4,12 +4,19 @@ import (
 	"fmt"
 	"net/url"
 	"strings"
+	"time"
 )
 
 // URL is a parsed engine URL. Two forms exist:
 //
 //	scheme://user:pass@host:port/database   (servers)
 //	scheme:PATH                             (embedded files; duckdb::memory:)
+//
+// A server on this machine may be named by its Unix-domain socket instead of
+// host and port, in the form its own clients use:
+//
+//	postgres:///database?host=/socket/directory   (libpq's form)
+//	mysql://user:pass@unix(/path/to/socket)/database   (the MySQL DSN's form)
 type URL struct {
 	Raw      string
 	Scheme   string
@@ -21,6 +28,14 @@ type URL struct {
 	// Database is the database name for servers (without the leading slash;
 	// for Firebird it is the database file path, absolute when it begins with /).
 	Database string
+	// Socket is the Unix-domain socket the URL names instead of a host:
+	// the socket file for MySQL's unix(PATH), the directory for libpq's
+	// host=/dir. Empty for TCP.
+	Socket string
+	// IOTimeout is the URL's io_timeout (dbgauge's own parameter, taken out
+	// of Query): how long a server adapter's read or write may wait for the
+	// server before the call fails (0: the adapter's default).
+	IOTimeout time.Duration
 	// Path is the file of an embedded engine.
 	Path  string
 	Query url.Values
@@ -49,7 +64,21 @@ func ParseURL(raw string) (*URL, error) {
 		u.Path = rest
 		return u, nil
 	}
-	p, err := url.Parse(raw)
+	parse := raw
+	if i := strings.Index(rest, "unix("); i >= 0 && !strings.Contains(rest[2:i], "/") {
+		// unix(PATH): the socket path holds slashes that url.Parse would
+		// take for the database's path, so take it out first.
+		j := strings.Index(rest[i:], ")")
+		if j < 0 {
+			return nil, badURL(raw, "unix( without its closing )")
+		}
+		u.Socket = rest[i+len("unix(") : i+j]
+		if u.Socket == "" {
+			return nil, badURL(raw, "unix() names no socket file")
+		}
+		parse = raw[:len(raw)-len(rest)] + rest[:i] + "localhost" + rest[i+j+1:]
+	}
+	p, err := url.Parse(parse)
 	if err != nil {
 		return nil, badURL(raw, err.Error())
 	}
@@ -63,10 +92,46 @@ func ParseURL(raw string) (*URL, error) {
 		u.Database = p.Path[1:]
 	}
 	u.Query = p.Query()
-	if u.Host == "" {
+	if err := u.takeIOTimeout(); err != nil {
+		return nil, err
+	}
+	if u.Socket != "" {
+		u.Host = ""
+	} else if h := u.Query.Get("host"); u.Host == "" && strings.HasPrefix(h, "/") {
+		u.Socket = h
+	}
+	if u.Host == "" && u.Socket == "" {
 		return nil, badURL(raw, "missing host")
 	}
 	return u, nil
+}
+
+// takeIOTimeout moves io_timeout from Query to IOTimeout.
+func (u *URL) takeIOTimeout() error {
+	v, ok := u.Query["io_timeout"]
+	if !ok {
+		return nil
+	}
+	u.Query.Del("io_timeout")
+	d, err := time.ParseDuration(v[len(v)-1])
+	if err != nil || d <= 0 {
+		return badURL(u.Raw, fmt.Sprintf("io_timeout=%s is not a positive duration (e.g. io_timeout=10s)", v[len(v)-1]))
+	}
+	u.IOTimeout = d
+	return nil
+}
+
+// Local reports whether the server is on this machine: a Unix socket or a
+// loopback host.
+func (u *URL) Local() bool {
+	if u.Socket != "" || u.Path != "" {
+		return true
+	}
+	switch u.Host {
+	case "localhost", "::1":
+		return true
+	}
+	return strings.HasPrefix(u.Host, "127.")
 }
 
 // Addr is host:port with a default port.

@@ -19,7 +19,7 @@ func (w *worker) attempt(ctx context.Context, s *Session) (failed, fatal error) 
 		}
 		defer w.r.disconnect(s)
 	}
-	err := w.op(ctx, s)
+	err := w.op(w.r.opContext(s), s)
 	if err == nil {
 		return nil, nil
 	}
@@ -35,7 +35,7 @@ func (w *worker) attempt(ctx context.Context, s *Session) (failed, fatal error) 
 		}
 	default:
 		if s.Tx != nil {
-			if rerr := s.Tx.Rollback(ctx); rerr != nil && !w.r.cfg.Reconnect {
+			if rerr := s.Tx.Rollback(w.r.opContext(s)); rerr != nil && !w.r.cfg.Reconnect {
 				// The session's state is unknown: start afresh.
 				return err, w.replace(ctx, s)
 			}

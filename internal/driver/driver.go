@@ -52,6 +52,10 @@ type Session struct {
 	// Inputs is a free slot for the Op (for example a pointer to its inputs,
 	// allocated once); the driver never touches it.
 	Inputs any
+
+	// abort stops the watch that aborts Engine when the run ends (iopath.go);
+	// nil when the engine cannot be aborted.
+	abort func() bool
 }
 
 // threadSeed is the second word of a thread's PCG seed: threads of all nodes

@@ -9,7 +9,10 @@ import (
 
 // runner is one Run: its configuration, clock and workers.
 type runner struct {
-	cfg     *Config
+	cfg *Config
+	// ctx is the run's context; quiet is ctx without its cancellation, for
+	// the calls of engines that are aborted instead (iopath.go).
+	ctx, quiet context.Context
 	base    time.Time // the clock: every time is an offset from base
 	open    bool      // open loop
 	workers []*worker
@@ -32,8 +35,12 @@ func Run(ctx context.Context, cfg Config) (*Result, error) {
 	if err := cfg.check(); err != nil {
 		return nil, err
 	}
+	runCtx, cancel := context.WithCancelCause(ctx)
+	defer cancel(nil)
 	r := newRunner(&cfg)
-	if err := r.openAll(ctx); err != nil {
+	r.ctx, r.quiet = runCtx, context.WithoutCancel(runCtx)
+	defer ensurePs(len(r.workers))()
+	if err := r.openAll(runCtx); err != nil {
 		r.closeAll()
 		return nil, err
 	}
@@ -45,8 +52,6 @@ func Run(ctx context.Context, cfg Config) (*Result, error) {
 		}
 	}
 
-	runCtx, cancel := context.WithCancelCause(ctx)
-	defer cancel(nil)
 	res := &Result{Residence: NewHistogram()}
 	if r.open {
 		res.Response, res.Lag = NewHistogram(), NewHistogram()
@@ -116,11 +121,11 @@ func (r *runner) cycle(ctx context.Context, cancel context.CancelCauseFunc, i in
 		}
 	}
 	if r.cfg.Threads == 0 && len(r.workers) == 1 {
-		run(r.workers[0])
+		lockedCycle(func() { run(r.workers[0]) })
 	} else {
 		var wg sync.WaitGroup
 		for _, w := range r.workers {
-			wg.Go(func() { run(w) })
+			wg.Go(func() { lockedCycle(func() { run(w) }) })
 		}
 		wg.Wait()
 	}

@@ -15,6 +15,7 @@ func (r *runner) connect(ctx context.Context, s *Session) error {
 	}
 	s.Engine = e
 	s.Tx, _ = e.(dbms.Transactor)
+	r.watchSession(s)
 	if r.cfg.Setup != nil {
 		if err := r.cfg.Setup(ctx, s); err != nil {
 			r.disconnect(s)
@@ -27,6 +28,7 @@ func (r *runner) connect(ctx context.Context, s *Session) error {
 // disconnect closes s's engine, if any. A close error is of no use to
 // anyone here: the session is being given up.
 func (r *runner) disconnect(s *Session) {
+	s.unwatch()
 	if s.Engine != nil {
 		s.Engine.Close()
 	}

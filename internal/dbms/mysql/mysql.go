@@ -7,6 +7,7 @@ package mysql
 
 import (
 	"context"
+	"database/sql"
 	"errors"
 	"fmt"
 	"io"
@@ -15,6 +16,7 @@ import (
 	"time"
 
 	"github.com/dbgauge/dbgauge/internal/dbms"
+	"github.com/dbgauge/dbgauge/internal/dbms/blockio"
 	mysqldrv "github.com/go-sql-driver/mysql"
 )
 
@@ -39,11 +41,18 @@ type Engine struct {
 	// isoSet is false until then and after a reconnect (session.go).
 	iso    dbms.Isolation
 	isoSet bool
+	// socks are the session's blocking sockets (blockio), for Abort.
+	socks blockio.Group
 }
+
+// Abort breaks the session's connections from any goroutine (dbms.Aborter):
+// a call blocked in one returns at once.
+func (e *Engine) Abort() { e.socks.Abort() }
 
 var (
 	_ dbms.Engine       = (*Engine)(nil)
 	_ dbms.CacheFlusher = (*Engine)(nil)
+	_ dbms.Aborter      = (*Engine)(nil)
 )
 
 // Open connects one session. Every failure here is the user's to fix
@@ -54,11 +63,21 @@ func Open(ctx context.Context, u *dbms.URL) (dbms.Engine, error) {
 	if err != nil {
 		return nil, err
 	}
-	db, conn, err := dbms.OpenSQL(ctx, "mysql", cfg.FormatDSN())
+	e := &Engine{}
+	// Every connection of the session goes through a blocking socket (see
+	// package blockio for why and what it costs); the driver's own
+	// cancellation closes it, and Abort breaks it from outside.
+	e.socks.Timeout = u.IOTimeout
+	cfg.DialFunc = e.socks.Dial
+	connector, err := mysqldrv.NewConnector(cfg)
+	if err != nil {
+		return nil, dbms.Wrap(dbms.BadInput, fmt.Errorf("--db %s: %w", u.Redacted(), err))
+	}
+	db, conn, err := dbms.PinSQL(ctx, sql.OpenDB(connector))
 	if err != nil {
 		return nil, openError(u, cfg, err)
 	}
-	e := &Engine{SQLBase: dbms.SQLBase{DB: db, Conn: conn, TypeName: dbms.StandardType, ClassifyErr: classify}}
+	e.SQLBase = dbms.SQLBase{DB: db, Conn: conn, TypeName: dbms.StandardType, ClassifyErr: classify}
 	e.OnConnect = func(ctx context.Context) error {
 		e.isoSet = false // a new session has the server's default
 		return e.rememberConnection(ctx)
@@ -85,8 +104,10 @@ func config(u *dbms.URL) (*mysqldrv.Config, error) {
 		return nil, dbms.Wrap(dbms.BadInput, fmt.Errorf("--db %s names no database: use %s://user:pass@host:port/DATABASE", u.Redacted(), u.Scheme))
 	}
 	cfg := mysqldrv.NewConfig()
-	cfg.Net = "tcp"
-	cfg.Addr = u.Addr(defaultPort)
+	cfg.Net, cfg.Addr = "tcp", u.Addr(defaultPort)
+	if u.Socket != "" {
+		cfg.Net, cfg.Addr = "unix", u.Socket
+	}
 	cfg.User = u.User
 	if cfg.User == "" {
 		cfg.User = "root"

@@ -5,11 +5,13 @@ package postgres
 
 import (
 	"context"
+	"net/url"
 	"time"
 
 	"github.com/jackc/pgx/v5"
 
 	"github.com/dbgauge/dbgauge/internal/dbms"
+	"github.com/dbgauge/dbgauge/internal/dbms/blockio"
 )
 
 func init() {
@@ -32,21 +34,30 @@ type Engine struct {
 	prepared map[string]string
 	params   [][]byte
 	buf      []byte
+	// socks are the session's blocking sockets (blockio), for Abort.
+	socks blockio.Group
 }
 
 var (
 	_ dbms.Engine       = (*Engine)(nil)
 	_ dbms.CacheFlusher = (*Engine)(nil)
+	_ dbms.Aborter      = (*Engine)(nil)
 )
 
 // Open connects one session. Mistakes in the URL (server unreachable, wrong
 // password, unknown user or database) are dbms.BadInput with one line
 // naming the problem and the fix.
 func Open(ctx context.Context, u *dbms.URL) (dbms.Engine, error) {
-	cfg, err := pgx.ParseConfig(u.Raw)
+	cfg, err := pgx.ParseConfig(driverURL(u))
 	if err != nil {
 		return nil, dbms.Wrap(dbms.BadInput, err)
 	}
+	e := &Engine{cfg: cfg}
+	// Every connection of the session goes through a blocking socket (see
+	// package blockio for why and what it costs): pgx's own cancellation
+	// works through the Conn's deadlines, and Abort breaks it from outside.
+	e.socks.Timeout = u.IOTimeout
+	cfg.DialFunc = e.socks.Dial
 	if _, set := u.Query["default_query_exec_mode"]; !set {
 		// The simple query protocol parses and plans every execution, as
 		// psql, pgbench's default (-M simple) and the other adapters do;
@@ -65,8 +76,29 @@ func Open(ctx context.Context, u *dbms.URL) (dbms.Engine, error) {
 	if err != nil {
 		return nil, openError(err, cfg)
 	}
-	return &Engine{conn: conn, cfg: cfg}, nil
+	e.conn = conn
+	return e, nil
 }
+
+// driverURL is the URL for pgx: without dbgauge's own io_timeout, which pgx
+// would send to the server as a setting.
+func driverURL(u *dbms.URL) string {
+	if u.IOTimeout == 0 {
+		return u.Raw
+	}
+	p, err := url.Parse(u.Raw)
+	if err != nil {
+		return u.Raw // pgx names the problem
+	}
+	q := p.Query()
+	q.Del("io_timeout")
+	p.RawQuery = q.Encode()
+	return p.String()
+}
+
+// Abort breaks the session's connection from any goroutine (dbms.Aborter):
+// a call blocked in it returns at once.
+func (e *Engine) Abort() { e.socks.Abort() }
 
 // Reconnect replaces the session with a new one (after a server restart);
 // session settings do not survive it.
