@@ -19,10 +19,16 @@ func newServer(stdout, stderr io.Writer) *cobra.Command {
 	var dir string
 	var port int
 	var settings []string
+	var socket bool
 	start := &cobra.Command{
 		Use:   "start ENGINE --dir DIR",
 		Short: "Start a private instance from the installed Debian packages; prints the URL for --db",
-		Args:  cobra.ExactArgs(1),
+		Long: `Start a private instance from the installed Debian packages and print the
+URL for --db: TCP on loopback, or with --socket the same database through the
+instance's Unix-domain socket (inside DIR), in the form the engine's own
+clients take (postgres:///dbgauge?host=DIR/sock&port=P&user=postgres for
+libpq, psql and pgbench; mysql://root@unix(DIR/mariadbd.sock)/dbgauge).`,
+		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if dir == "" {
 				return usagef("server start: --dir is required (a directory for the instance's data)")
@@ -38,6 +44,9 @@ func newServer(stdout, stderr io.Writer) *cobra.Command {
 			if err := knownServer(args[0]); err != nil {
 				return err
 			}
+			if socket && args[0] == "firebird" {
+				return usagef("server start --socket: a private Firebird instance listens on TCP only")
+			}
 			t := time.Now()
 			inst, err := server.Start(cmd.Context(), args[0], dir, opt)
 			if errors.Is(err, server.ErrRunning) {
@@ -46,14 +55,26 @@ func newServer(stdout, stderr io.Writer) *cobra.Command {
 			if err != nil {
 				return err
 			}
+			url := inst.URL
+			if socket {
+				if inst.SocketURL == "" {
+					err := fmt.Errorf("server start --socket: the %s instance in %s has no Unix socket (the directory's path is too long for a socket address): use a shorter --dir", inst.Engine, inst.Dir)
+					if serr := inst.Stop(); serr != nil {
+						err = fmt.Errorf("%w; %v", err, serr)
+					}
+					return err
+				}
+				url = inst.SocketURL
+			}
 			fmt.Fprintf(stderr, "started %s in %s (pid %d, port %d) in %.1f s\n", inst.Engine, inst.Dir, inst.PID, inst.Port, time.Since(t).Seconds())
-			fmt.Fprintln(stdout, inst.URL)
+			fmt.Fprintln(stdout, url)
 			return nil
 		},
 	}
 	start.Flags().StringVar(&dir, "dir", "", "directory holding the instance (created if missing)")
 	start.Flags().IntVar(&port, "port", 0, "loopback port (default: a free one)")
 	start.Flags().StringArrayVar(&settings, "set", nil, "server setting name=value (repeatable), e.g. --set shared_buffers=256MB")
+	start.Flags().BoolVar(&socket, "socket", false, "print the URL through the instance's Unix-domain socket instead of the TCP one (postgres, mariadb)")
 	stop := &cobra.Command{
 		Use:   "stop ENGINE --dir DIR",
 		Short: "Stop the private instance in DIR (its data stays)",

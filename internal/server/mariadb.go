@@ -83,6 +83,7 @@ func (k mariadbKind) start(ctx context.Context, inst *Instance) (err error) {
 		return err
 	}
 	inst.URL = fmt.Sprintf("mysql://root@127.0.0.1:%d/%s", inst.Port, mariaDB)
+	inst.SocketURL = fmt.Sprintf("mysql://root@unix(%s)/%s", mariaSocket(inst), mariaDB)
 	return nil
 }
 

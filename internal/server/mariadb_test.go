@@ -38,6 +38,16 @@ func TestMariaDBStartRestartStop(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(dir, "mariadbd.pid")); err != nil {
 		t.Errorf("pid file not in the instance directory: %v", err)
 	}
+	// The socket URL names the socket in the instance directory, and a
+	// connection through it is a local one (host "localhost", not an address).
+	sock := filepath.Join(dir, "mariadbd.sock")
+	if want := "mysql://root@unix(" + sock + ")/dbgauge"; inst.SocketURL != want {
+		t.Errorf("SocketURL = %q, want %q", inst.SocketURL, want)
+	}
+	if got := mariaQueryDSN(t, "root@unix("+sock+")/dbgauge",
+		"SELECT DATABASE()", "SELECT HOST FROM information_schema.PROCESSLIST WHERE ID = CONNECTION_ID()"); got[0] != "dbgauge" || got[1] != "localhost" {
+		t.Errorf("through the socket: database, host = %q; want dbgauge, localhost", got)
+	}
 
 	got := mariaQuery(t, inst.Port,
 		"SELECT @@max_connections", "SELECT @@innodb_buffer_pool_size", "SELECT @@bind_address",
@@ -122,7 +132,12 @@ func TestMariaDBArgsSettingsLast(t *testing.T) {
 
 func mariaQuery(t *testing.T, port int, queries ...string) []string {
 	t.Helper()
-	db, err := sql.Open("mysql", fmt.Sprintf("root@tcp(127.0.0.1:%d)/dbgauge", port))
+	return mariaQueryDSN(t, fmt.Sprintf("root@tcp(127.0.0.1:%d)/dbgauge", port), queries...)
+}
+
+func mariaQueryDSN(t *testing.T, dsn string, queries ...string) []string {
+	t.Helper()
+	db, err := sql.Open("mysql", dsn)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -120,7 +120,32 @@ func (k postgresKind) start(ctx context.Context, inst *Instance) (err error) {
 		}
 	}
 	inst.URL = fmt.Sprintf("postgres://postgres@127.0.0.1:%d/%s", inst.Port, postgresDB)
+	inst.SocketURL = ""
+	if pgSocketOK(sock) {
+		// The socket file is SOCKDIR/.s.PGSQL.PORT: libpq and pgx need the
+		// port to find it.
+		inst.SocketURL = fmt.Sprintf("postgres:///%s?host=%s&port=%d&user=postgres", postgresDB, queryEscape(sock), inst.Port)
+	}
 	return nil
+}
+
+// pgSocketOK says whether the socket directory is short enough for the
+// socket's path (SOCKDIR/.s.PGSQL.65535) to fit a socket address.
+func pgSocketOK(sock string) bool { return len(sock)+len("/.s.PGSQL.65535") < 100 }
+
+// queryEscape percent-encodes a URL query value but keeps slashes, and
+// encodes a space as %20 (libpq does not read + as a space).
+func queryEscape(s string) string {
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || strings.IndexByte("/-._~", c) >= 0 {
+			b.WriteByte(c)
+		} else {
+			fmt.Fprintf(&b, "%%%02X", c)
+		}
+	}
+	return b.String()
 }
 
 func (postgresKind) stop(inst *Instance) error {
@@ -154,7 +179,7 @@ func writePostgresConf(path string, inst *Instance, sock string, owner pgOwner) 
 	fmt.Fprintf(&b, "listen_addresses = '127.0.0.1'\nport = %d\n", inst.Port)
 	// A unix socket path is limited to 107 bytes; a deep instance directory
 	// gets TCP only rather than a start failure.
-	if len(sock)+len("/.s.PGSQL.65535") < 100 {
+	if pgSocketOK(sock) {
 		fmt.Fprintf(&b, "unix_socket_directories = %s\n", pgQuote(sock))
 	} else {
 		b.WriteString("unix_socket_directories = ''\n")

@@ -40,6 +40,18 @@ func TestPostgresStartRestartStop(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(dir, "sock", fmt.Sprintf(".s.PGSQL.%d", inst.Port))); err != nil {
 		t.Errorf("unix socket not in the instance directory: %v", err)
 	}
+	// The socket URL reaches the same database over the Unix socket (a
+	// socket connection has no client address).
+	wantSock := fmt.Sprintf("postgres:///dbgauge?host=%s&port=%d&user=postgres", filepath.Join(dir, "sock"), inst.Port)
+	if inst.SocketURL != wantSock {
+		t.Errorf("SocketURL = %q, want %q", inst.SocketURL, wantSock)
+	}
+	if got := pgQuery(t, inst.SocketURL, "SELECT current_database()", "SELECT coalesce(inet_client_addr()::text, 'unix')", "SELECT current_user"); got[0] != "dbgauge" || got[1] != "unix" || got[2] != "postgres" {
+		t.Errorf("through the socket URL: database, client address, user = %q; want dbgauge, unix, postgres", got)
+	}
+	if got := pgQuery(t, inst.URL, "SELECT host(inet_client_addr())"); got[0] != "127.0.0.1" {
+		t.Errorf("through the TCP URL: client address %q, want 127.0.0.1", got[0])
+	}
 
 	got := pgQuery(t, inst.URL,
 		"SHOW work_mem", "SHOW application_name", "SHOW listen_addresses", "SELECT current_database()", "SELECT pg_postmaster_start_time()::text")

@@ -23,9 +23,15 @@ type Instance struct {
 	Engine string `json:"engine"`
 	Dir    string `json:"dir"`
 	Port   int    `json:"port"`
-	// URL is what to pass to dbgauge --db.
+	// URL is what to pass to dbgauge --db: TCP on loopback.
 	URL string `json:"url"`
-	PID int    `json:"pid"`
+	// SocketURL names the same database through the instance's Unix-domain
+	// socket (inside Dir), in the form the engine's own clients take:
+	// postgres:///DB?host=SOCKDIR&port=P&user=U (libpq) or
+	// mysql://root@unix(SOCKET)/DB. Empty when the instance has no socket
+	// (Firebird; a directory path too long for a socket address).
+	SocketURL string `json:"socket_url,omitempty"`
+	PID       int    `json:"pid"`
 	// Settings are the server options it was started with.
 	Settings map[string]string `json:"settings,omitempty"`
 }
