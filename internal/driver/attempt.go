@@ -15,7 +15,7 @@ import (
 func (w *worker) attempt(ctx context.Context, s *Session) (failed, fatal error) {
 	if w.r.cfg.Reconnect {
 		if err := w.r.connect(ctx, s); err != nil {
-			return nil, w.fatal(ctx, "open session", err)
+			return nil, w.fatal(ctx, "open session", midRun(err))
 		}
 		defer w.r.disconnect(s)
 	}
@@ -49,7 +49,7 @@ func (w *worker) replace(ctx context.Context, s *Session) error {
 	w.r.disconnect(s)
 	w.reconnects++
 	if err := w.r.connect(ctx, s); err != nil {
-		return w.fatal(ctx, "reconnect", err)
+		return w.fatal(ctx, "reconnect", midRun(err))
 	}
 	return nil
 }
@@ -61,4 +61,14 @@ func (w *worker) fatal(ctx context.Context, what string, err error) error {
 		return context.Cause(ctx)
 	}
 	return fmt.Errorf("node %d thread %d: %s: %w", w.node, w.thread, what, err)
+}
+
+// midRun marks a failure to open a session during the run as a lost
+// connection: the adapters call an unreachable server the user's mistake
+// (bad input), which it is at the start but not once the run has measured.
+func midRun(err error) error {
+	if dbms.Classify(err) == dbms.BadInput {
+		return dbms.Wrap(dbms.ConnectionLost, err)
+	}
+	return err
 }

@@ -128,10 +128,15 @@ func (w *worker) transaction(ctx context.Context, t0, intended, end time.Duratio
 	attemptStart := t0
 	for {
 		failed, fatal := w.attempt(ctx, s)
+		t := w.clock()
 		if fatal != nil {
+			if failed != nil && t <= end {
+				// The trial failed before the run did (its session
+				// could not be replaced): it is measured, count it.
+				w.fail(s, attemptStart, t)
+			}
 			return fatal
 		}
-		t := w.clock()
 		if failed == nil {
 			w.commit(t0, t, intended, end)
 			return nil
@@ -139,17 +144,22 @@ func (w *worker) transaction(ctx context.Context, t0, intended, end time.Duratio
 		if t > end {
 			return nil // a failure after the end belongs to no cycle
 		}
-		w.failed++
-		w.live.failed.Add(1)
-		if w.raw != nil {
-			w.raw.add(w, attemptStart, t-attemptStart, false)
-		}
+		w.fail(s, attemptStart, t)
 		if !w.r.cfg.Retry {
 			return nil
 		}
 		w.retries++
 		s.Attempt++
 		attemptStart = t
+	}
+}
+
+// fail counts a failed trial that started at start and failed at t.
+func (w *worker) fail(s *Session, start, t time.Duration) {
+	w.failed++
+	w.live.failed.Add(1)
+	if w.raw != nil {
+		w.raw.add(w, start, t-start, false)
 	}
 }
 

@@ -45,10 +45,17 @@ import (
 // minute.
 const DefaultTimeout = 30 * time.Second
 
-// ErrTimeout is what a read or write that waited past the I/O time-out
-// returns (wrapped): it is a net.Error whose Timeout() is true, as
-// os.ErrDeadlineExceeded is.
-var ErrTimeout = fmt.Errorf("no answer within the I/O time-out: %w", os.ErrDeadlineExceeded)
+// TimeoutError is what a read or write that waited past the I/O time-out
+// returns (wrapped in a *net.OpError): a net.Error whose Timeout() is true,
+// and errors.Is(err, os.ErrDeadlineExceeded), as for a polled socket.
+type TimeoutError struct{ After time.Duration }
+
+func (e *TimeoutError) Error() string {
+	return fmt.Sprintf("no answer from the server within the I/O time-out of %v (io_timeout in the URL)", e.After)
+}
+func (e *TimeoutError) Timeout() bool        { return true }
+func (e *TimeoutError) Temporary() bool      { return true }
+func (e *TimeoutError) Is(target error) bool { return target == os.ErrDeadlineExceeded }
 
 // errAborted is what calls return after Abort.
 var errAborted = errors.New("connection aborted")
@@ -60,6 +67,8 @@ type Conn struct {
 	f             *os.File // blocking fd: os.File keeps it open while a Read is in it
 	local, remote net.Addr
 	timeout       time.Duration
+	// timedOut, if set, is told of every time-out (Group counts them).
+	timedOut func(*TimeoutError)
 
 	mu      sync.Mutex
 	aborted bool
@@ -125,7 +134,7 @@ func fromNet(nc net.Conn, timeout time.Duration) (*Conn, error) {
 func (c *Conn) Timeout() time.Duration { return c.timeout }
 
 // Read reads what the socket has, waiting in the kernel until something
-// arrives, the I/O time-out passes (ErrTimeout) or the Conn is aborted.
+// arrives, the I/O time-out passes (a *TimeoutError) or the Conn is aborted.
 func (c *Conn) Read(b []byte) (int, error) {
 	n, err := c.f.Read(b)
 	if err != nil {
@@ -157,7 +166,11 @@ func (c *Conn) ioError(op string, err error) error {
 	case aborted:
 		err = errAborted
 	case errors.Is(err, syscall.EAGAIN):
-		err = ErrTimeout
+		te := &TimeoutError{After: c.timeout}
+		if c.timedOut != nil {
+			c.timedOut(te)
+		}
+		err = te
 	case errors.Is(err, os.ErrClosed):
 		err = net.ErrClosed
 	default:

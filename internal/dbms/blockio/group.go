@@ -15,8 +15,9 @@ type Group struct {
 	// Timeout is the I/O time-out of the connections (0: DefaultTimeout).
 	Timeout time.Duration
 
-	mu    sync.Mutex
-	conns []*Conn
+	mu       sync.Mutex
+	conns    []*Conn
+	timedOut *TimeoutError // the last time-out not yet taken
 }
 
 // Dial is a DialFunc for the protocol libraries: Dial, remembered in g.
@@ -25,6 +26,7 @@ func (g *Group) Dial(ctx context.Context, network, address string) (net.Conn, er
 	if err != nil {
 		return nil, err
 	}
+	c.timedOut = g.noteTimeout
 	g.mu.Lock()
 	defer g.mu.Unlock()
 	live := g.conns[:0]
@@ -51,4 +53,22 @@ func (c *Conn) isClosed() bool {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	return c.closed
+}
+
+func (g *Group) noteTimeout(e *TimeoutError) {
+	g.mu.Lock()
+	g.timedOut = e
+	g.mu.Unlock()
+}
+
+// TakeTimeout returns the last I/O time-out of the group's connections
+// since the last call (nil: none). For libraries that replace the error of
+// a failed read by their own ("invalid connection"), so that the adapter
+// can still say why the call failed.
+func (g *Group) TakeTimeout() *TimeoutError {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	e := g.timedOut
+	g.timedOut = nil
+	return e
 }

@@ -8,6 +8,7 @@ import (
 	"syscall"
 
 	"github.com/dbgauge/dbgauge/internal/dbms"
+	"github.com/dbgauge/dbgauge/internal/dbms/blockio"
 	mysqldrv "github.com/go-sql-driver/mysql"
 )
 
@@ -96,7 +97,10 @@ func isNumber(err error, n uint16) bool {
 // netReason is the short cause of a network error, for one-line messages.
 func netReason(err error) string {
 	var ne net.Error
+	var te *blockio.TimeoutError
 	switch {
+	case errors.As(err, &te):
+		return te.Error()
 	case errors.Is(err, syscall.ECONNREFUSED):
 		return "connection refused"
 	case errors.As(err, &ne) && ne.Timeout():

@@ -45,6 +45,19 @@ type Engine struct {
 	socks blockio.Group
 }
 
+// timedOut says why a call failed when one of the session's connections
+// ran out of its I/O time-out: the driver reports that as "invalid
+// connection" only.
+func (e *Engine) timedOut(err error) error {
+	if te := e.socks.TakeTimeout(); te != nil && err != nil {
+		return dbms.Wrap(dbms.Timeout, fmt.Errorf("%w (%v)", te, err))
+	}
+	return err
+}
+
+// classify is the package's classify, after timedOut.
+func (e *Engine) classify(err error) error { return classify(e.timedOut(err)) }
+
 // Abort breaks the session's connections from any goroutine (dbms.Aborter):
 // a call blocked in one returns at once.
 func (e *Engine) Abort() { e.socks.Abort() }
@@ -75,9 +88,9 @@ func Open(ctx context.Context, u *dbms.URL) (dbms.Engine, error) {
 	}
 	db, conn, err := dbms.PinSQL(ctx, sql.OpenDB(connector))
 	if err != nil {
-		return nil, openError(u, cfg, err)
+		return nil, openError(u, cfg, e.timedOut(err))
 	}
-	e.SQLBase = dbms.SQLBase{DB: db, Conn: conn, TypeName: dbms.StandardType, ClassifyErr: classify}
+	e.SQLBase = dbms.SQLBase{DB: db, Conn: conn, TypeName: dbms.StandardType, ClassifyErr: e.classify}
 	e.OnConnect = func(ctx context.Context) error {
 		e.isoSet = false // a new session has the server's default
 		return e.rememberConnection(ctx)

@@ -28,10 +28,19 @@ func (e *Engine) classify(err error) error {
 		}
 		return err
 	}
-	if pgconn.Timeout(err) || errors.Is(err, context.DeadlineExceeded) {
+	if errors.Is(err, context.DeadlineExceeded) {
 		return dbms.Wrap(dbms.Timeout, err)
 	}
-	if e.conn.IsClosed() || dbms.IsNetwork(err) {
+	// A read that ran out of the I/O time-out (the server stopped
+	// answering) has cost the connection: the caller must reconnect, and
+	// the error's text names the time-out.
+	if e.conn.IsClosed() {
+		return dbms.Wrap(dbms.ConnectionLost, err)
+	}
+	if pgconn.Timeout(err) {
+		return dbms.Wrap(dbms.Timeout, err)
+	}
+	if dbms.IsNetwork(err) {
 		return dbms.Wrap(dbms.ConnectionLost, err)
 	}
 	return err
