@@ -13,10 +13,10 @@ type runner struct {
 	// ctx is the run's context; quiet is ctx without its cancellation, for
 	// the calls of engines that are aborted instead (iopath.go).
 	ctx, quiet context.Context
-	base    time.Time // the clock: every time is an offset from base
-	open    bool      // open loop
-	workers []*worker
-	raw     *rawWriter
+	base       time.Time // the clock: every time is an offset from base
+	open       bool      // open loop
+	workers    []*worker
+	raw        *rawWriter
 }
 
 // Run opens every session, then runs cfg.Cycles cycles back to back, calling
