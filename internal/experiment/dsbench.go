@@ -117,16 +117,27 @@ func (r *dsbenchRun) dsbenchScale(ctx context.Context, x int64) (*results.ScaleR
 		cleanup += time.Since(start)
 		return nil
 	}
+	srv, how, embedded := findServer(ctx, r.e, r.url)
+	r.res.ServerProcesses = how
+	cpu := &cpuMeter{server: srv}
 	cfg, closeRaw := r.driverConfig(x, func(ctx context.Context, cycle int, c driver.CycleResult) error {
+		// The cycle's CPU ends here; the next cycle's begins once the
+		// check and the cleanup are done.
+		cpu.stop()
+		defer cpu.start()
 		r.run.Journal().Append("cycle", map[string]any{"scale": x, "cycle": cycle, "committed": c.Committed, "failed": c.Failed, "tps": c.TPS()})
 		r.pr.Line("scale %-6d cycle %2d/%d  %9.1f tps  %d committed  %d failed", x, cycle, r.plan.Cycles, c.TPS(), c.Committed, c.Failed)
 		return check(ctx, cycle)
 	})
-	cpu0 := processCPU()
 	r.startLoad()
+	// The first cycle's CPU counts from here, so it includes opening the
+	// client sessions (the driver has no hook at a cycle's start); what
+	// follows the last cycle's check (closing the sessions, or a cycle cut
+	// short, whose transactions count nowhere) is dropped.
+	cpu.start()
 	dres, runErr := driver.Run(ctx, cfg)
+	cpu.discard()
 	load := r.stopLoad()
-	sr.ClientCPUS = processCPU() - cpu0
 	if err := closeRaw(); err != nil && runErr == nil {
 		runErr = fmt.Errorf("raw times: %w", err)
 	}
@@ -142,6 +153,12 @@ func (r *dsbenchRun) dsbenchScale(ctx context.Context, x int64) (*results.ScaleR
 			sr.WriteKBPerTx = float64(load.writeBytes) / 1024 / n
 			sr.NetBytesPerTx = float64(load.netBytes) / n
 			sr.IOWaitMSPerTx = load.iowaitMS / n
+		}
+	}
+	fillCPU(sr, cpu)
+	if !embedded {
+		if w := clientCPUWarning(x, sr.ClientCPUShare, ClientCPUWarnShare); w != "" {
+			r.warn(w)
 		}
 	}
 	return sr, runErr

@@ -10,6 +10,7 @@ import (
 
 	"github.com/dbgauge/dbgauge/internal/dbms"
 	"github.com/dbgauge/dbgauge/internal/progress"
+	"github.com/dbgauge/dbgauge/internal/results"
 	"github.com/dbgauge/dbgauge/internal/server"
 	"github.com/dbgauge/dbgauge/internal/server/servertest"
 	"github.com/dbgauge/dbgauge/internal/workload/tpcb"
@@ -17,11 +18,11 @@ import (
 
 // sweep runs a tiny sweep (scale 1, two cycles of one second, two threads)
 // and checks the contract of results.json and the outputs.
-func sweep(t *testing.T, url, mode, form string, scales ...int64) {
-	sweepThreads(t, url, mode, form, 2, scales...)
+func sweep(t *testing.T, url, mode, form string, scales ...int64) *results.DSBenchResults {
+	return sweepThreads(t, url, mode, form, 2, scales...)
 }
 
-func sweepThreads(t *testing.T, url, mode, form string, threads int, scales ...int64) {
+func sweepThreads(t *testing.T, url, mode, form string, threads int, scales ...int64) *results.DSBenchResults {
 	t.Helper()
 	dir := filepath.Join(t.TempDir(), "run")
 	if len(scales) == 0 {
@@ -55,6 +56,12 @@ func sweepThreads(t *testing.T, url, mode, form string, threads int, scales ...i
 			t.Errorf("output %s missing or empty", f)
 		}
 	}
+	// A server in t.TempDir() runs on this machine: its CPU is known.
+	server := url != "" && !strings.HasPrefix(url, "duckdb:") && !strings.HasPrefix(url, "sqlite:")
+	for _, s := range res.Scales {
+		checkCPU(t, s, server)
+	}
+	return res
 }
 
 func TestDSBenchEmbedded(t *testing.T) {

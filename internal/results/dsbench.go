@@ -29,9 +29,14 @@ type DSBenchResults struct {
 	DSI         *float64     `json:"dsi"`
 	DSISettings string       `json:"dsi_settings"`
 	Ranges      []ScaleRange `json:"ranges,omitempty"`
-	Warnings    []string     `json:"warnings,omitempty"`
-	Complete    bool         `json:"complete"`
-	Error       string       `json:"error,omitempty"`
+	// ServerProcesses says which processes ScaleResult.ServerCPUS measures
+	// ("postgres (pid 812) and its child processes"), or why the server's
+	// CPU is unknown (a server on another machine, an embedded engine
+	// whose work is in the client's CPU).
+	ServerProcesses string   `json:"server_processes,omitempty"`
+	Warnings        []string `json:"warnings,omitempty"`
+	Complete        bool     `json:"complete"`
+	Error           string   `json:"error,omitempty"`
 }
 
 // ScaleResult is one scale of a sweep: one row of seed 001's Table 1.
@@ -70,9 +75,29 @@ type ScaleResult struct {
 	Response []QuantilePoint `json:"response_us,omitempty"`
 	Lag      *LagSummary     `json:"schedule_lag,omitempty"`
 	// ClientCPUS is the CPU time (user + system) dbgauge's own process used
-	// during the cycles of this scale: the cost of the client, per
-	// transaction when divided by Transactions.
+	// during the cycles of this scale (the checks and cleanups between
+	// cycles left out): the cost of the client, per transaction when
+	// divided by Transactions.
 	ClientCPUS float64 `json:"client_cpu_s"`
+	// Who used the machine's CPU over the same time: CPUIntervalS is the
+	// wall-clock time of the cycles those measures cover and MachineCPUs
+	// the CPUs online, so that CPUIntervalS x MachineCPUs is all the CPU
+	// time the machine had. ClientCPUPerTxUS = 1e6 x ClientCPUS /
+	// Transactions; ClientCPUShare = ClientCPUS / (CPUIntervalS x
+	// MachineCPUs); MachineCPUShare is the busy share of all CPUs from
+	// /proc/stat; ServerCPUS and ServerCPUShare (its CPU time over the same
+	// capacity) are the server's processes' user + system time, present
+	// only when the server runs on this machine and its processes are known
+	// (DSBenchResults.ServerProcesses says which, or why not). A share is a
+	// fraction of the whole machine: 0.25 is a quarter of all its CPUs. A
+	// missing field is unknown, never 0.
+	CPUIntervalS     float64  `json:"cpu_interval_s,omitempty"`
+	MachineCPUs      int      `json:"machine_cpus,omitempty"`
+	ClientCPUPerTxUS *float64 `json:"client_cpu_per_tx_us,omitempty"`
+	ClientCPUShare   *float64 `json:"client_cpu_share,omitempty"`
+	MachineCPUShare  *float64 `json:"machine_cpu_share,omitempty"`
+	ServerCPUS       *float64 `json:"server_cpu_s,omitempty"`
+	ServerCPUShare   *float64 `json:"server_cpu_share,omitempty"`
 	// Per committed transaction, from the load samples taken while the
 	// scale's cycles ran (seed 001 Tables 8, 12, 16, 17): kB written to
 	// disk, bytes over the network (both directions, all interfaces, so

@@ -10,7 +10,7 @@ import (
 // dsbenchDoc is the page of a stress sweep: the DSI, the median rate per
 // scale, the consistency checks and the peak first; then the diagrams
 // report draws, each with its reading; then the results table, the load
-// per transaction and the ranges.
+// per transaction (with who used the machine's CPU) and the ranges.
 func (r *Run) dsbenchDoc(d *Doc) error {
 	ds := r.DSBench
 	mode := strings.ToUpper(ds.Mode)
@@ -30,7 +30,7 @@ func (r *Run) dsbenchDoc(d *Doc) error {
 		{"conf", "Rate at confidence levels", confReading(ds, scales)},
 	})...)
 	d.Sections = append(d.Sections, Section{ID: "results", Title: "Results per scale", Table: dsbenchResultsTable(ds)})
-	d.Sections = append(d.Sections, Section{ID: "per_transaction", Title: "Load per transaction", Table: report.DSBenchPerTransaction(ds)})
+	d.Sections = append(d.Sections, Section{ID: "per_transaction", Title: "Load per transaction", Reading: cpuReading(scales), Table: report.DSBenchPerTransaction(ds)})
 	if t := dsbenchRangesTable(ds); t != nil {
 		d.Sections = append(d.Sections, Section{ID: "ranges", Title: "Ranges of the curve (seed 001 §5.1)", Table: t})
 	}

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"slices"
+	"strconv"
 
 	"github.com/dbgauge/dbgauge/internal/results"
 	"github.com/dbgauge/dbgauge/internal/stats"
@@ -153,4 +154,37 @@ func nodeReading(r *results.DSBenchResults, s []results.ScaleResult) string {
 	}
 	return fmt.Sprintf("At scale %d the %d nodes' median rates range from %s tps (node %d) to %s tps (node %d).",
 		x.Scale, len(nodes), num(med[lo]), nodes[lo].Node, num(med[hi]), nodes[hi].Node)
+}
+
+// cpuReading says who used the machine's CPU at the scale where the client
+// used the most of it: the client's, the server's and the machine's busy
+// share (the table's notes say what the server's CPU counts, or why it is
+// unknown); "" when the run recorded no shares (a run from before them).
+func cpuReading(s []results.ScaleResult) string {
+	top := -1
+	for i, x := range s {
+		if x.ClientCPUShare != nil && (top < 0 || *x.ClientCPUShare > *s[top].ClientCPUShare) {
+			top = i
+		}
+	}
+	if top < 0 {
+		return ""
+	}
+	x := s[top]
+	share := func(v *float64) string {
+		if v == nil {
+			return "an unknown share"
+		}
+		return pct(100*(*v)) + "%"
+	}
+	where := "at scale " + strconv.FormatInt(x.Scale, 10)
+	if len(s) > 1 {
+		where = "at most (at scale " + strconv.FormatInt(x.Scale, 10) + ")"
+	}
+	out := fmt.Sprintf("Over the cycles the client used %s of the machine's CPU %s, the server %s, and the machine was %s busy",
+		share(x.ClientCPUShare), where, share(x.ServerCPUShare), share(x.MachineCPUShare))
+	if x.ClientCPUPerTxUS != nil {
+		out += fmt.Sprintf("; the client spent %s µs of CPU per transaction", num(*x.ClientCPUPerTxUS))
+	}
+	return out + "."
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -76,6 +77,7 @@ func TestDSBenchPage(t *testing.T) {
 	if n := warned(d, "consistency") + warned(d, "failed transaction") + warned(d, "did not complete"); n != 0 {
 		t.Errorf("warnings of a clean sweep: %q", d.Warnings)
 	}
+	checkCPUSection(t, d, s)
 
 	// two scales, the second inconsistent with failed trials, a DSI
 	bad := res
@@ -85,9 +87,11 @@ func TestDSBenchPage(t *testing.T) {
 	dsi := 0.57
 	bad.DSI = &dsi
 	bad.Complete = false
+	cpuWarning := "scale 2: the client used 41% of the machine's CPU (more than 25%)"
+	bad.Warnings = append(bad.Warnings, cpuWarning+": the rate is partly the client's, not only the server's; run the load from another machine or with fewer threads")
 	d = docOf(t, withResults(t, dir, bad))
 	checkPage(t, d)
-	checkWarnedOnce(t, d, "scale 2 failed its consistency check: sum of balances differs", "scale 2: 5 failed transaction trials", "did not complete")
+	checkWarnedOnce(t, d, "scale 2 failed its consistency check: sum of balances differs", "scale 2: 5 failed transaction trials", "did not complete", cpuWarning)
 	for label, want := range map[string]string{"DSI": "0.570", "consistency check": "FAILED at 1 of 2 scales", "peak rate": num(s.MedianTPS) + " tps"} {
 		if got := headline(t, d, label).Value; got != want {
 			t.Errorf("headline %q = %q, want %q", label, got, want)
@@ -95,5 +99,42 @@ func TestDSBenchPage(t *testing.T) {
 	}
 	if got, want := headline(t, d, "peak rate").Note, "at scale 1"; got != want {
 		t.Errorf("peak at %q, want %q", got, want)
+	}
+}
+
+// checkCPUSection: the load-per-transaction section shows the CPU shares
+// results.json holds (as percentages) and reads them; SQLite runs inside
+// dbgauge, so the server's share is unknown.
+func checkCPUSection(t *testing.T, d *Doc, s results.ScaleResult) {
+	t.Helper()
+	if s.ClientCPUShare == nil || s.MachineCPUShare == nil || s.ClientCPUPerTxUS == nil {
+		t.Fatalf("results.json lacks the CPU shares: %+v", s)
+	}
+	var sec *Section
+	for i := range d.Sections {
+		if d.Sections[i].ID == "per_transaction" {
+			sec = &d.Sections[i]
+		}
+	}
+	if sec == nil || sec.Table == nil || len(sec.Table.Rows) != 2 {
+		t.Fatalf("no per-transaction table")
+	}
+	cell := map[string]string{}
+	for i, h := range sec.Table.Rows[0] {
+		cell[h] = sec.Table.Rows[1][i]
+	}
+	p := func(v float64) string { return strconv.FormatFloat(100*v, 'f', 1, 64) }
+	want := map[string]string{"client_cpu_%": p(*s.ClientCPUShare), "machine_cpu_%": p(*s.MachineCPUShare), "server_cpu_%": "unknown",
+		"client_cpu_us": strconv.FormatFloat(*s.ClientCPUPerTxUS, 'f', 1, 64)}
+	for h, v := range want {
+		if cell[h] != v {
+			t.Errorf("per-transaction %s = %q, want %q", h, cell[h], v)
+		}
+	}
+	if r := sec.Reading; !strings.Contains(r, "the client used "+pct(100**s.ClientCPUShare)+"% of the machine's CPU") || !strings.Contains(r, "the server an unknown share") {
+		t.Errorf("CPU reading %q", r)
+	}
+	if notes := strings.Join(sec.Table.Notes, " "); !strings.Contains(notes, "server: none: sqlite runs inside dbgauge's process") {
+		t.Errorf("per-transaction notes %q lack the server's processes", notes)
 	}
 }
