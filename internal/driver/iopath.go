@@ -47,6 +47,27 @@ func (r *runner) watchSession(s *Session) {
 	}
 }
 
+// CallContext is the I/O path for load that is not made of cycles (the
+// multiuser experiment's scripts): the context to pass e's calls, and the
+// function that disarms the abort when the client is done. As for the
+// driver's sessions, an engine that can be aborted gets ctx without its
+// cancellation and is aborted when ctx ends; callers check ctx themselves
+// after a failed call to tell an interruption from a failure.
+func CallContext(ctx context.Context, e dbms.Engine) (context.Context, func()) {
+	a, ok := e.(dbms.Aborter)
+	if !ok {
+		return ctx, func() {}
+	}
+	stop := context.AfterFunc(ctx, a.Abort)
+	return context.WithoutCancel(ctx), func() { stop() }
+}
+
+// EnsurePs and Locked are the other two parts of the I/O path, for the
+// same callers: Ps enough for n clients blocked in the kernel, and a
+// client's goroutine locked to its thread.
+func EnsurePs(n int) (restore func()) { return ensurePs(n) }
+func Locked(f func())                 { lockedCycle(f) }
+
 // unwatchSession disarms it before the engine is closed.
 func (s *Session) unwatch() {
 	if s.abort != nil {

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/dbgauge/dbgauge/internal/dbms"
+	"github.com/dbgauge/dbgauge/internal/driver"
 )
 
 // usersRun is one start of n users: the master's wall time from the release
@@ -40,28 +41,37 @@ func runGoroutines(ctx context.Context, url, table string, scripts [][]Retrieve)
 	out := usersRun{users: make([]time.Duration, len(scripts))}
 	rows := make([]int64, len(scripts))
 	errs := make([]error, len(scripts))
+	// The users go through the load driver's client I/O path: each on a
+	// thread of its own, blocking in the kernel for its replies, aborted
+	// if ctx ends (Ctrl-C).
+	defer driver.EnsurePs(len(scripts))()
 	release := make(chan struct{})
 	var ready, done sync.WaitGroup
 	for u := range scripts {
 		ready.Add(1)
 		done.Add(1)
-		go func() {
+		go driver.Locked(func() {
 			defer done.Done()
+			cctx, stop := driver.CallContext(ctx, engines[u])
+			defer stop()
 			ready.Done()
 			<-release
 			start := time.Now()
-			rows[u], errs[u] = runScript(ctx, engines[u], table, scripts[u])
+			rows[u], errs[u] = runScript(cctx, engines[u], table, scripts[u])
 			out.users[u] = time.Since(start)
 			if errs[u] != nil {
 				errs[u] = fmt.Errorf("user %d: %w", u+1, errs[u])
 			}
-		}()
+		})
 	}
 	ready.Wait()
 	start := time.Now()
 	close(release)
 	done.Wait()
 	out.wall = time.Since(start)
+	if ctx.Err() != nil {
+		return out, context.Cause(ctx)
+	}
 	for _, n := range rows {
 		out.rows += n
 	}
