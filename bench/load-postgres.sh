@@ -1,20 +1,26 @@
 #!/usr/bin/env bash
-# Loading N Wisconsin tuples into PostgreSQL: dbgauge (generating the rows as
-# it streams them through COPY) against psql's \copy of a ready CSV file of
-# the same rows, on one private instance, interleaved A B A B, and the median
-# ratio. Only the row transfer is timed on both sides (table created before,
-# no indexes, no ANALYZE). Usage: bench/load-postgres.sh [N] [PAIRS]
-set -euo pipefail
-N=${1:-1000000}
-PAIRS=${2:-3}
-cd "$(dirname "$0")/.."
-make -s build
-work=$(mktemp -d /tmp/dbgauge-bench.XXXXXX)
-chmod 755 "$work"
-url=$(./bin/dbgauge server start postgres --dir "$work/pg" 2>/dev/null)
-trap './bin/dbgauge server stop postgres --dir "$work/pg" >/dev/null 2>&1 || true; rm -rf "$work"' EXIT
-echo "instance: $url"
-./bin/dbgauge generate --size "$N" --relation tenktup1 --format csv --output "$work/tenktup1.csv"
+# Loading N Wisconsin tuples into PostgreSQL: dbgauge load (generating the
+# rows as it streams them through COPY) against psql's \copy of a ready CSV
+# file of the same rows, on one private instance, interleaved dbgauge, psql,
+# dbgauge, psql, ... Only the row transfer is timed on both sides (table
+# created before, no indexes, no ANALYZE). Prints per pair each side's rows
+# per second and client CPU per row (user + sys of the whole dbgauge load and
+# psql processes, from /usr/bin/time: dbgauge's includes generating the rows,
+# psql's reading the file: no aim, since the two do different work), and the
+# median ratio dbgauge/psql with its min and max (aim: a rows/s ratio of 0.83
+# or more, i.e. a time ratio of 1.2 or less).
+#
+# Usage: [SOCKET=1] bench/load-postgres.sh [N] [PAIRS]
+#   defaults: N 1000000, PAIRS 5; also from the environment (N, PAIRS).
+#   SOCKET=1: both connect through the instance's Unix-domain socket instead of
+#   TCP loopback (psql gets the same libpq URL as dbgauge).
+source "$(dirname "$0")/lib.sh"
+N=${1:-${N:-1000000}} PAIRS=${2:-${PAIRS:-5}}
+RATE_UNIT=rows/s PER=row
+start_server postgres --set shared_buffers=256MB
+echo "load-postgres: N=$N, $PAIRS pairs, $TRANSPORT ($URL)"
+"$DBG" generate --size "$N" --relation tenktup1 --format csv --output "$WORK/tenktup1.csv" 2>"$WORK/generate.err" ||
+  die_log "$WORK/generate.err" "dbgauge generate"
 ddl=$(cat <<SQL
 DROP TABLE IF EXISTS peer_tenktup1;
 CREATE TABLE peer_tenktup1 (unique1 integer, unique2 integer, two integer, four integer, ten integer,
@@ -22,16 +28,18 @@ CREATE TABLE peer_tenktup1 (unique1 integer, unique2 integer, two integer, four 
  unique3 integer, evenonepercent integer, oddonepercent integer, stringu1 char(52), stringu2 char(52), string4 char(52));
 SQL
 )
-ratios=()
 for i in $(seq 1 "$PAIRS"); do
-  # A: dbgauge (reports the seconds of the COPY alone).
-  a=$(./bin/dbgauge load --db "$url" --size "$N" --relations tenktup1 --out "$work/run$i" 2>/dev/null | awk -F'\t' '{print $3+0}')
-  # B: psql \copy of the ready file, timed by psql around the \copy alone.
-  psql -q "$url" -c "$ddl" >/dev/null
-  b=$(psql -q "$url" -c '\timing on' -c "\\copy peer_tenktup1 FROM '$work/tenktup1.csv' WITH (FORMAT csv)" | awk '/^Time:/ {print $2/1000}')
-  r=$(awk -v a="$a" -v b="$b" 'BEGIN {printf "%.3f", a/b}')
-  ratios+=("$r")
-  printf 'pair %d: dbgauge %.3f s, psql \\copy %.3f s, ratio %s\n' "$i" "$a" "$b" "$r"
+  # dbgauge: reports the seconds of the COPY alone.
+  a=$WORK/a$i
+  cpu_of "$a.cpu" "$DBG" load --db "$URL" --size "$N" --relations tenktup1 --out "$a" >"$a.out" 2>"$a.err" || die_log "$a.err" "dbgauge load"
+  as=$(awk -F'\t' 'NR == 1 {print $3 + 0}' "$a.out")
+  # psql: \copy of the ready file, timed by psql around the \copy alone.
+  psql -q -v ON_ERROR_STOP=1 "$URL" -c "SET client_min_messages = warning" -c "$ddl" >"$WORK/ddl.out" 2>&1 || die_log "$WORK/ddl.out" "psql (create table)"
+  b=$WORK/b$i
+  cpu_of "$b.cpu" psql -q "$URL" -c '\timing on' -c "\\copy peer_tenktup1 FROM '$WORK/tenktup1.csv' WITH (FORMAT csv)" >"$b.out" 2>&1 ||
+    die_log "$b.out" "psql \\copy"
+  bs=$(awk '/^Time:/ {print $2 / 1000}' "$b.out")
+  pair load-postgres psql 1 "$i" "$(awk -v n="$N" -v s="$as" 'BEGIN {printf "%.1f", n/s}')" "$(cpu_per_tx "$a.cpu" "$N")" \
+    "$(awk -v n="$N" -v s="$bs" 'BEGIN {printf "%.1f", n/s}')" "$(cpu_per_tx "$b.cpu" "$N")"
 done
-median=$(printf '%s\n' "${ratios[@]}" | sort -n | awk '{v[NR]=$1} END {if (NR%2) print v[(NR+1)/2]; else printf "%.3f\n", (v[NR/2]+v[NR/2+1])/2}')
-echo "N=$N: median time ratio dbgauge / psql \\copy = $median (aim: <= 1.2)"
+summarize load-postgres psql 0.83 -

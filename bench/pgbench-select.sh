@@ -1,27 +1,32 @@
 #!/usr/bin/env bash
-# Select-only: dbgauge dsbench --mode select --prepare against
-# pgbench -S -M prepared, same scale, clients, threads and duration, on one
-# private PostgreSQL, interleaved. Also client CPU seconds per 1,000
-# transactions of each. Usage: bench/pgbench-select.sh [SCALE] [SECONDS] [CLIENTS] [PAIRS]
+# Select-only on PostgreSQL: dbgauge dsbench --mode select --prepare against
+# pgbench -n -S -M prepared, with the same URL, scale, duration and clients
+# (dbgauge --threads N of one connection each; pgbench -c N -j N), on one
+# private instance, interleaved dbgauge, pgbench, dbgauge, pgbench, ... at
+# every client count. Prints per pair each side's tps and client CPU per
+# transaction (dbgauge's from results.json: client_cpu_s / transactions;
+# pgbench's user + sys from /usr/bin/time over its transactions), and per
+# client count the median ratio dbgauge/pgbench with its min and max.
+#
+# Usage: [SOCKET=1] bench/pgbench-select.sh [SCALE] [SECONDS] [CLIENTS] [PAIRS]
+#   defaults: SCALE 10, SECONDS 20 per run, CLIENTS "2 8", PAIRS 5; each may
+#   also come from the environment (SCALE, SECS, CLIENTS, PAIRS).
+#   SOCKET=1: both connect through the instance's Unix-domain socket instead of
+#   TCP loopback (pgbench gets the same libpq URL as dbgauge,
+#   postgres:///dbgauge?host=SOCKDIR&port=P&user=postgres).
 source "$(dirname "$0")/lib.sh"
-SCALE=${1:-10} SECS=${2:-20} CLIENTS=${3:-2} PAIRS=${4:-3}
-start_server postgres --set shared_buffers=256MB --set max_connections=200; url=$URL
-pgbench -q -i -s "$SCALE" "$url" >/dev/null 2>&1
-tps_r=() cpu_r=()
+SCALE=${1:-${SCALE:-10}} SECS=${2:-${SECS:-20}} PAIRS=${4:-${PAIRS:-5}}
+CLIENTS=$(clients_list "${3:-${CLIENTS:-2 8}}")
+start_server postgres --set shared_buffers=256MB --set max_connections=200
+echo "pgbench-select: scale $SCALE, $SECS s per run, clients $CLIENTS, $PAIRS pairs, $TRANSPORT ($URL)"
+pgbench -q -i -s "$SCALE" "$URL" >"$WORK/init.out" 2>&1 || die_log "$WORK/init.out" "pgbench -i"
 for i in $(seq 1 "$PAIRS"); do
-  "$DBG" dsbench --db "$url" --mode select --prepare --scales "$SCALE" --cycles 1 --duration "${SECS}s" \
-    --threads "$CLIENTS" --out "$WORK/a$i" >/dev/null 2>&1
-  a=$(json_get "$WORK/a$i/results.json" "r['scales'][0]['median_tps']")
-  an=$(json_get "$WORK/a$i/results.json" "r['scales'][0]['transactions']")
-  cpu_of "$WORK/b$i.cpu" pgbench -n -S -M prepared -c "$CLIENTS" -j "$CLIENTS" -T "$SECS" "$url" > "$WORK/b$i.out" 2>&1
-  b=$(awk '/^tps = / {print $3; exit}' "$WORK/b$i.out")
-  bn=$(awk '/number of transactions actually processed/ {split($0,x,": "); split(x[2],y,"/"); print y[1]}' "$WORK/b$i.out")
-  # Client CPU per 1,000 transactions: dbgauge's from its own rusage during
-  # the cycles (results.json client_cpu_s), pgbench's from /usr/bin/time.
-  ac=$(json_get "$WORK/a$i/results.json" "1000*r['scales'][0]['client_cpu_s']/r['scales'][0]['transactions']")
-  bc=$(awk -v n="$bn" '{printf "%.4f", ($1+$2)*1000/n}' "$WORK/b$i.cpu")
-  tps_r+=("$(ratio "$a" "$b")"); cpu_r+=("$(ratio "$ac" "$bc")")
-  echo "pair $i: dbgauge $a tps ($ac cpu-s/1000 tx), pgbench $b tps ($bc cpu-s/1000 tx)"
+  for c in $CLIENTS; do
+    dsbench "a$i-$c" "$c" --mode select --prepare --scales "$SCALE" --duration "${SECS}s"
+    b=$WORK/b$i-$c
+    cpu_of "$b.cpu" pgbench -n -S -M prepared -c "$c" -j "$c" -T "$SECS" "$URL" >"$b.out" 2>&1 || die_log "$b.out" "pgbench -S"
+    read -r bt bn < <(pgbench_result "$b.out") || die_log "$b.out" "reading pgbench's output"
+    pair pgbench-select pgbench "$c" "$i" "$A_TPS" "$A_CPU" "$bt" "$(cpu_per_tx "$b.cpu" "$bn")"
+  done
 done
-echo "select-only scale $SCALE, $CLIENTS clients: median tps ratio dbgauge/pgbench = $(median "${tps_r[@]}") (aim >= 1.0)"
-echo "client CPU per transaction: median ratio dbgauge/pgbench = $(median "${cpu_r[@]}") (aim <= 1.0)"
+summarize pgbench-select pgbench 1.0 1.0
