@@ -62,3 +62,5 @@ require (
 	golang.org/x/tools v0.49.0 // indirect
 	golang.org/x/xerrors v0.0.0-20240903120638-7835f813f4da // indirect
 )
+
+replace github.com/nakagami/firebirdsql => ./third_party/firebirdsql

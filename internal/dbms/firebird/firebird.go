@@ -25,6 +25,7 @@ import (
 	_ "github.com/nakagami/firebirdsql" // registers the "firebirdsql" database/sql driver
 
 	"github.com/dbgauge/dbgauge/internal/dbms"
+	"github.com/dbgauge/dbgauge/internal/dbms/blockio"
 )
 
 const (
@@ -48,6 +49,9 @@ type Engine struct {
 	extDir       string    // "" when external-table loads are not possible
 
 	attachment atomic.Int64 // this session's CURRENT_CONNECTION, for Interrupt
+
+	// socks are the session's blocking sockets (blockio), for Abort.
+	socks blockio.Group
 }
 
 func (e *Engine) rememberAttachment(ctx context.Context) error {
@@ -61,6 +65,7 @@ func (e *Engine) rememberAttachment(ctx context.Context) error {
 var (
 	_ dbms.Engine       = (*Engine)(nil)
 	_ dbms.CacheFlusher = (*Engine)(nil)
+	_ dbms.Aborter      = (*Engine)(nil)
 )
 
 func open(ctx context.Context, u *dbms.URL) (dbms.Engine, error) {
@@ -68,7 +73,12 @@ func open(ctx context.Context, u *dbms.URL) (dbms.Engine, error) {
 	if e.path == "" || e.path == "/" {
 		return nil, dbms.Wrap(dbms.BadInput, fmt.Errorf("--db %s names no database: write firebird://user:pass@host:port//abs/path.fdb (or an alias after a single /)", u.Redacted()))
 	}
-	db, conn, err := dbms.OpenSQL(ctx, driverName, dsn(u))
+	e.socks.Timeout = u.IOTimeout
+	db, err := openDB(dsn(u), &e.socks)
+	if err != nil {
+		return nil, dbms.Wrap(dbms.BadInput, fmt.Errorf("--db %s: %w", u.Redacted(), err))
+	}
+	db, conn, err := dbms.PinSQL(ctx, db)
 	if err != nil {
 		return nil, openError(u, e.addr, e.path, err)
 	}
