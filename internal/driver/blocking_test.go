@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/dbgauge/dbgauge/internal/dbms"
+	_ "github.com/dbgauge/dbgauge/internal/dbms/firebird"
 	_ "github.com/dbgauge/dbgauge/internal/dbms/mysql"
 	_ "github.com/dbgauge/dbgauge/internal/dbms/postgres"
 	"github.com/dbgauge/dbgauge/internal/server"
@@ -22,13 +23,18 @@ import (
 
 // sleepSQL is a statement that keeps a session waiting far longer than any
 // test runs, per engine.
-var sleepSQL = map[string]string{"postgres": "SELECT pg_sleep(600)", "mariadb": "SELECT SLEEP(600)"}
+var sleepSQL = map[string]string{
+	"postgres": "SELECT pg_sleep(600)",
+	"mariadb":  "SELECT SLEEP(600)",
+	// Firebird has no sleep: a loop of ten billion steps.
+	"firebird": "EXECUTE BLOCK AS DECLARE i BIGINT = 0; BEGIN WHILE (i < 10000000000) DO i = i + 1; END",
+}
 
 // TestAbortBlockedSessions: a run whose threads all wait in the kernel for
 // a server that is busy for ten minutes stops as soon as its context ends
 // (Ctrl-C), with the context's error, not when the server answers.
 func TestAbortBlockedSessions(t *testing.T) {
-	for _, engine := range []string{"postgres", "mariadb"} {
+	for _, engine := range []string{"postgres", "mariadb", "firebird"} {
 		t.Run(engine, func(t *testing.T) {
 			inst := servertest.Start(t, engine, server.Options{})
 			ctx, cancel := context.WithCancel(context.Background())
