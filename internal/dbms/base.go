@@ -30,6 +30,26 @@ type SQLBase struct {
 	// drivers whose autocommit would go on with that transaction's
 	// parameters (Firebird's).
 	ResetAutocommit func(ctx context.Context) error
+	// DirectStmts, when set, makes Prepare also prepare each statement on
+	// the driver's own connection, and ExecArgs and QueryInt run it there,
+	// as BEGIN, COMMIT and ROLLBACK (the fast path in tx.go): for the
+	// embedded engines, whose statements take microseconds, database/sql's
+	// per-call machinery cost nearly as much CPU as the engine
+	// (docs/client-cost.md). Only for drivers whose statements implement
+	// driver.StmtExecContext and StmtQueryContext and whose transactions
+	// live in the connection (go-sqlite3, duckdb-go).
+	DirectStmts bool
+	// Unwatched, with DirectStmts, has the fast path check the context
+	// before each statement instead of handing the driver one it would
+	// watch while the statement runs. For go-sqlite3: its watch of an Exec
+	// is a goroutine of its own per statement, on the load driver's locked
+	// worker threads a hand-off between threads that cost five times the
+	// CPU of the rest of a TPC-B transaction, and its interrupt can stop a
+	// running statement but not a wait for a lock (SQLite's busy handler
+	// does not look at it). Transaction statements are short (ExecArgs
+	// never arms Interrupt either); the other calls (Exec, QueryRows,
+	// statements not prepared) still hand the context on.
+	Unwatched bool
 
 	// session is the Transactor state of this connection (tx.go).
 	session txSession

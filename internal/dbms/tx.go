@@ -3,8 +3,10 @@ package dbms
 import (
 	"context"
 	"database/sql"
+	"database/sql/driver"
 	"errors"
 	"fmt"
+	"io"
 	"time"
 )
 
@@ -28,9 +30,36 @@ type txSession struct {
 	// deadlock), so Commit refuses and a ROLLBACK may find none.
 	failed error
 	// stmts are the statements prepared on Conn, by their text.
-	stmts map[string]*sql.Stmt
+	stmts map[string]*prepared
 	// reset: a transaction ended since ResetAutocommit last ran.
 	reset bool
+	// control are the transaction statements (BEGIN, COMMIT, ROLLBACK)
+	// prepared on the driver connection for execControl, by their text; nil
+	// when the driver cannot prepare one (it then goes as text).
+	control map[string]*prepared
+	// nv and dest are the direct path's argument and row buffers, reused
+	// from call to call.
+	nv   []driver.NamedValue
+	dest []driver.Value
+}
+
+// prepared is one statement prepared on the pinned connection: through
+// database/sql, and with SQLBase.DirectStmts on the driver connection too.
+type prepared struct {
+	ps *sql.Stmt
+	// ds is the driver's own statement, nil without DirectStmts or when
+	// the driver's statements lack the context methods.
+	ds directStmt
+	// inputs is ds's number of placeholders, -1 when the driver does not
+	// know it.
+	inputs int
+}
+
+// directStmt is a driver statement the fast path can run.
+type directStmt interface {
+	driver.Stmt
+	driver.StmtExecContext
+	driver.StmtQueryContext
 }
 
 // Begin starts a transaction with a plain BEGIN at the engine's default
@@ -51,7 +80,7 @@ func (b *SQLBase) BeginText(ctx context.Context, begin string) error {
 	if b.session.open {
 		return errors.New("begin: a transaction is already open on this session")
 	}
-	if _, err := b.Conn.ExecContext(ctx, begin); err != nil {
+	if err := b.execControl(ctx, begin); err != nil {
 		return b.wrap(err)
 	}
 	b.session.open, b.session.failed = true, nil
@@ -93,7 +122,7 @@ func (b *SQLBase) Commit(ctx context.Context) error {
 		s.reset = b.ResetAutocommit != nil
 		return b.wrap(err)
 	}
-	if _, err := b.Conn.ExecContext(ctx, "COMMIT"); err != nil {
+	if err := b.execControl(ctx, "COMMIT"); err != nil {
 		err = b.wrap(err)
 		s.failed = err
 		return err
@@ -144,7 +173,7 @@ func (b *SQLBase) Rollback(ctx context.Context) error {
 			ctx, cancel = context.WithTimeout(context.WithoutCancel(ctx), 10*time.Second)
 			defer cancel()
 		}
-		_, err = b.Conn.ExecContext(ctx, "ROLLBACK")
+		err = b.execControl(ctx, "ROLLBACK")
 	}
 	err = b.wrap(err)
 	if err != nil && failed && Classify(err) != ConnectionLost {
@@ -154,7 +183,10 @@ func (b *SQLBase) Rollback(ctx context.Context) error {
 }
 
 // Prepare prepares stmt on the pinned connection once; ExecArgs and
-// QueryInt use it whenever they are given the same text.
+// QueryInt use it whenever they are given the same text. With DirectStmts
+// it is prepared a second time on the driver connection, for the fast path
+// (the database/sql statement serves the calls the fast path leaves to the
+// general one).
 func (b *SQLBase) Prepare(ctx context.Context, stmt string) error {
 	if _, ok := b.session.stmts[stmt]; ok {
 		return nil
@@ -163,10 +195,17 @@ func (b *SQLBase) Prepare(ctx context.Context, stmt string) error {
 	if err != nil {
 		return b.wrap(fmt.Errorf("prepare %s: %w", stmt, err))
 	}
-	if b.session.stmts == nil {
-		b.session.stmts = map[string]*sql.Stmt{}
+	p := &prepared{ps: ps}
+	if b.DirectStmts {
+		if err := b.prepareDirect(ctx, stmt, p); err != nil {
+			ps.Close()
+			return b.wrap(fmt.Errorf("prepare %s: %w", stmt, err))
+		}
 	}
-	b.session.stmts[stmt] = ps
+	if b.session.stmts == nil {
+		b.session.stmts = map[string]*prepared{}
+	}
+	b.session.stmts[stmt] = p
 	return nil
 }
 
@@ -180,9 +219,20 @@ func (b *SQLBase) ExecArgs(ctx context.Context, stmt string, args ...any) (int64
 			return 0, err
 		}
 	}
+	p := b.session.stmts[stmt]
+	if p != nil && b.session.bindDirect(p, args) {
+		n, err := b.execDirect(ctx, p)
+		if err != nil {
+			return 0, b.fail(err)
+		}
+		return n, nil
+	}
+	var ps *sql.Stmt
+	if p != nil {
+		ps = p.ps
+	}
 	var res sql.Result
 	var err error
-	ps := b.session.stmts[stmt]
 	switch tx := b.session.tx; {
 	case tx != nil && ps != nil:
 		// Inside a database/sql transaction (Firebird) a statement must run
@@ -214,8 +264,19 @@ func (b *SQLBase) QueryInt(ctx context.Context, stmt string, args ...any) (int64
 			return 0, err
 		}
 	}
+	p := b.session.stmts[stmt]
+	if p != nil && b.session.bindDirect(p, args) {
+		v, err := b.queryIntDirect(ctx, p)
+		if err != nil && err != ErrNoRows {
+			return 0, b.fail(err)
+		}
+		return v, err
+	}
+	var ps *sql.Stmt
+	if p != nil {
+		ps = p.ps
+	}
 	var row *sql.Row
-	ps := b.session.stmts[stmt]
 	switch tx := b.session.tx; {
 	case tx != nil && ps != nil: // see ExecArgs
 		row = tx.StmtContext(ctx, ps).QueryRowContext(ctx, args...)
@@ -256,8 +317,215 @@ func (b *SQLBase) endSession() {
 	defer cancel()
 	b.session.failed = errSessionEnding // whatever ROLLBACK says
 	b.Rollback(ctx)
-	for _, ps := range b.session.stmts {
-		ps.Close()
+	for _, p := range b.session.stmts {
+		b.closeDirect(p)
+		p.ps.Close()
+	}
+	for _, p := range b.session.control {
+		b.closeDirect(p)
 	}
 	b.session = txSession{}
+}
+
+// closeDirect closes p's driver statement, if any. On a connection
+// database/sql has closed already, the driver closed its statements with it.
+func (b *SQLBase) closeDirect(p *prepared) {
+	if p != nil && p.ds != nil {
+		b.Conn.Raw(func(any) error { return p.ds.Close() })
+	}
+}
+
+// execControl runs a transaction statement (BEGIN ..., COMMIT, ROLLBACK):
+// with DirectStmts as a driver statement prepared on first use, else as text
+// through database/sql, which has the driver parse it every time (and
+// go-sqlite3 run it on a goroutine of its own when ctx can be cancelled).
+func (b *SQLBase) execControl(ctx context.Context, q string) error {
+	if b.DirectStmts {
+		p, ok := b.session.control[q]
+		if !ok {
+			p = &prepared{}
+			if err := b.prepareDirect(ctx, q, p); err != nil {
+				// Not remembered: the text route reports the error, or
+				// succeeds where the failure was passing.
+				p = nil
+			} else {
+				if p.ds == nil {
+					p = nil
+				}
+				if b.session.control == nil {
+					b.session.control = map[string]*prepared{}
+				}
+				b.session.control[q] = p
+			}
+		}
+		if p != nil {
+			b.session.nv = b.session.nv[:0]
+			_, err := b.execDirect(ctx, p)
+			return err
+		}
+	}
+	_, err := b.Conn.ExecContext(ctx, q)
+	return err
+}
+
+// The fast path of prepared statements (SQLBase.DirectStmts). An embedded
+// engine answers a point query in microseconds, and database/sql's route
+// to the driver cost nearly as much CPU again: a search of the statement's
+// connections, argument conversion into a new slice, a Rows with its own
+// context, a goroutine watching that context, a lock and a map entry per
+// Rows, Scan's conversion (docs/client-cost.md). Here the
+// driver's statement, prepared once on the pinned connection, is called
+// directly with the session's reused argument and row buffers, under
+// Conn.Raw, which holds the driver connection as database/sql's own calls
+// do and closes the connection the same way if the driver reports it bad.
+// What database/sql would do to the arguments and the result is done here
+// for the types the load sends (see bindDirect and asInt64); any other call
+// takes the general path. The context goes to the driver as it is, so its
+// cancellation still interrupts the engine, unless the adapter set
+// Unwatched (driverContext).
+
+// prepareDirect prepares stmt on the driver connection for p. A driver
+// whose statements lack the context methods leaves p without one.
+func (b *SQLBase) prepareDirect(ctx context.Context, stmt string, p *prepared) error {
+	return b.Conn.Raw(func(dc any) error {
+		var ds driver.Stmt
+		var err error
+		if pc, ok := dc.(driver.ConnPrepareContext); ok {
+			ds, err = pc.PrepareContext(ctx, stmt)
+		} else {
+			ds, err = dc.(driver.Conn).Prepare(stmt)
+		}
+		if err != nil {
+			return err
+		}
+		d, ok := ds.(directStmt)
+		if !ok {
+			return ds.Close()
+		}
+		p.ds, p.inputs = d, d.NumInput()
+		return nil
+	})
+}
+
+// bindDirect fills the session's argument buffer for p's driver statement
+// and reports whether the fast path can run the call: p has a driver
+// statement, no database/sql transaction is open (its statements must run
+// on the Tx), the number of arguments is the statement's, and each argument
+// is a value database/sql would pass to the driver unchanged or an int it
+// would widen to int64. Anything else (driver.Valuer, named arguments, a
+// wrong count) goes the general way, which converts it or reports the error.
+func (s *txSession) bindDirect(p *prepared, args []any) bool {
+	if p.ds == nil || s.tx != nil || (p.inputs >= 0 && p.inputs != len(args)) {
+		return false
+	}
+	nv := s.nv[:0]
+	for i, a := range args {
+		switch v := a.(type) {
+		case int64, string, float64, bool, []byte, time.Time, nil:
+		case int:
+			a = int64(v)
+		case int32:
+			a = int64(v)
+		default:
+			return false
+		}
+		nv = append(nv, driver.NamedValue{Ordinal: i + 1, Value: a})
+	}
+	s.nv = nv
+	return true
+}
+
+// driverContext is the context the fast path hands the driver: ctx, or with
+// Unwatched none that can end, once ctx is found not to have ended.
+func (b *SQLBase) driverContext(ctx context.Context) (context.Context, error) {
+	if !b.Unwatched {
+		return ctx, nil
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	// go-sqlite3, the one Unwatched driver, reads no value of its context.
+	return context.Background(), nil
+}
+
+// execDirect runs p's driver statement with the bound arguments.
+func (b *SQLBase) execDirect(ctx context.Context, p *prepared) (n int64, err error) {
+	ctx, err = b.driverContext(ctx)
+	if err != nil {
+		clear(b.session.nv)
+		return 0, err
+	}
+	err = b.Conn.Raw(func(any) error {
+		res, err := p.ds.ExecContext(ctx, b.session.nv)
+		if err != nil {
+			return err
+		}
+		if n, err = res.RowsAffected(); err != nil {
+			n = -1
+		}
+		return nil
+	})
+	clear(b.session.nv)
+	return n, err
+}
+
+// queryIntDirect runs p's driver statement with the bound arguments and
+// returns the first row's one column, as database/sql's Row.Scan into an
+// int64 would: ErrNoRows without a row, an error unless the row has exactly
+// one column, the rows' Close error after a good row, later rows unread.
+func (b *SQLBase) queryIntDirect(ctx context.Context, p *prepared) (v int64, err error) {
+	ctx, err = b.driverContext(ctx)
+	if err != nil {
+		clear(b.session.nv)
+		return 0, err
+	}
+	err = b.Conn.Raw(func(any) error {
+		rows, err := p.ds.QueryContext(ctx, b.session.nv)
+		if err != nil {
+			return err
+		}
+		cols := rows.Columns()
+		if cap(b.session.dest) < len(cols) {
+			b.session.dest = make([]driver.Value, len(cols))
+		}
+		dest := b.session.dest[:len(cols)]
+		err = rows.Next(dest)
+		switch {
+		case err == io.EOF:
+			err = ErrNoRows
+		case err != nil:
+		case len(cols) != 1:
+			err = fmt.Errorf("sql: expected %d destination arguments in Scan, not 1", len(cols))
+		default:
+			if v, err = asInt64(dest[0]); err != nil {
+				err = fmt.Errorf("sql: Scan error on column index 0, name %q: %w", cols[0], err)
+			}
+		}
+		clear(dest)
+		if cerr := rows.Close(); err == nil {
+			err = cerr
+		}
+		return err
+	})
+	clear(b.session.nv)
+	return v, err
+}
+
+// asInt64 converts a driver value as Row.Scan into an int64 does: int64
+// and int32 (SQLite's and DuckDB's INTEGER) directly, NULL as an error,
+// other types through database/sql's own conversion (sql.NullInt64.Scan).
+func asInt64(src driver.Value) (int64, error) {
+	switch x := src.(type) {
+	case int64:
+		return x, nil
+	case int32:
+		return int64(x), nil
+	case nil:
+		return 0, errors.New("converting NULL to int64 is unsupported")
+	}
+	var n sql.NullInt64
+	if err := n.Scan(src); err != nil {
+		return 0, err
+	}
+	return n.Int64, nil
 }

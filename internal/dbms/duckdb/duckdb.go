@@ -89,7 +89,9 @@ func (e *Engine) connect(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	e.SQLBase = dbms.SQLBase{DB: db, Conn: conn, TypeName: typeName, ClassifyErr: classify}
+	// DirectStmts: prepared statements run on duckdb-go's own statement,
+	// past database/sql's per-call machinery (docs/client-cost.md).
+	e.SQLBase = dbms.SQLBase{DB: db, Conn: conn, TypeName: typeName, ClassifyErr: classify, DirectStmts: true}
 	return nil
 }
 

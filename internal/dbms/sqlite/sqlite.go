@@ -52,7 +52,10 @@ func (e *Engine) connect(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	e.SQLBase = dbms.SQLBase{DB: db, Conn: conn, TypeName: dbms.StandardType, ClassifyErr: classify}
+	// DirectStmts: prepared statements run on go-sqlite3's own statement,
+	// past database/sql's per-call machinery; Unwatched: without a watch of
+	// the context per statement (docs/client-cost.md).
+	e.SQLBase = dbms.SQLBase{DB: db, Conn: conn, TypeName: dbms.StandardType, ClassifyErr: classify, DirectStmts: true, Unwatched: true}
 	return nil
 }
 
@@ -61,14 +64,24 @@ func (e *Engine) Name() string { return "sqlite" }
 
 // Load inserts all rows with one prepared statement in one transaction, the
 // fastest path SQLite offers (it has no bulk-load protocol).
+//
+// The transaction and the inserts run under ctx without its cancellation,
+// and Load looks at ctx itself before every row. go-sqlite3 runs an Exec
+// whose context can be cancelled on a goroutine of its own: a goroutine and
+// a channel per row nearly doubled the time of a DSBENCH population
+// (docs/client-cost.md); one insert takes microseconds, so stopping between
+// rows is as prompt. And database/sql rolls back a transaction whose context
+// ends on a goroutine of its own, which could still be running when Load
+// had returned; here the deferred Rollback does it before Load returns.
 func (e *Engine) Load(ctx context.Context, t dbms.Table, rows dbms.RowSource) (int64, error) {
 	marks := strings.TrimSuffix(strings.Repeat("?,", len(t.Columns)), ",")
-	tx, err := e.Conn.BeginTx(ctx, nil)
+	quiet := context.WithoutCancel(ctx)
+	tx, err := e.Conn.BeginTx(quiet, nil)
 	if err != nil {
 		return 0, classify(err)
 	}
 	defer tx.Rollback()
-	stmt, err := tx.PrepareContext(ctx, fmt.Sprintf("INSERT INTO %s VALUES (%s)", t.Name, marks))
+	stmt, err := tx.PrepareContext(quiet, fmt.Sprintf("INSERT INTO %s VALUES (%s)", t.Name, marks))
 	if err != nil {
 		return 0, classify(err)
 	}
@@ -76,7 +89,11 @@ func (e *Engine) Load(ctx context.Context, t dbms.Table, rows dbms.RowSource) (i
 	row := make([]any, len(t.Columns))
 	var n int64
 	for rows.Next(row) {
-		if _, err := stmt.ExecContext(ctx, row...); err != nil {
+		err := ctx.Err()
+		if err == nil {
+			_, err = stmt.ExecContext(quiet, row...)
+		}
+		if err != nil {
 			return n, classify(fmt.Errorf("load %s row %d: %w", t.Name, n, err))
 		}
 		n++

@@ -102,3 +102,37 @@ func TestErrors(t *testing.T) {
 }
 
 func contains(s, sub string) bool { return strings.Contains(s, sub) }
+
+// cancelAt is a row source that cancels the load's context when row at is
+// asked for.
+type cancelAt struct {
+	seqRows
+	at     int64
+	cancel context.CancelFunc
+}
+
+func (c *cancelAt) Next(row []any) bool {
+	if c.i == c.at {
+		c.cancel()
+	}
+	return c.seqRows.Next(row)
+}
+
+// TestLoadCancelled: a load whose context ends stops at the next row with
+// the context's error and has rolled back when it returns (the inserts run
+// under a context without cancellation, so Load checks it itself).
+func TestLoadCancelled(t *testing.T) {
+	e := openTemp(t)
+	if err := e.CreateTable(context.Background(), table); err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	n, err := e.Load(ctx, table, &cancelAt{seqRows: seqRows{n: 10000}, at: 500, cancel: cancel})
+	if !errors.Is(err, context.Canceled) || n != 500 {
+		t.Errorf("load cancelled at row 500: %d rows, %v", n, err)
+	}
+	if v, err := dbms.FirstValue(context.Background(), e, "SELECT COUNT(*) FROM t"); v != "0" {
+		t.Errorf("rows after the cancelled load: %s, %v; want 0 (rolled back)", v, err)
+	}
+}
