@@ -4,6 +4,8 @@ import (
 	"context"
 	"strconv"
 
+	"github.com/jackc/pgx/v5/pgconn"
+
 	"github.com/dbgauge/dbgauge/internal/dbms"
 )
 
@@ -12,8 +14,10 @@ import (
 // general path (argument boxing, type mapping, row scanning) costs more
 // client CPU than the server spends on a point select. Here the arguments
 // are written as text into one reused buffer and the statement runs through
-// pgconn's ExecPrepared: one round trip (Bind, Execute, Sync), no per-call
-// allocation in this code.
+// pgconn's ExecStatement with the description Prepare got: one round trip
+// of Bind, Execute and Sync, as pgbench -M prepared sends (ExecPrepared
+// would add a Describe, and the server a RowDescription, to every call), no
+// per-call allocation in this code.
 
 // encode writes args as text parameters; false when an argument is of a
 // type the fast path does not handle (the general path takes it).
@@ -47,8 +51,8 @@ func (e *Engine) encode(args []any) bool {
 	return true
 }
 
-func (e *Engine) execPrepared(ctx context.Context, name string) (int64, error) {
-	rr := e.conn.PgConn().ExecPrepared(ctx, name, e.params, nil, nil)
+func (e *Engine) execPrepared(ctx context.Context, sd *pgconn.StatementDescription) (int64, error) {
+	rr := e.conn.PgConn().ExecStatement(ctx, sd, e.params, nil, nil)
 	tag, err := rr.Close()
 	if err != nil {
 		return 0, e.classify(err)
@@ -56,8 +60,8 @@ func (e *Engine) execPrepared(ctx context.Context, name string) (int64, error) {
 	return tag.RowsAffected(), nil
 }
 
-func (e *Engine) queryIntPrepared(ctx context.Context, name string) (int64, error) {
-	rr := e.conn.PgConn().ExecPrepared(ctx, name, e.params, nil, nil)
+func (e *Engine) queryIntPrepared(ctx context.Context, sd *pgconn.StatementDescription) (int64, error) {
+	rr := e.conn.PgConn().ExecStatement(ctx, sd, e.params, nil, nil)
 	var v int64
 	var perr error
 	found := false

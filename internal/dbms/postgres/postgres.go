@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
 
 	"github.com/dbgauge/dbgauge/internal/dbms"
 	"github.com/dbgauge/dbgauge/internal/dbms/blockio"
@@ -31,7 +32,7 @@ type Engine struct {
 	dollar map[string]string
 	// prepared holds the statements Prepare made, by their ? text, for the
 	// fast path of fastpath.go; params and buf are its reused buffers.
-	prepared map[string]string
+	prepared map[string]*pgconn.StatementDescription
 	params   [][]byte
 	buf      []byte
 	// socks are the session's blocking sockets (blockio), for Abort.

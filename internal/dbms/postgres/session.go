@@ -6,6 +6,7 @@ import (
 	"fmt"
 
 	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
 
 	"github.com/dbgauge/dbgauge/internal/dbms"
 )
@@ -91,16 +92,16 @@ func (e *Engine) Prepare(ctx context.Context, stmt string) error {
 		return e.classify(fmt.Errorf("prepare %s: %w", stmt, err))
 	}
 	if e.prepared == nil {
-		e.prepared = map[string]string{}
+		e.prepared = map[string]*pgconn.StatementDescription{}
 	}
-	e.prepared[stmt] = sd.Name // pgx may name it otherwise than asked
+	e.prepared[stmt] = sd // pgx may name it otherwise than asked
 	return nil
 }
 
 // ExecArgs runs stmt with args and returns the rows it affected.
 func (e *Engine) ExecArgs(ctx context.Context, stmt string, args ...any) (int64, error) {
-	if name, ok := e.prepared[stmt]; ok && e.encode(args) {
-		return e.execPrepared(ctx, name)
+	if sd, ok := e.prepared[stmt]; ok && e.encode(args) {
+		return e.execPrepared(ctx, sd)
 	}
 	tag, err := e.conn.Exec(ctx, e.dollarSQL(stmt), args...)
 	if err != nil {
@@ -111,8 +112,8 @@ func (e *Engine) ExecArgs(ctx context.Context, stmt string, args ...any) (int64,
 
 // QueryInt returns the first column of the first row of stmt as an integer.
 func (e *Engine) QueryInt(ctx context.Context, stmt string, args ...any) (int64, error) {
-	if name, ok := e.prepared[stmt]; ok && e.encode(args) {
-		return e.queryIntPrepared(ctx, name)
+	if sd, ok := e.prepared[stmt]; ok && e.encode(args) {
+		return e.queryIntPrepared(ctx, sd)
 	}
 	var v int64
 	if err := e.conn.QueryRow(ctx, e.dollarSQL(stmt), args...).Scan(&v); err != nil {
