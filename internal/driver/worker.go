@@ -59,6 +59,7 @@ func (w *worker) runCycle(ctx context.Context, cycle int, start, end time.Durati
 	}
 	done := ctx.Done()
 	w.sched.begin(start)
+	yielded := start
 	for {
 		select {
 		case <-done:
@@ -66,6 +67,10 @@ func (w *worker) runCycle(ctx context.Context, cycle int, start, end time.Durati
 		default:
 		}
 		now := w.clock()
+		if now-yielded >= yieldEvery {
+			yielded = now
+			yieldThread()
+		}
 		intended := time.Duration(-1)
 		if w.r.open {
 			intended = w.sched.next()
