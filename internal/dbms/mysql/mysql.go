@@ -90,7 +90,11 @@ func Open(ctx context.Context, u *dbms.URL) (dbms.Engine, error) {
 	if err != nil {
 		return nil, openError(u, cfg, e.timedOut(err))
 	}
-	e.SQLBase = dbms.SQLBase{DB: db, Conn: conn, TypeName: dbms.StandardType, ClassifyErr: e.classify}
+	// Prepared statements run on the driver's own statements (DirectStmts):
+	// database/sql's route cost a fifth of the client's CPU per point
+	// select (docs/client-cost.md); transactions are the session's (START
+	// TRANSACTION as text), as the fast path needs.
+	e.SQLBase = dbms.SQLBase{DB: db, Conn: conn, TypeName: dbms.StandardType, ClassifyErr: e.classify, DirectStmts: true}
 	e.OnConnect = func(ctx context.Context) error {
 		e.isoSet = false // a new session has the server's default
 		return e.rememberConnection(ctx)
