@@ -21,7 +21,9 @@ import (
 //   - Each worker runs on a goroutine locked to its OS thread for the
 //     cycle, and the run has more Ps than workers (ensurePs): a thread that
 //     returns from a blocking read finds its own P idle and goes on without
-//     a hand-off.
+//     a hand-off. Only for blocking sessions: an embedded driver that starts
+//     a goroutine per statement (duckdb-go) would pay a hand-off between
+//     threads for each one on a locked thread.
 //   - Calls get a context without cancellation (opContext), so no library
 //     arms a watch of the context per call (pgx's AfterFunc, database/sql's
 //     and go-sqlite3's per-query goroutines, MariaDB's watcher hand-off).
@@ -63,11 +65,18 @@ func CallContext(ctx context.Context, e dbms.Engine) (context.Context, func()) {
 	return context.WithoutCancel(ctx), func() { stop() }
 }
 
-// EnsurePs and Locked are the other two parts of the I/O path, for the
+// EnsurePs and OnThread are the other two parts of the I/O path, for the
 // same callers: Ps enough for n clients blocked in the kernel, and a
-// client's goroutine locked to its thread.
+// client's work f on e run on its goroutine locked to its thread when e
+// blocks in the kernel.
 func EnsurePs(n int) (restore func()) { return ensurePs(n) }
-func Locked(f func())                 { lockedCycle(f) }
+func OnThread(e dbms.Engine, f func()) {
+	if _, ok := e.(dbms.Aborter); ok {
+		lockedCycle(f)
+	} else {
+		f()
+	}
+}
 
 // unwatchSession disarms it before the engine is closed.
 func (s *Session) unwatch() {
@@ -104,6 +113,16 @@ const yieldEvery = 5 * time.Millisecond
 // yieldThread passes through the scheduler (on a locked thread, it comes
 // back to the same one).
 func yieldThread() { runtime.Gosched() }
+
+// onThread runs a worker's cycle f: on a locked thread when the sessions
+// block in the kernel, as it is otherwise.
+func (r *runner) onThread(f func()) {
+	if r.blocking {
+		lockedCycle(f)
+	} else {
+		f()
+	}
+}
 
 // lockedCycle runs f on the calling goroutine locked to its OS thread.
 func lockedCycle(f func()) {

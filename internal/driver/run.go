@@ -13,10 +13,13 @@ type runner struct {
 	// ctx is the run's context; quiet is ctx without its cancellation, for
 	// the calls of engines that are aborted instead (iopath.go).
 	ctx, quiet context.Context
-	base       time.Time // the clock: every time is an offset from base
-	open       bool      // open loop
-	workers    []*worker
-	raw        *rawWriter
+	// blocking: the sessions block in the kernel (dbms.Aborter), so the
+	// workers run on locked threads (iopath.go); set by openAll.
+	blocking bool
+	base     time.Time // the clock: every time is an offset from base
+	open     bool      // open loop
+	workers  []*worker
+	raw      *rawWriter
 }
 
 // Run opens every session, then runs cfg.Cycles cycles back to back, calling
@@ -121,11 +124,11 @@ func (r *runner) cycle(ctx context.Context, cancel context.CancelCauseFunc, i in
 		}
 	}
 	if r.cfg.Threads == 0 && len(r.workers) == 1 {
-		lockedCycle(func() { run(r.workers[0]) })
+		r.onThread(func() { run(r.workers[0]) })
 	} else {
 		var wg sync.WaitGroup
 		for _, w := range r.workers {
-			wg.Go(func() { lockedCycle(func() { run(w) }) })
+			wg.Go(func() { r.onThread(func() { run(w) }) })
 		}
 		wg.Wait()
 	}

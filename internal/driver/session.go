@@ -44,6 +44,9 @@ func (r *runner) openAll(ctx context.Context) error {
 			if err := r.connect(ctx, s); err != nil {
 				return fmt.Errorf("open session (node %d thread %d connection %d): %w", s.Node, s.Thread, s.Conn, err)
 			}
+			if _, ok := s.Engine.(dbms.Aborter); ok {
+				r.blocking = true
+			}
 			if r.cfg.Reconnect {
 				r.disconnect(s)
 			}

@@ -50,7 +50,7 @@ func runGoroutines(ctx context.Context, url, table string, scripts [][]Retrieve)
 	for u := range scripts {
 		ready.Add(1)
 		done.Add(1)
-		go driver.Locked(func() {
+		go driver.OnThread(engines[u], func() {
 			defer done.Done()
 			cctx, stop := driver.CallContext(ctx, engines[u])
 			defer stop()
