@@ -155,5 +155,5 @@ func (u *URL) Redacted() string {
 }
 
 func badURL(raw, why string) error {
-	return &Error{Class: BadInput, Err: fmt.Errorf("cannot parse --db %q: %s (forms: postgres://user@host:port/db, mysql://user:pass@host:port/db, sqlite:PATH, duckdb:PATH, firebird://user:pass@host:port/PATH)", raw, why)}
+	return &Error{Class: BadInput, Err: fmt.Errorf("cannot parse --db %q: %s (forms: postgres://user@host:port/db, postgres:///db?host=/socket/dir, mysql://user:pass@host:port/db, mysql://user:pass@unix(/path/to/socket)/db, sqlite:PATH, duckdb:PATH, firebird://user:pass@host:port/PATH)", raw, why)}
 }
