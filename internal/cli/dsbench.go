@@ -43,7 +43,16 @@ accounts per unit) drop and populate the database, run --cycles cycles of
 --duration from threads x connections clients, record every residence time,
 check consistency after every cycle, and report the 23-column table, the
 five diagrams, the DSI and the load log. The last scale's tables
-(tpcb_branches, tpcb_tellers, tpcb_accounts, tpcb_history) stay unless --drop.`,
+(tpcb_branches, tpcb_tellers, tpcb_accounts, tpcb_history) stay unless --drop.
+
+Each client of a server engine waits for its replies in the kernel, as
+pgbench's and sysbench's threads do. A call whose server does not answer
+within the URL's io_timeout (default 30s, e.g. ?io_timeout=5s) is a failed
+trial and its session is replaced; Ctrl-C and SIGTERM stop the run at once
+and keep what was measured. A local server can be named by its Unix socket
+(postgres:///db?host=DIR, mysql://user@unix(PATH)/db). Per scale the run
+records the client's CPU per transaction and its share of the machine, and
+warns when the client took more than a quarter of the machine's CPU.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if f.dsi {
