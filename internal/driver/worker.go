@@ -69,7 +69,7 @@ func (w *worker) runCycle(ctx context.Context, cycle int, start, end time.Durati
 		now := w.clock()
 		if now-yielded >= yieldEvery {
 			yielded = now
-			yieldThread()
+			yieldThread(w.r.blocking)
 		}
 		intended := time.Duration(-1)
 		if w.r.open {
