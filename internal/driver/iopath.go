@@ -10,7 +10,7 @@ import (
 
 // The client I/O path. A round trip costs the client what its thread does
 // between the request and the reply; dbgauge must spend no more there than
-// pgbench's or sysbench's C threads, or its rate is partly its own. Three
+// pgbench's or sysbench's C threads, or its rate is partly its own. Four
 // things make a worker as cheap as such a thread (measured in bench/, the
 // reasons in docs/client-cost.md):
 //
@@ -29,6 +29,23 @@ import (
 //     and go-sqlite3's per-query goroutines, MariaDB's watcher hand-off).
 //     The run's end reaches a thread blocked in the kernel through
 //     dbms.Aborter instead: one watch per session, armed at connect.
+//   - A worker passes through the scheduler every yieldEvery.
+
+// blocks reports whether e's calls block in the kernel (and are aborted
+// rather than cancelled).
+func blocks(e dbms.Engine) bool {
+	_, ok := e.(dbms.Aborter)
+	return ok
+}
+
+// abortOnEnd arms e's abort for when ctx ends; nil when e cannot be
+// aborted. The returned function disarms it.
+func abortOnEnd(ctx context.Context, e dbms.Engine) (stop func() bool) {
+	if a, ok := e.(dbms.Aborter); ok {
+		return context.AfterFunc(ctx, a.Abort)
+	}
+	return nil
+}
 
 // opContext is the context the Ops and rollbacks of s's session get: the
 // run's values without its cancellation when the engine can be aborted
@@ -44,11 +61,7 @@ func (r *runner) opContext(s *Session) context.Context {
 
 // watchSession arms the abort of s's engine for when the run's context
 // ends (Ctrl-C, SIGTERM, a fatal error of another worker).
-func (r *runner) watchSession(s *Session) {
-	if a, ok := s.Engine.(dbms.Aborter); ok {
-		s.abort = context.AfterFunc(r.ctx, a.Abort)
-	}
-}
+func (r *runner) watchSession(s *Session) { s.abort = abortOnEnd(r.ctx, s.Engine) }
 
 // CallContext is the I/O path for load that is not made of cycles (the
 // multiuser experiment's scripts): the context to pass e's calls, and the
@@ -57,11 +70,10 @@ func (r *runner) watchSession(s *Session) {
 // cancellation and is aborted when ctx ends; callers check ctx themselves
 // after a failed call to tell an interruption from a failure.
 func CallContext(ctx context.Context, e dbms.Engine) (context.Context, func()) {
-	a, ok := e.(dbms.Aborter)
-	if !ok {
+	stop := abortOnEnd(ctx, e)
+	if stop == nil {
 		return ctx, func() {}
 	}
-	stop := context.AfterFunc(ctx, a.Abort)
 	return context.WithoutCancel(ctx), func() { stop() }
 }
 
@@ -69,16 +81,10 @@ func CallContext(ctx context.Context, e dbms.Engine) (context.Context, func()) {
 // same callers: Ps enough for n clients blocked in the kernel, and a
 // client's work f on e run on its goroutine locked to its thread when e
 // blocks in the kernel.
-func EnsurePs(n int) (restore func()) { return ensurePs(n) }
-func OnThread(e dbms.Engine, f func()) {
-	if _, ok := e.(dbms.Aborter); ok {
-		lockedCycle(f)
-	} else {
-		f()
-	}
-}
+func EnsurePs(n int) (restore func())  { return ensurePs(n) }
+func OnThread(e dbms.Engine, f func()) { onThread(blocks(e), f) }
 
-// unwatchSession disarms it before the engine is closed.
+// unwatch disarms watchSession's abort before the engine is closed.
 func (s *Session) unwatch() {
 	if s.abort != nil {
 		s.abort()
@@ -119,7 +125,7 @@ const yieldEvery = 5 * time.Millisecond
 // select-only against the locked Gosched, 4 interleaved pairs: at 8
 // clients 47,900-58,400 tps against 39,000-48,000, at 2 clients 69,400-
 // 72,400 against 67,100-68,500. The caller must hold exactly one
-// LockOSThread (lockedCycle's); on an unlocked goroutine it is a Gosched.
+// LockOSThread (onThread's); on an unlocked goroutine it is a Gosched.
 func yieldThread(locked bool) {
 	if !locked {
 		runtime.Gosched()
@@ -130,19 +136,12 @@ func yieldThread(locked bool) {
 	runtime.LockOSThread()
 }
 
-// onThread runs a worker's cycle f: on a locked thread when the sessions
-// block in the kernel, as it is otherwise.
-func (r *runner) onThread(f func()) {
-	if r.blocking {
-		lockedCycle(f)
-	} else {
-		f()
+// onThread runs f, a client's work, on its goroutine locked to its OS
+// thread when the client's calls block in the kernel, as it is otherwise.
+func onThread(blocking bool, f func()) {
+	if blocking {
+		runtime.LockOSThread()
+		defer runtime.UnlockOSThread()
 	}
-}
-
-// lockedCycle runs f on the calling goroutine locked to its OS thread.
-func lockedCycle(f func()) {
-	runtime.LockOSThread()
-	defer runtime.UnlockOSThread()
 	f()
 }

@@ -124,11 +124,11 @@ func (r *runner) cycle(ctx context.Context, cancel context.CancelCauseFunc, i in
 		}
 	}
 	if r.cfg.Threads == 0 && len(r.workers) == 1 {
-		r.onThread(func() { run(r.workers[0]) })
+		onThread(r.blocking, func() { run(r.workers[0]) })
 	} else {
 		var wg sync.WaitGroup
 		for _, w := range r.workers {
-			wg.Go(func() { r.onThread(func() { run(w) }) })
+			wg.Go(func() { onThread(r.blocking, func() { run(w) }) })
 		}
 		wg.Wait()
 	}

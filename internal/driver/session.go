@@ -44,9 +44,7 @@ func (r *runner) openAll(ctx context.Context) error {
 			if err := r.connect(ctx, s); err != nil {
 				return fmt.Errorf("open session (node %d thread %d connection %d): %w", s.Node, s.Thread, s.Conn, err)
 			}
-			if _, ok := s.Engine.(dbms.Aborter); ok {
-				r.blocking = true
-			}
+			r.blocking = r.blocking || blocks(s.Engine)
 			if r.cfg.Reconnect {
 				r.disconnect(s)
 			}

@@ -138,7 +138,7 @@ func (w *worker) transaction(ctx context.Context, t0, intended, end time.Duratio
 			if failed != nil && t <= end {
 				// The trial failed before the run did (its session
 				// could not be replaced): it is measured, count it.
-				w.fail(s, attemptStart, t)
+				w.fail(attemptStart, t)
 			}
 			return fatal
 		}
@@ -149,7 +149,7 @@ func (w *worker) transaction(ctx context.Context, t0, intended, end time.Duratio
 		if t > end {
 			return nil // a failure after the end belongs to no cycle
 		}
-		w.fail(s, attemptStart, t)
+		w.fail(attemptStart, t)
 		if !w.r.cfg.Retry {
 			return nil
 		}
@@ -160,7 +160,7 @@ func (w *worker) transaction(ctx context.Context, t0, intended, end time.Duratio
 }
 
 // fail counts a failed trial that started at start and failed at t.
-func (w *worker) fail(s *Session, start, t time.Duration) {
+func (w *worker) fail(start, t time.Duration) {
 	w.failed++
 	w.live.failed.Add(1)
 	if w.raw != nil {

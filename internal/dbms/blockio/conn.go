@@ -1,7 +1,7 @@
 // Package blockio is the client I/O path of dbgauge's server adapters: a
 // net.Conn on a socket in blocking mode, handed to the protocol libraries
-// (pgx's DialFunc, go-sql-driver/mysql's RegisterDialContext) in place of
-// Go's own.
+// (pgx's and go-sql-driver/mysql's DialFunc, the Firebird driver's dial hook)
+// in place of Go's own.
 //
 // Why: a load client spends its life in round trips. Through Go's network
 // poller every round trip parks the goroutine, wakes it from epoll on another
@@ -220,23 +220,19 @@ func (c *Conn) RemoteAddr() net.Addr { return c.remote }
 // blocking socket cannot resume after a deadline as a polled one can, but
 // these libraries drop the connection after one anyway.
 func (c *Conn) SetDeadline(t time.Time) error {
+	d := time.Until(t)
 	c.mu.Lock()
 	if c.timer != nil {
 		c.timer.Stop()
 		c.timer = nil
 	}
-	c.mu.Unlock()
-	if t.IsZero() {
-		return nil
+	if !t.IsZero() && d > 0 {
+		c.timer = time.AfterFunc(d, c.Abort)
 	}
-	d := time.Until(t)
-	if d <= 0 {
+	c.mu.Unlock()
+	if !t.IsZero() && d <= 0 {
 		c.Abort()
-		return nil
 	}
-	c.mu.Lock()
-	c.timer = time.AfterFunc(d, c.Abort)
-	c.mu.Unlock()
 	return nil
 }
 
