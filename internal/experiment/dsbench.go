@@ -59,6 +59,16 @@ type dsbenchRun struct {
 	// commits counts, per thread, every transaction that committed (also
 	// after a cycle's end): the history must hold exactly that many rows.
 	commits []atomic.Int64
+	// server is the server's processes, found by the first scale (the
+	// server stays the same process tree for the run; findServer asks the
+	// control session and may walk every process's fds).
+	server *foundServer
+}
+
+// foundServer is what findServer said.
+type foundServer struct {
+	srv      *serverProcs
+	embedded bool
 }
 
 // dsbenchScale measures one scale: population, the cycles with their
@@ -117,8 +127,12 @@ func (r *dsbenchRun) dsbenchScale(ctx context.Context, x int64) (*results.ScaleR
 		cleanup += time.Since(start)
 		return nil
 	}
-	srv, how, embedded := findServer(ctx, r.e, r.url)
-	r.res.ServerProcesses = how
+	if r.server == nil {
+		srv, how, embedded := findServer(ctx, r.e, r.url)
+		r.server = &foundServer{srv: srv, embedded: embedded}
+		r.res.ServerProcesses = how
+	}
+	srv, embedded := r.server.srv, r.server.embedded
 	cpu := &cpuMeter{server: srv}
 	cfg, closeRaw := r.driverConfig(x, func(ctx context.Context, cycle int, c driver.CycleResult) error {
 		// The cycle's CPU ends here; the next cycle's begins once the
@@ -157,7 +171,7 @@ func (r *dsbenchRun) dsbenchScale(ctx context.Context, x int64) (*results.ScaleR
 	}
 	fillCPU(sr, cpu)
 	if !embedded {
-		if w := clientCPUWarning(x, sr.ClientCPUShare, ClientCPUWarnShare); w != "" {
+		if w := clientCPUWarning(x, sr.ClientCPUShare, clientCPUWarnShare); w != "" {
 			r.warn(w)
 		}
 	}

@@ -21,7 +21,7 @@ import (
 // CPU time, the machine's busy share from /proc/stat and, for a server on
 // this machine whose processes are known, the server's CPU time.
 
-// ClientCPUWarnShare is the share of the whole machine's CPU (all CPUs
+// clientCPUWarnShare is the share of the whole machine's CPU (all CPUs
 // together) above which dbgauge's own process makes a scale's rate partly
 // the client's: on a machine shared with the server, a client that takes
 // more than a quarter of all CPUs takes capacity the server would otherwise
@@ -30,7 +30,7 @@ import (
 // cost is small beside what the server had. Embedded engines are not
 // warned about: their work is dbgauge's CPU. A variable so that tests can
 // lower it.
-var ClientCPUWarnShare = 0.25
+var clientCPUWarnShare = 0.25
 
 // serverProcs is a server on this machine: a root process and every
 // process below it.
@@ -66,8 +66,9 @@ func findServer(ctx context.Context, e dbms.Engine, rawURL string) (srv *serverP
 	if err != nil {
 		return nil, "unknown: " + err.Error(), false
 	}
-	if u.Path != "" {
-		return nil, fmt.Sprintf("none: %s runs inside dbgauge's process, so the client's CPU includes the engine's work", e.Name()), true
+	inside := fmt.Sprintf("none: %s runs inside dbgauge's process, so the client's CPU includes the engine's work", e.Name())
+	if u.Path != "" { // an embedded engine's file: no server to ask
+		return nil, inside, true
 	}
 	if !u.Local() {
 		return nil, fmt.Sprintf("unknown: the server is not on this machine (host %s)", u.Host), false
@@ -79,7 +80,7 @@ func findServer(ctx context.Context, e dbms.Engine, rawURL string) (srv *serverP
 		}
 	}
 	if p.Embedded {
-		return nil, fmt.Sprintf("none: %s runs inside dbgauge's process, so the client's CPU includes the engine's work", e.Name()), true
+		return nil, inside, true
 	}
 	// The first clause of How says where the process came from (MariaDB's
 	// adds one about threads, which the whole-process count does not use).

@@ -43,7 +43,7 @@ func checkCPU(t *testing.T, s results.ScaleResult, server bool) {
 	if server {
 		share("server_cpu_share", s.ServerCPUShare)
 	} else if s.ServerCPUShare != nil || s.ServerCPUS != nil {
-		t.Errorf("scale %d: a server share (%v) without a server of its own", s.Scale, *s.ServerCPUShare)
+		t.Errorf("scale %d: a server share (%v, %v s) without a server of its own", s.Scale, s.ServerCPUShare, s.ServerCPUS)
 	}
 }
 
@@ -126,9 +126,9 @@ func TestClientCPUWarning(t *testing.T) {
 // for the length of the test: the warning's presence, not a timing, is
 // tested.
 func lowerCPUWarnShare(t *testing.T) {
-	old := ClientCPUWarnShare
-	ClientCPUWarnShare = 1e-9
-	t.Cleanup(func() { ClientCPUWarnShare = old })
+	old := clientCPUWarnShare
+	clientCPUWarnShare = 1e-9
+	t.Cleanup(func() { clientCPUWarnShare = old })
 }
 
 func cpuWarnings(res *results.DSBenchResults) []string {
