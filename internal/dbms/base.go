@@ -56,6 +56,10 @@ type SQLBase struct {
 	session txSession
 }
 
+// Base is the SQLBase itself, promoted to every adapter that embeds it:
+// shared checks (package dbmstest) reach its switches through it.
+func (b *SQLBase) Base() *SQLBase { return b }
+
 // Reconnect replaces the pinned connection with a new one from the pool:
 // after a cancelled statement some drivers leave the old one closed. Session
 // state (SET, temporary tables) does not survive it.

@@ -55,6 +55,14 @@ type prepared struct {
 	inputs int
 }
 
+// stmt is p's database/sql statement; nil when p is (not prepared).
+func (p *prepared) stmt() *sql.Stmt {
+	if p == nil {
+		return nil
+	}
+	return p.ps
+}
+
 // directStmt is a driver statement the fast path can run.
 type directStmt interface {
 	driver.Stmt
@@ -227,10 +235,7 @@ func (b *SQLBase) ExecArgs(ctx context.Context, stmt string, args ...any) (int64
 		}
 		return n, nil
 	}
-	var ps *sql.Stmt
-	if p != nil {
-		ps = p.ps
-	}
+	ps := p.stmt()
 	var res sql.Result
 	var err error
 	switch tx := b.session.tx; {
@@ -272,10 +277,7 @@ func (b *SQLBase) QueryInt(ctx context.Context, stmt string, args ...any) (int64
 		}
 		return v, err
 	}
-	var ps *sql.Stmt
-	if p != nil {
-		ps = p.ps
-	}
+	ps := p.stmt()
 	var row *sql.Row
 	switch tx := b.session.tx; {
 	case tx != nil && ps != nil: // see ExecArgs
@@ -344,14 +346,14 @@ func (b *SQLBase) execControl(ctx context.Context, q string) error {
 		p, ok := b.session.control[q]
 		if !ok {
 			p = &prepared{}
-			if err := b.prepareDirect(ctx, q, p); err != nil {
-				// Not remembered: the text route reports the error, or
-				// succeeds where the failure was passing.
-				p = nil
-			} else {
-				if p.ds == nil {
-					p = nil
-				}
+			err := b.prepareDirect(ctx, q, p)
+			if err != nil || p.ds == nil {
+				p = nil // the text route runs it, or reports the error
+			}
+			// A refusal is remembered too (nil: text from now on), so a
+			// transaction does not pay a failing prepare each time; a
+			// prepare the context cut short is tried again next time.
+			if err == nil || ctx.Err() == nil {
 				if b.session.control == nil {
 					b.session.control = map[string]*prepared{}
 				}
@@ -450,9 +452,9 @@ func (b *SQLBase) driverContext(ctx context.Context) (context.Context, error) {
 
 // execDirect runs p's driver statement with the bound arguments.
 func (b *SQLBase) execDirect(ctx context.Context, p *prepared) (n int64, err error) {
+	defer clear(b.session.nv)
 	ctx, err = b.driverContext(ctx)
 	if err != nil {
-		clear(b.session.nv)
 		return 0, err
 	}
 	err = b.Conn.Raw(func(any) error {
@@ -465,7 +467,6 @@ func (b *SQLBase) execDirect(ctx context.Context, p *prepared) (n int64, err err
 		}
 		return nil
 	})
-	clear(b.session.nv)
 	return n, err
 }
 
@@ -474,9 +475,9 @@ func (b *SQLBase) execDirect(ctx context.Context, p *prepared) (n int64, err err
 // int64 would: ErrNoRows without a row, an error unless the row has exactly
 // one column, the rows' Close error after a good row, later rows unread.
 func (b *SQLBase) queryIntDirect(ctx context.Context, p *prepared) (v int64, err error) {
+	defer clear(b.session.nv)
 	ctx, err = b.driverContext(ctx)
 	if err != nil {
-		clear(b.session.nv)
 		return 0, err
 	}
 	err = b.Conn.Raw(func(any) error {
@@ -507,7 +508,6 @@ func (b *SQLBase) queryIntDirect(ctx context.Context, p *prepared) (v int64, err
 		}
 		return err
 	})
-	clear(b.session.nv)
 	return v, err
 }
 

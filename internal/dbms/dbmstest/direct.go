@@ -5,7 +5,6 @@ import (
 	"database/sql/driver"
 	"errors"
 	"fmt"
-	"reflect"
 	"slices"
 	"testing"
 	"time"
@@ -164,10 +163,8 @@ func openDirectPair(tb testing.TB, ctx context.Context, opts DirectOptions) (dir
 // sqlBase is the dbms.SQLBase that s, an adapter's *Engine, embeds.
 func sqlBase(tb testing.TB, s Session) *dbms.SQLBase {
 	tb.Helper()
-	if v := reflect.ValueOf(s); v.Kind() == reflect.Pointer && v.Elem().Kind() == reflect.Struct {
-		if f := v.Elem().FieldByName("SQLBase"); f.IsValid() && f.Type() == reflect.TypeFor[dbms.SQLBase]() {
-			return f.Addr().Interface().(*dbms.SQLBase)
-		}
+	if b, ok := s.(interface{ Base() *dbms.SQLBase }); ok {
+		return b.Base()
 	}
 	tb.Fatalf("the %s adapter's engine %T does not embed dbms.SQLBase", s.Name(), s)
 	return nil
