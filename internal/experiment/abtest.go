@@ -105,10 +105,10 @@ func RunABTest(ctx context.Context, s Setup, plan ABTestPlan, pr *progress.Print
 		}
 	}
 	r := &abRun{plan: plan, a: a, b: b, sameDB: a.url == b.url, run: o.run, pr: pr, res: &results.ABTestResults{
-		Experiment: "abtest",
-		A:          results.ABVariant{Name: "A", DB: redacted(a.url), Engine: a.e.Name(), EngineVersion: o.man.Engine.Version, Session: a.session},
-		B:          results.ABVariant{Name: "B", DB: redacted(b.url), Engine: b.e.Name(), EngineVersion: infoB.Version, Session: b.session},
-		Reps:       plan.Reps, Warmup: plan.Warmup, Caches: plan.Caches, Destination: plan.Dest,
+		Header: results.Header{Experiment: "abtest"},
+		A:      results.ABVariant{Name: "A", DB: redacted(a.url), Engine: a.e.Name(), EngineVersion: o.man.Engine.Version, Session: a.session},
+		B:      results.ABVariant{Name: "B", DB: redacted(b.url), Engine: b.e.Name(), EngineVersion: infoB.Version, Session: b.session},
+		Reps:   plan.Reps, Warmup: plan.Warmup, Caches: plan.Caches, Destination: plan.Dest,
 		Level: plan.Level, Resamples: ABResamples, Seed: plan.Seed,
 		Order: "pairs: A then B with the same statement, repetition by repetition, each query's pairs in a row; untimed warm-up executions (A, B alternating) before the warm pairs; cold: caches emptied before every execution",
 	}}

@@ -41,7 +41,7 @@ func RunDSBench(ctx context.Context, s DSBenchSetup, plan DSBenchPlan, pr *progr
 	defer o.close()
 	e, run, man, url, info := o.e, o.run, o.man, o.url, o.man.Engine
 	res := &results.DSBenchResults{
-		Experiment: "dsbench", Engine: e.Name(), EngineVersion: info.Version, Mode: plan.Mode, Form: plan.Form,
+		Header: results.Header{Experiment: "dsbench", Engine: e.Name(), EngineVersion: info.Version}, Mode: plan.Mode, Form: plan.Form,
 		Nodes: max(plan.Nodes, 1), Threads: plan.Threads, Connections: max(plan.Conns, 1), Cycles: plan.Cycles,
 		DurationS: plan.Duration.Seconds(), Isolation: plan.Isolation.String(), Retry: plan.Retry, Prepare: plan.Prepare,
 		Reconnect: plan.Reconnect, RateTPS: plan.Rate, Confidence: plan.Confidence, Seed: plan.Seed,

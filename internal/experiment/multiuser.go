@@ -69,7 +69,7 @@ func RunMultiuser(ctx context.Context, s Setup, plan MultiuserPlan, pr *progress
 	}
 	r := &multiuserRun{e: o.e, url: o.url, plan: plan, run: o.run, pr: pr, times: make([][]float64, len(plan.Users)),
 		res: &results.MultiuserResults{
-			Experiment: "multiuser", Engine: o.e.Name(), EngineVersion: o.man.Engine.Version, Tuples: plan.Tuples,
+			Header: results.Header{Experiment: "multiuser", Engine: o.e.Name(), EngineVersion: o.man.Engine.Version}, Tuples: plan.Tuples,
 			Retrieves: plan.Retrieves, RowsPerRetrieve: plan.RowsPerRetrieve, Users: plan.Users, Reps: plan.Reps,
 			Mode: mode, SubtractOverhead: plan.SubtractOverhead, Seed: plan.Seed, CPUs: runtime.NumCPU(),
 		}}

@@ -66,7 +66,7 @@ func RunQAC(ctx context.Context, s Setup, plan QACPlan, pr *progress.Printer) (*
 		cache = "cold"
 	}
 	r := &qacRun{e: o.e, url: o.url, plan: plan, run: o.run, pr: pr, res: &results.QACResults{
-		Experiment: "qac", Engine: o.e.Name(), EngineVersion: o.man.Engine.Version, Query: label,
+		Header: results.Header{Experiment: "qac", Engine: o.e.Name(), EngineVersion: o.man.Engine.Version}, Query: label,
 		Cardinalities: plan.Cardinalities, QEs: plan.QEs, Cache: cache, Seed: plan.Seed,
 	}}
 	pr.Line("dbgauge qac on %s %s: %s at cardinalities %v, %d QEs each, %s cache, run directory %s",

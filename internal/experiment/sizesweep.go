@@ -66,7 +66,7 @@ func RunSizeSweep(ctx context.Context, s Setup, plan SizeSweepPlan, pr *progress
 	defer o.close()
 	r := &sizeSweepRun{e: o.e, plan: plan, run: o.run, pr: pr, rng: rand.New(rand.NewPCG(plan.Seed, 0x5eed)),
 		res: &results.SizeSweepResults{
-			Experiment: "sizesweep", Engine: o.e.Name(), EngineVersion: o.man.Engine.Version, Retrieve: plan.Retrieve,
+			Header: results.Header{Experiment: "sizesweep", Engine: o.e.Name(), EngineVersion: o.man.Engine.Version}, Retrieve: plan.Retrieve,
 			Sizes: plan.Sizes, Access: plan.Access, Reps: plan.Reps, Warmup: plan.Warmup, Seed: plan.Seed, Basis: plan.Basis,
 		}}
 	if r.res.Basis == "" {

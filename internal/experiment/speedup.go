@@ -55,8 +55,8 @@ func RunSpeedup(ctx context.Context, s Setup, plan SpeedupPlan, pr *progress.Pri
 	}
 	defer o.close()
 	r := &speedupRun{e: o.e, url: o.url, plan: plan, run: o.run, pr: pr, res: &results.SpeedupResults{
-		Experiment: "speedup", Engine: o.e.Name(), EngineVersion: o.man.Engine.Version,
-		Size: plan.Size, Reps: plan.Reps, Seed: plan.Seed, Destination: plan.Dest,
+		Header: results.Header{Experiment: "speedup", Engine: o.e.Name(), EngineVersion: o.man.Engine.Version},
+		Size:   plan.Size, Reps: plan.Reps, Seed: plan.Seed, Destination: plan.Dest,
 	}}
 	pr.Line("dbgauge speedup on %s %s: Wisconsin N=%d, %d repetitions per point, run directory %s",
 		o.man.Engine.Engine, o.man.Engine.Version, plan.Size, plan.Reps, o.run.Dir)

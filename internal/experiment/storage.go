@@ -68,7 +68,7 @@ func RunStorage(ctx context.Context, s StorageSetup, plan StoragePlan, pr *progr
 		return nil, err
 	}
 	res := &results.StorageResults{
-		Experiment: "storage", Dir: plan.Dir, FileSystem: man.System.FileSystem, Mount: man.System.Mount,
+		Header: results.Header{Experiment: "storage"}, Dir: plan.Dir, FileSystem: man.System.FileSystem, Mount: man.System.Mount,
 		SizeBytes: plan.Size, DurationS: plan.Duration.Seconds(), Seed: plan.Seed,
 	}
 	if res.FileSystem == "tmpfs" || res.FileSystem == "ramfs" {

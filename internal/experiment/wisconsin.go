@@ -48,8 +48,8 @@ type WisconsinPlan struct {
 // writes them: nothing measured is lost).
 func Wisconsin(ctx context.Context, e dbms.Engine, plan WisconsinPlan, run *results.Run, info dbms.Info, pr *progress.Printer) (*results.WisconsinResults, error) {
 	res := &results.WisconsinResults{
-		Experiment: "wisconsin", Engine: e.Name(), EngineVersion: info.Version,
-		Sizes: plan.Sizes, Reps: plan.Reps, Seed: plan.Seed, Cache: "warm",
+		Header: results.Header{Experiment: "wisconsin", Engine: e.Name(), EngineVersion: info.Version},
+		Sizes:  plan.Sizes, Reps: plan.Reps, Seed: plan.Seed, Cache: "warm",
 	}
 	if plan.Cold {
 		res.Cache = "cold"

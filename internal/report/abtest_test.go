@@ -17,7 +17,7 @@ func abFixture(t *testing.T) *results.ABTestResults {
 		t.Fatal(err)
 	}
 	return &results.ABTestResults{
-		Experiment: "abtest", Workload: "wisconsin", Size: 1000, Reps: 6, Caches: []string{"warm", "cold"}, Destination: "client", Level: 0.95,
+		Header: results.Header{Experiment: "abtest"}, Workload: "wisconsin", Size: 1000, Reps: 6, Caches: []string{"warm", "cold"}, Destination: "client", Level: 0.95,
 		A: results.ABVariant{Name: "A", DB: "postgres://u@h/db", Engine: "postgres", EngineVersion: "16", Session: []string{"SET w = 0"}},
 		B: results.ABVariant{Name: "B", DB: "postgres://u@h/db", Engine: "postgres", EngineVersion: "16", Session: []string{"SET w = 2"}},
 		Queries: []results.ABQuery{

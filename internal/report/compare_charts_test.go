@@ -211,7 +211,7 @@ func TestPercentileTicks(t *testing.T) {
 // wisconsinRun is a Wisconsin result with the given queries' repetitions
 // (ms) at N=1000 under heap; a query with no times is not applicable.
 func wisconsinRun(engine string, times map[int][]float64) *results.WisconsinResults {
-	r := &results.WisconsinResults{Experiment: "wisconsin", Engine: engine, Sizes: []int64{1000}}
+	r := &results.WisconsinResults{Header: results.Header{Experiment: "wisconsin", Engine: engine}, Sizes: []int64{1000}}
 	for _, q := range []int{1, 3, 9} {
 		qr := results.QueryResult{Query: q, Size: 1000, Organization: "heap", Destination: results.DestRelation, Status: results.StatusNotApplicable}
 		if ts := times[q]; len(ts) > 0 {

@@ -18,9 +18,9 @@ import (
 func syntheticDSBench(t *testing.T) *results.DSBenchResults {
 	t.Helper()
 	r := &results.DSBenchResults{
-		Experiment: "dsbench", Engine: "postgres", EngineVersion: "17.2", Mode: "tpcb", Form: "procedure",
+		Header: results.Header{Experiment: "dsbench", Engine: "postgres", EngineVersion: "17.2", Complete: true}, Mode: "tpcb", Form: "procedure",
 		Nodes: 2, Threads: 2, Connections: 1, Cycles: 5, DurationS: 60, Isolation: "repeatable read",
-		Confidence: []float64{50, 68, 87, 95, 99, 99.7}, Complete: true,
+		Confidence: []float64{50, 68, 87, 95, 99, 99.7},
 	}
 	base := map[int64]float64{1: 300, 10: 1200, 100: 800, 1000: 40} // tps per thread
 	for si, scale := range []int64{1, 10, 100, 1000} {

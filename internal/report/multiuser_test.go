@@ -10,7 +10,7 @@ import (
 func TestMultiuserTableAndChart(t *testing.T) {
 	f := func(v float64) *float64 { return &v }
 	oh := 0.0125
-	r := &results.MultiuserResults{Engine: "postgres", Table: "tenktup1_n150000", Tuples: 150000, Retrieves: 10, RowsPerRetrieve: 1, Reps: 3,
+	r := &results.MultiuserResults{Header: results.Header{Engine: "postgres"}, Table: "tenktup1_n150000", Tuples: 150000, Retrieves: 10, RowsPerRetrieve: 1, Reps: 3,
 		Mode: "goroutines", CPUs: 2, OverheadMS: &oh, Organization: "clustered on unique2, index on unique1",
 		Points: []results.MultiuserPoint{
 			{Users: 0, N: 3, MedianMS: 0.0125, MinMS: 0.01, MaxMS: 0.02},

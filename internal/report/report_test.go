@@ -10,7 +10,7 @@ import (
 )
 
 func result(engine string, qs ...results.QueryResult) *results.WisconsinResults {
-	return &results.WisconsinResults{Experiment: "wisconsin", Engine: engine, Sizes: []int64{10000}, Queries: qs}
+	return &results.WisconsinResults{Header: results.Header{Experiment: "wisconsin", Engine: engine}, Sizes: []int64{10000}, Queries: qs}
 }
 
 func TestCell(t *testing.T) {

@@ -12,8 +12,8 @@ import (
 
 // sweepFixture: scans at 10x + 2 ms per thousand tuples, flat indexes.
 func sweepFixture() *results.SizeSweepResults {
-	r := &results.SizeSweepResults{Experiment: "sizesweep", Engine: "sqlite", EngineVersion: "3", Retrieve: "single",
-		Sizes: []int64{1000, 2000, 4000}, Access: []string{"none", "clustered", "nonclustered"}, Reps: 2, Warmup: 1, Basis: "mean", Complete: true}
+	r := &results.SizeSweepResults{Header: results.Header{Experiment: "sizesweep", Engine: "sqlite", EngineVersion: "3", Complete: true}, Retrieve: "single",
+		Sizes: []int64{1000, 2000, 4000}, Access: []string{"none", "clustered", "nonclustered"}, Reps: 2, Warmup: 1, Basis: "mean"}
 	for _, n := range r.Sizes {
 		for a, mean := range map[string]float64{"none": 2 + 10*float64(n)/1000, "clustered": 0.1, "nonclustered": 0.11} {
 			r.Points = append(r.Points, results.SizeSweepPoint{Size: n, Access: a, ExpectedRows: 1, Plan: "SCAN t\n",

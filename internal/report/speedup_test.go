@@ -17,7 +17,7 @@ func TestBytesLabel(t *testing.T) {
 }
 
 func TestSpeedupTextAndCharts(t *testing.T) {
-	r := &results.SpeedupResults{Engine: "postgres", EngineVersion: "15", Size: 1000, Reps: 2,
+	r := &results.SpeedupResults{Header: results.Header{Engine: "postgres", EngineVersion: "15"}, Size: 1000, Reps: 2,
 		Speedup: &results.SpeedupPart{Variable: "parallelism", Values: []int64{1, 2}, Applicable: true, Ref: 1, MemoryBytes: 1 << 20,
 			Curves: []results.SpeedupCurve{{Query: 9, Class: "joinAselB", Org: "heap", Attribute: "unique2", Points: []results.SpeedupPoint{
 				{X: 1, TimesMS: []float64{10, 10}, MedianMS: 10, Speedup: 1, Ideal: 1, HashBatches: 1, WorkersLaunched: 0, WorkersPlanned: 0, TempBytes: -1},

@@ -9,13 +9,13 @@ import (
 
 func TestStorageTable(t *testing.T) {
 	r := &results.StorageResults{
-		Dir: "/data", FileSystem: "ext4", Mount: "/", SizeBytes: 256 << 20, DurationS: 5,
+		Header: results.Header{Error: "interrupted during the synchronous 8 KiB writes: context canceled"},
+		Dir:    "/data", FileSystem: "ext4", Mount: "/", SizeBytes: 256 << 20, DurationS: 5,
 		SeqWrite:    &results.Throughput{BlockBytes: 1 << 20, MBps: 812.4},
 		SeqRead:     &results.Throughput{BlockBytes: 1 << 20, MBps: 95.25},
 		RandomReads: []results.LatencyTest{{BlockBytes: 4096, PerSecond: 15285.4, Ops: 76427, MeanUS: 64.37, P50US: 46.8, P99US: 410, MaxUS: 6275}, {BlockBytes: 8192, Direct: true, PerSecond: 100, Ops: 500}},
 		SyncWrites:  []results.LatencyTest{{BlockBytes: 4096, PerSecond: 958.2, Ops: 4791, P50US: 1042, P99US: 2210.5}},
 		Notes:       []string{"a note"},
-		Error:       "interrupted during the synchronous 8 KiB writes: context canceled",
 	}
 	tab := StorageTable(r)
 	want := [][]string{

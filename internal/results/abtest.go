@@ -5,9 +5,9 @@ import "github.com/dbgauge/dbgauge/internal/stats"
 // ABTestResults is results.json of an A/B comparison (dbgauge abtest): the
 // same queries on two variants of one system, run in interleaved pairs.
 type ABTestResults struct {
-	Experiment string    `json:"experiment"` // "abtest"
-	A          ABVariant `json:"a"`
-	B          ABVariant `json:"b"`
+	Header
+	A ABVariant `json:"a"`
+	B ABVariant `json:"b"`
 	// Workload is "wisconsin" (Size is its base relation size) or "sql"
 	// (the --sql file's queries on the user's tables).
 	Workload    string   `json:"workload"`
@@ -25,9 +25,6 @@ type ABTestResults struct {
 	Organize   []ABOrganize `json:"organize,omitempty"`
 	Queries    []ABQuery    `json:"queries"`
 	CacheFlush *CacheFlush  `json:"cache_flush,omitempty"`
-	Warnings   []string     `json:"warnings,omitempty"`
-	Complete   bool         `json:"complete"`
-	Error      string       `json:"error,omitempty"`
 }
 
 // ABVariant is one side of the comparison.

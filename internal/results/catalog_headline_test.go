@@ -27,7 +27,7 @@ func TestHeadlines(t *testing.T) {
 	}
 	cases := []struct {
 		name  string
-		res   any
+		res   results.Results
 		label string
 		value *float64
 		text  string

@@ -23,38 +23,13 @@ type Stored struct {
 	Dir        string
 	Experiment string
 	Manifest   *Manifest // nil when manifest.json is missing or unreadable
-	// Results is one of *WisconsinResults, *DSBenchResults,
-	// *MultiuserResults, *SizeSweepResults, *ABTestResults,
-	// *SpeedupResults, *QACResults, *StorageResults; nil when results.json
-	// is missing.
-	Results any
+	// Results is of the registered type of its experiment (see Kind); nil
+	// when results.json is missing.
+	Results Results
 	// Complete and Error are results.json's own fields (every experiment
 	// has them).
 	Complete bool
 	Error    string
-}
-
-// newResults returns an empty results value of an experiment's type.
-func newResults(experiment string) (any, error) {
-	switch experiment {
-	case "wisconsin":
-		return &WisconsinResults{}, nil
-	case "dsbench":
-		return &DSBenchResults{}, nil
-	case "multiuser":
-		return &MultiuserResults{}, nil
-	case "sizesweep":
-		return &SizeSweepResults{}, nil
-	case "abtest":
-		return &ABTestResults{}, nil
-	case "speedup":
-		return &SpeedupResults{}, nil
-	case "qac":
-		return &QACResults{}, nil
-	case "storage":
-		return &StorageResults{}, nil
-	}
-	return nil, fmt.Errorf("unknown experiment %q", experiment)
 }
 
 // ReadRun reads the run directory dir. A missing results.json is not an
@@ -88,10 +63,11 @@ func ReadRun(dir string) (*Stored, error) {
 		return nil, fmt.Errorf("%s: %w", filepath.Join(dir, ResultsFile), err)
 	}
 	s.Experiment, s.Complete, s.Error = head.Experiment, head.Complete, head.Error
-	res, err := newResults(head.Experiment)
+	k, err := KindOf(head.Experiment)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", filepath.Join(dir, ResultsFile), err)
 	}
+	res := k.New()
 	if err := json.Unmarshal(rb, res); err != nil {
 		return nil, fmt.Errorf("%s: %w", filepath.Join(dir, ResultsFile), err)
 	}
@@ -115,28 +91,12 @@ func (s *Stored) engineOf() (name, version string) {
 	if s.Manifest != nil {
 		name, version = s.Manifest.Engine.Engine, s.Manifest.Engine.Version
 	}
-	switch r := s.Results.(type) {
-	case *WisconsinResults:
-		name, version = or(name, r.Engine), or(version, r.EngineVersion)
-	case *DSBenchResults:
-		name, version = or(name, r.Engine), or(version, r.EngineVersion)
-	case *MultiuserResults:
-		name, version = or(name, r.Engine), or(version, r.EngineVersion)
-	case *SizeSweepResults:
-		name, version = or(name, r.Engine), or(version, r.EngineVersion)
-	case *SpeedupResults:
-		name, version = or(name, r.Engine), or(version, r.EngineVersion)
-	case *QACResults:
-		name, version = or(name, r.Engine), or(version, r.EngineVersion)
-	case *ABTestResults:
-		// Two variants: one engine when they agree, both otherwise.
-		name, version = r.A.Engine, r.A.EngineVersion
-		if r.B.Engine != r.A.Engine {
-			name = r.A.Engine + " vs " + r.B.Engine
-		}
-		if r.B.EngineVersion != r.A.EngineVersion {
-			version = r.A.EngineVersion + " vs " + r.B.EngineVersion
-		}
+	if el, ok := s.Results.(EngineLabeler); ok {
+		return el.EngineLabel()
+	}
+	if s.Results != nil {
+		h := s.Results.Head()
+		name, version = or(name, h.Engine), or(version, h.EngineVersion)
 	}
 	return name, version
 }

@@ -5,20 +5,18 @@ package results
 // connections, scales (per scale the rates, counts, cycle rates T_i, f,
 // confidence rates, consistency and the five durations) and dsi.
 type DSBenchResults struct {
-	Experiment    string  `json:"experiment"` // "dsbench"
-	Engine        string  `json:"engine"`
-	EngineVersion string  `json:"engine_version"`
-	Mode          string  `json:"mode"` // tpcb | select
-	Form          string  `json:"form"` // procedure | statements
-	Nodes         int     `json:"nodes"`
-	Threads       int     `json:"threads"`
-	Connections   int     `json:"connections"`
-	Cycles        int     `json:"cycles_per_scale"`
-	DurationS     float64 `json:"duration_s"` // D, the demanded duration of a cycle
-	Isolation     string  `json:"isolation"`
-	Retry         bool    `json:"retry"`
-	Prepare       bool    `json:"prepare"`
-	Reconnect     bool    `json:"reconnect"`
+	Header
+	Mode        string  `json:"mode"` // tpcb | select
+	Form        string  `json:"form"` // procedure | statements
+	Nodes       int     `json:"nodes"`
+	Threads     int     `json:"threads"`
+	Connections int     `json:"connections"`
+	Cycles      int     `json:"cycles_per_scale"`
+	DurationS   float64 `json:"duration_s"` // D, the demanded duration of a cycle
+	Isolation   string  `json:"isolation"`
+	Retry       bool    `json:"retry"`
+	Prepare     bool    `json:"prepare"`
+	Reconnect   bool    `json:"reconnect"`
 	// RateTPS is the open-loop target rate; 0 for the closed loop.
 	RateTPS    float64       `json:"rate_tps,omitempty"`
 	Confidence []float64     `json:"confidence_levels"` // percent, e.g. 50, 68, 87, 95, 99, 99.7
@@ -33,10 +31,7 @@ type DSBenchResults struct {
 	// ("postgres (pid 812) and its child processes"), or why the server's
 	// CPU is unknown (a server on another machine, an embedded engine
 	// whose work is in the client's CPU).
-	ServerProcesses string   `json:"server_processes,omitempty"`
-	Warnings        []string `json:"warnings,omitempty"`
-	Complete        bool     `json:"complete"`
-	Error           string   `json:"error,omitempty"`
+	ServerProcesses string `json:"server_processes,omitempty"`
 }
 
 // ScaleResult is one scale of a sweep: one row of seed 001's Table 1.

@@ -50,31 +50,15 @@ func BenchLines(runDir string) ([]byte, error) {
 	if s.Results == nil {
 		return nil, fmt.Errorf("%s: no %s: the run did not finish, nothing to export", runDir, ResultsFile)
 	}
-	w := &benchWriter{units: map[string]bool{}}
+	w := &BenchWriter{units: map[string]bool{}}
 	if s.Manifest != nil {
 		w.procs = s.Manifest.System.CPUs
 	}
-	switch r := s.Results.(type) {
-	case *WisconsinResults:
-		benchWisconsin(w, r)
-	case *DSBenchResults:
-		benchDSBench(w, r, runDir)
-	case *MultiuserResults:
-		if w.procs == 0 {
-			w.procs = r.CPUs
-		}
-		benchMultiuser(w, r)
-	case *SizeSweepResults:
-		benchSizeSweep(w, r)
-	case *ABTestResults:
-		benchABTest(w, r)
-	case *SpeedupResults:
-		benchSpeedup(w, r)
-	case *QACResults:
-		benchQAC(w, r)
-	case *StorageResults:
-		benchStorage(w, r, runDir)
+	k, err := KindOf(s.Experiment)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", runDir, err)
 	}
+	k.Bench(w, s.Results, runDir)
 	out := w.file(benchConfig(s))
 	if len(w.damaged) > 0 {
 		return out, fmt.Errorf("exported without the latency quantiles of the unreadable interval logs: %s", strings.Join(w.damaged, "; "))
@@ -112,21 +96,24 @@ func benchConfig(s *Stored) [][2]string {
 	if m := s.Manifest; m != nil {
 		cfg = append(cfg, [2]string{"cpu", m.System.CPUModel})
 	}
-	if ab, ok := s.Results.(*ABTestResults); ok {
-		// Two variants: the names say which line is which (/variant=A).
-		cfg = append(cfg, [2]string{"variant-a", ab.A.Engine + " " + ab.A.EngineVersion})
-		cfg = append(cfg, [2]string{"variant-b", ab.B.Engine + " " + ab.B.EngineVersion})
-	} else if name, version := s.engineOf(); name != "" {
-		cfg = append(cfg, [2]string{"engine", name + " " + version})
+	if bc, ok := s.Results.(BenchConfigurer); ok {
+		return append(cfg, bc.BenchConfig()...)
 	}
-	if st, ok := s.Results.(*StorageResults); ok {
-		cfg = append(cfg, [2]string{"filesystem", st.FileSystem})
+	if name, version := s.engineOf(); name != "" {
+		cfg = append(cfg, [2]string{"engine", name + " " + version})
 	}
 	return cfg
 }
 
-// benchWriter collects benchmark lines and the custom units they use.
-type benchWriter struct {
+// BenchConfigurer is implemented by results whose file-level
+// configuration lines are not the engine's (an A/B test's two variants,
+// storage's file system).
+type BenchConfigurer interface {
+	BenchConfig() [][2]string
+}
+
+// BenchWriter collects benchmark lines and the custom units they use.
+type BenchWriter struct {
 	procs int
 	body  bytes.Buffer
 	units map[string]bool
@@ -135,26 +122,26 @@ type benchWriter struct {
 	damaged []string
 }
 
-// benchValue is one measurement of a line and its unit.
-type benchValue struct {
-	v    float64
-	unit string
+// BenchValue is one measurement of a line and its unit.
+type BenchValue struct {
+	V    float64
+	Unit string
 }
 
-// ns is a duration in milliseconds as a "ns/op"-style value.
-func ns(ms float64, unit string) benchValue { return benchValue{ms * 1e6, unit} }
+// NS is a duration in milliseconds as a "ns/op"-style value.
+func NS(ms float64, unit string) BenchValue { return BenchValue{ms * 1e6, unit} }
 
-// line writes one result: Benchmark<name>-<procs> <iters> <value unit>...
+// Line writes one result: Benchmark<name>-<procs> <iters> <value unit>...
 // Values that are not finite are left out (benchstat cannot use them), and
 // a line left without values is not written.
-func (w *benchWriter) line(name []string, iters int64, vals ...benchValue) {
+func (w *BenchWriter) Line(name []string, iters int64, vals ...BenchValue) {
 	var fields []string
 	for _, v := range vals {
-		if math.IsNaN(v.v) || math.IsInf(v.v, 0) {
+		if math.IsNaN(v.V) || math.IsInf(v.V, 0) {
 			continue
 		}
-		fields = append(fields, formatBenchValue(v), v.unit)
-		w.units[v.unit] = true
+		fields = append(fields, formatBenchValue(v), v.Unit)
+		w.units[v.Unit] = true
 	}
 	if len(fields) == 0 {
 		return
@@ -170,9 +157,9 @@ func (w *benchWriter) line(name []string, iters int64, vals ...benchValue) {
 	fmt.Fprintf(&w.body, "%s %d %s\n", full, max(iters, 1), strings.Join(fields, " "))
 }
 
-func formatBenchValue(v benchValue) string {
-	x := v.v
-	if strings.Contains(v.unit, "ns") {
+func formatBenchValue(v BenchValue) string {
+	x := v.V
+	if strings.Contains(v.Unit, "ns") {
 		x = math.Round(x) // nanoseconds: finer is noise
 	}
 	return strconv.FormatFloat(x, 'f', -1, 64)
@@ -199,7 +186,7 @@ func benchNamePart(p string) string {
 var trailingDash = regexp.MustCompile(`-([0-9]+)$`)
 
 // file is the whole export: configuration lines, unit metadata, results.
-func (w *benchWriter) file(cfg [][2]string) []byte {
+func (w *BenchWriter) file(cfg [][2]string) []byte {
 	var b bytes.Buffer
 	for _, kv := range cfg {
 		if v := strings.Join(strings.Fields(kv[1]), " "); v != "" {
@@ -234,10 +221,10 @@ func unitBetter(u string) string {
 	return ""
 }
 
-// logOf reads the interval log name of the run directory; a missing file
+// LogOf reads the interval log name of the run directory; a missing file
 // (a run from before the logs) gives none, and so does an unreadable one,
 // which is noted in w.damaged.
-func (w *benchWriter) logOf(runDir, name string) []*hdr.Histogram {
+func (w *BenchWriter) LogOf(runDir, name string) []*hdr.Histogram {
 	if name == "" {
 		return nil
 	}
@@ -252,3 +239,5 @@ func (w *benchWriter) logOf(runDir, name string) []*hdr.Histogram {
 	}
 	return hs
 }
+
+func itoa(n int64) string { return strconv.FormatInt(n, 10) }

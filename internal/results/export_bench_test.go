@@ -319,7 +319,7 @@ func keptQEs(r *results.QACResults) int {
 // suffix; a run without results.json has nothing to export.
 func TestBenchLinesNamesAndMissingResults(t *testing.T) {
 	dir := t.TempDir()
-	res := results.ABTestResults{Experiment: "abtest", Workload: "sql", Complete: true, Queries: []results.ABQuery{{
+	res := results.ABTestResults{Header: results.Header{Experiment: "abtest", Complete: true}, Workload: "sql", Queries: []results.ABQuery{{
 		Label: "sql 1", Runs: []results.ABCacheRun{{Cache: "warm", Status: results.StatusOK, AMS: []float64{1.5}, BMS: []float64{0.25}}}}, {
 		// one "=" only, and no trailing -N that benchstat would read as the CPU count
 		Label: "x=1=2 q-3", Runs: []results.ABCacheRun{{Cache: "warm", Status: results.StatusOK, AMS: []float64{2}, BMS: []float64{3}}}}}}
@@ -352,7 +352,7 @@ func TestBenchLinesNamesAndMissingResults(t *testing.T) {
 // summary line is exported and the error names the log.
 func TestBenchLinesDamagedLog(t *testing.T) {
 	dir := t.TempDir()
-	res := results.StorageResults{Experiment: "storage", Complete: true,
+	res := results.StorageResults{Header: results.Header{Experiment: "storage", Complete: true},
 		RandomReads: []results.LatencyTest{{BlockBytes: 4096, Ops: 100, MeanUS: 80, P50US: 70, P99US: 200}}}
 	b, _ := json.Marshal(res)
 	os.WriteFile(filepath.Join(dir, "results.json"), b, 0o644)

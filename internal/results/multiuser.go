@@ -5,11 +5,9 @@ package results
 // once, each running its own script of retrieves on one Wisconsin relation,
 // and measures the wall time until the last one finishes.
 type MultiuserResults struct {
-	Experiment    string `json:"experiment"` // "multiuser"
-	Engine        string `json:"engine"`
-	EngineVersion string `json:"engine_version"`
-	Table         string `json:"table"`
-	Tuples        int64  `json:"tuples"`
+	Header
+	Table  string `json:"table"`
+	Tuples int64  `json:"tuples"`
 	// Organization says what indexes the relation has on this engine.
 	Organization    string `json:"organization"`
 	Retrieves       int    `json:"retrieves_per_user"`
@@ -30,9 +28,6 @@ type MultiuserResults struct {
 	Load       *LoadResult      `json:"load,omitempty"`
 	Points     []MultiuserPoint `json:"points"`
 	Runs       []MultiuserRun   `json:"runs"`
-	Warnings   []string         `json:"warnings,omitempty"`
-	Complete   bool             `json:"complete"`
-	Error      string           `json:"error,omitempty"`
 }
 
 // MultiuserPoint is one user count over its repetitions. Times are the

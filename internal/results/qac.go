@@ -3,9 +3,7 @@ package results
 // QACResults is results.json of a query-at-cardinality run (dbgauge qac):
 // one query timed at several cardinalities with the timing protocol.
 type QACResults struct {
-	Experiment    string  `json:"experiment"` // "qac"
-	Engine        string  `json:"engine"`
-	EngineVersion string  `json:"engine_version"`
+	Header
 	Query         string  `json:"query"` // "wisconsin 1" or the --sql file's text
 	Cardinalities []int64 `json:"cardinalities"`
 	QEs           int     `json:"qes_per_qac"`
@@ -22,9 +20,6 @@ type QACResults struct {
 	// Protocol is the protocol's verdict: violations, drops, post checks.
 	Protocol   *Protocol   `json:"protocol,omitempty"`
 	CacheFlush *CacheFlush `json:"cache_flush,omitempty"`
-	Warnings   []string    `json:"warnings,omitempty"`
-	Complete   bool        `json:"complete"`
-	Error      string      `json:"error,omitempty"`
 }
 
 // QaCResult is one query at one cardinality.

@@ -14,9 +14,7 @@ const (
 // §2): one kind of simple retrieve timed on Wisconsin relations of several
 // sizes under each access method.
 type SizeSweepResults struct {
-	Experiment    string `json:"experiment"` // "sizesweep"
-	Engine        string `json:"engine"`
-	EngineVersion string `json:"engine_version"`
+	Header
 	// Retrieve is the kind of query: "single" (one tuple by equality, seed
 	// 004 Test 2) or "1pct" (a 1% range, seed 003 §5.1).
 	Retrieve string   `json:"retrieve"`
@@ -31,9 +29,6 @@ type SizeSweepResults struct {
 	Loads    []LoadResult       `json:"loads,omitempty"`
 	Points   []SizeSweepPoint   `json:"points"`
 	Analysis *SizeSweepAnalysis `json:"analysis,omitempty"`
-	Warnings []string           `json:"warnings,omitempty"`
-	Complete bool               `json:"complete"`
-	Error    string             `json:"error,omitempty"`
 }
 
 // SizeSweepPoint is one size under one access method.

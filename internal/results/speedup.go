@@ -5,9 +5,7 @@ package results
 // the total memory held constant, optionally at several join memories
 // (fixed p) and several page sizes.
 type SpeedupResults struct {
-	Experiment    string `json:"experiment"` // "speedup"
-	Engine        string `json:"engine"`
-	EngineVersion string `json:"engine_version"`
+	Header
 	// Size is the Wisconsin base size N (TENKTUP1/2 hold N tuples).
 	Size int64  `json:"size"`
 	Reps int    `json:"reps"`
@@ -24,9 +22,6 @@ type SpeedupResults struct {
 	Memory *SpeedupPart `json:"memory_sweep,omitempty"`
 	// PageSize is the page-size part (--page-sizes).
 	PageSize *SpeedupPart `json:"page_sizes,omitempty"`
-	Warnings []string     `json:"warnings,omitempty"`
-	Complete bool         `json:"complete"`
-	Error    string       `json:"error,omitempty"`
 }
 
 // SpeedupPart is one of the three sweeps: its variable (p, memory bytes or

@@ -5,8 +5,8 @@ package results
 // random and synchronous operations a database really issues (seed 001
 // §3.2.1 found that dd's sequential figures do not predict the latter).
 type StorageResults struct {
-	Experiment string      `json:"experiment"` // "storage"
-	Dir        string      `json:"dir"`        // the directory measured
+	Header
+	Dir        string      `json:"dir"` // the directory measured
 	FileSystem string      `json:"file_system"`
 	Mount      string      `json:"mount"`
 	SizeBytes  int64       `json:"size_bytes"` // test file size
@@ -20,8 +20,6 @@ type StorageResults struct {
 	// costs.
 	SyncWrites []LatencyTest `json:"sync_writes,omitempty"`
 	Notes      []string      `json:"notes,omitempty"`
-	Complete   bool          `json:"complete"`
-	Error      string        `json:"error,omitempty"`
 }
 
 // Throughput is a sequential test: Bytes in BlockBytes blocks in Seconds.

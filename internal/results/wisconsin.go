@@ -23,23 +23,18 @@ const (
 // WisconsinResults is results.json of a Wisconsin run (the contract other
 // work and tests rely on: experiment, engine, engine_version, sizes, queries).
 type WisconsinResults struct {
-	Experiment    string           `json:"experiment"`
-	Engine        string           `json:"engine"`
-	EngineVersion string           `json:"engine_version"`
-	Sizes         []int64          `json:"sizes"`
-	Reps          int              `json:"reps"`
-	Cache         string           `json:"cache"`
-	Seed          uint64           `json:"seed"`
-	Queries       []QueryResult    `json:"queries"`
-	Loads         []LoadResult     `json:"loads"`
-	Organize      []OrganizeResult `json:"organize"`
-	Growth        []GrowthResult   `json:"growth,omitempty"`
-	BufferRatios  []BufferRatio    `json:"buffer_ratios"`
-	CacheFlush    *CacheFlush      `json:"cache_flush,omitempty"`
-	Protocol      *Protocol        `json:"protocol,omitempty"`
-	Warnings      []string         `json:"warnings,omitempty"`
-	Complete      bool             `json:"complete"`
-	Error         string           `json:"error,omitempty"`
+	Header
+	Sizes        []int64          `json:"sizes"`
+	Reps         int              `json:"reps"`
+	Cache        string           `json:"cache"`
+	Seed         uint64           `json:"seed"`
+	Queries      []QueryResult    `json:"queries"`
+	Loads        []LoadResult     `json:"loads"`
+	Organize     []OrganizeResult `json:"organize"`
+	Growth       []GrowthResult   `json:"growth,omitempty"`
+	BufferRatios []BufferRatio    `json:"buffer_ratios"`
+	CacheFlush   *CacheFlush      `json:"cache_flush,omitempty"`
+	Protocol     *Protocol        `json:"protocol,omitempty"`
 }
 
 // QueryResult is one query at one size, organisation and destination.

@@ -109,7 +109,7 @@ func sameFloat(a, b float64) bool {
 // query result one run lacks is a "not run" cell, out of the summary.
 func TestEngineViewOfRuns(t *testing.T) {
 	run := func(dir string, queries ...int) *Run {
-		w := &results.WisconsinResults{Experiment: "wisconsin", Engine: "sqlite", EngineVersion: "3.54.1"}
+		w := &results.WisconsinResults{Header: results.Header{Experiment: "wisconsin", Engine: "sqlite", EngineVersion: "3.54.1"}}
 		for _, q := range queries {
 			w.Queries = append(w.Queries, results.QueryResult{Query: q, Class: "c", Size: 1000, Organization: "heap", Destination: results.DestRelation,
 				Status: results.StatusOK, ElapsedMS: stats.Summary{N: 1, Median: float64(q)}})
