@@ -8,12 +8,22 @@ import (
 	"github.com/dbgauge/dbgauge/internal/results"
 )
 
+func init() {
+	RegisterPage(PageKind{Name: "abtest", Doc: (*Run).abtestDoc, Metrics: abtestMetrics})
+}
+
+// abtest is the run's results; nil when the run is not a abtest run.
+func (r *Run) abtest() *results.ABTestResults {
+	res, _ := r.Results.(*results.ABTestResults)
+	return res
+}
+
 // abtestDoc is the page of an A/B comparison: what A and B are, the count
 // of each verdict and every query's verdict with its ratio and interval
 // first, then the ratio diagram with its reading and one table per cache
 // mode (abtest.csv split by its column groups).
 func (r *Run) abtestDoc(d *Doc) error {
-	a := r.ABTest
+	a := r.abtest()
 	d.Title = "A/B comparison: " + abWorkload(a)
 	d.Summary = abtestSummary(a)
 	d.Warnings = append(d.Warnings, abtestWarnings(a)...)

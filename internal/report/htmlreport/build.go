@@ -30,23 +30,8 @@ func Build(dir string) ([]byte, error) {
 func (r *Run) Doc() (*Doc, error) {
 	d := &Doc{Title: fmt.Sprintf("dbgauge %s", r.Experiment)}
 	var err error
-	switch r.Experiment {
-	case "wisconsin":
-		err = r.wisconsinDoc(d)
-	case "dsbench":
-		err = r.dsbenchDoc(d)
-	case "qac":
-		err = r.qacDoc(d)
-	case "multiuser":
-		err = r.multiuserDoc(d)
-	case "sizesweep":
-		err = r.sizesweepDoc(d)
-	case "abtest":
-		err = r.abtestDoc(d)
-	case "speedup":
-		err = r.speedupDoc(d)
-	case "storage":
-		err = r.storageDoc(d)
+	if k := pageKindOf(r.Experiment); k.Doc != nil {
+		err = k.Doc(r, d)
 	}
 	if err != nil {
 		// A diagram that cannot be drawn is a warning: the tables and

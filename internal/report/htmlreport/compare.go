@@ -61,9 +61,9 @@ type comparison struct {
 // compareRow is one metric in every run and each other run's comparison
 // with the baseline.
 type compareRow struct {
-	cmpMetric                       // as the first run that has it names it
-	per       []*cmpMetric          // per run; nil when the run did not measure it
-	vs        []stats.RunComparison // vs[i-1] compares run i with the baseline
+	Metric                       // as the first run that has it names it
+	per    []*Metric             // per run; nil when the run did not measure it
+	vs     []stats.RunComparison // vs[i-1] compares run i with the baseline
 }
 
 func newComparison(runs []*Run) *comparison {
@@ -93,17 +93,17 @@ func (c *comparison) name(i int) string {
 // compareRows lines the runs' metrics up by key, in the baseline's order
 // and then any metric only later runs have, and compares each other run
 // with the baseline.
-func compareRows(perRun [][]cmpMetric) []compareRow {
+func compareRows(perRun [][]Metric) []compareRow {
 	index := map[string]int{}
 	var rows []compareRow
 	for ri, ms := range perRun {
 		for mi := range ms {
 			m := &ms[mi]
-			k, ok := index[m.key]
+			k, ok := index[m.Key]
 			if !ok {
 				k = len(rows)
-				index[m.key] = k
-				rows = append(rows, compareRow{cmpMetric: *m, per: make([]*cmpMetric, len(perRun))})
+				index[m.Key] = k
+				rows = append(rows, compareRow{Metric: *m, per: make([]*Metric, len(perRun))})
 			}
 			if rows[k].per[ri] == nil {
 				rows[k].per[ri] = m
@@ -113,7 +113,7 @@ func compareRows(perRun [][]cmpMetric) []compareRow {
 	for k := range rows {
 		row := &rows[k]
 		for ri := 1; ri < len(perRun); ri++ {
-			row.vs = append(row.vs, compareMetric(row.per[0], row.per[ri], row.better))
+			row.vs = append(row.vs, compareMetric(row.per[0], row.per[ri], row.Better))
 		}
 	}
 	// Each run against the baseline is one family of tests.
@@ -130,13 +130,13 @@ func compareRows(perRun [][]cmpMetric) []compareRow {
 // compareMetric compares one run's metric with the baseline's; a metric
 // missing or without a value on either side is not comparable, and says
 // why.
-func compareMetric(base, other *cmpMetric, better stats.Better) stats.RunComparison {
+func compareMetric(base, other *Metric, better stats.Better) stats.RunComparison {
 	var bs, ob []float64
 	if base != nil {
-		bs = base.samples
+		bs = base.Samples
 	}
 	if other != nil {
-		ob = other.samples
+		ob = other.Samples
 	}
 	v := stats.CompareRuns(bs, ob, better, compareLevel, compareResamples, compareSeed)
 	switch {
@@ -144,10 +144,10 @@ func compareMetric(base, other *cmpMetric, better stats.Better) stats.RunCompari
 		v.Reason = "not in the baseline"
 	case other == nil:
 		v.Reason = "not in this run"
-	case len(bs) == 0 && base.missing != "":
-		v.Reason = base.missing + " in the baseline"
-	case len(ob) == 0 && other.missing != "":
-		v.Reason = other.missing + " in this run"
+	case len(bs) == 0 && base.Missing != "":
+		v.Reason = base.Missing + " in the baseline"
+	case len(ob) == 0 && other.Missing != "":
+		v.Reason = other.Missing + " in this run"
 	}
 	return v
 }
@@ -214,10 +214,10 @@ func (c *comparison) doc() *Doc {
 func (c *comparison) severalEngines() bool {
 	seen := map[string]bool{}
 	for _, r := range c.runs {
-		if r.Wisconsin == nil {
+		if r.wisconsin() == nil {
 			return false
 		}
-		seen[r.Wisconsin.Engine+" "+r.Wisconsin.EngineVersion] = true
+		seen[r.wisconsin().Engine+" "+r.wisconsin().EngineVersion] = true
 	}
 	return len(seen) > 1
 }

@@ -9,7 +9,6 @@ import (
 	"strings"
 
 	"github.com/dbgauge/dbgauge/internal/report"
-	"github.com/dbgauge/dbgauge/internal/results"
 	"github.com/dbgauge/dbgauge/internal/stats"
 )
 
@@ -33,43 +32,12 @@ func (c *comparison) diagrams() ([]Section, error) {
 			out = append(out, Section{ID: name, Title: title, Reading: reading, SVG: InlineSVG(svg)})
 		}
 	}
-	legend := c.names()
-	switch c.runs[0].Experiment {
-	case "dsbench":
-		runs := make([]*results.DSBenchResults, len(c.runs))
-		for i, r := range c.runs {
-			runs[i] = r.DSBench
-		}
-		charts, err := report.CompareRateChart(legend, runs)
-		add(charts, err, "compare_rate", "Rate against scale",
-			"The median of the cycle rates at each scale, one curve per run, the bars from the slowest to the fastest cycle. "+c.rowsReading("rate|", 4))
-		charts, err = report.CompareLatencyChart(legend, runs)
-		add(charts, err, "compare_latency", "Latency distributions",
-			"Residence time (response time in an open loop) against percentile, log axes, one panel per scale: a lower curve is faster at that percentile. "+
-				c.rowsReading("residence99|", 4))
-	case "wisconsin":
-		runs := make([]*results.WisconsinResults, len(c.runs))
-		var sizes []int64
-		for i, r := range c.runs {
-			runs[i] = r.Wisconsin
-			for _, q := range r.Wisconsin.Queries {
-				if !slices.Contains(sizes, q.Size) {
-					sizes = append(sizes, q.Size)
-				}
-			}
-		}
-		slices.Sort(sizes)
-		for _, n := range sizes {
-			name := fmt.Sprintf("compare_queries_%d", n)
-			charts, err := report.CompareQueryChart(name, legend, runs, n)
-			add(charts, err, name, fmt.Sprintf("Time per query at N=%d", n),
-				"Each query's median time, one colour per run, on a log axis (compare the tops); the whiskers span the fastest to the slowest repetition. "+
-					c.verdictTally(fmt.Sprintf("|%d", n), "query|"))
-		}
+	if k := pageKindOf(c.runs[0].Experiment); k.Diagrams != nil {
+		k.Diagrams(c, add)
 	}
 	for _, lc := range c.lineCharts() {
-		charts, err := report.CompareLinesChart(lc.chart.name, lc.chart.title, lc.chart.xLabel, lc.chart.yLabel, lc.series)
-		add(charts, err, lc.chart.name, strings.ToUpper(lc.chart.title[:1])+strings.SplitN(lc.chart.title[1:], " (", 2)[0], lc.chart.reading)
+		charts, err := report.CompareLinesChart(lc.chart.Name, lc.chart.Title, lc.chart.XLabel, lc.chart.YLabel, lc.series)
+		add(charts, err, lc.chart.Name, strings.ToUpper(lc.chart.Title[:1])+strings.SplitN(lc.chart.Title[1:], " (", 2)[0], lc.chart.Reading)
 	}
 	if metrics, series := c.ratioSeries(); len(metrics) > 0 {
 		charts, err := report.CompareRatioChart("compare_ratios", "ratio to the baseline per metric (median ratio, "+cmpLevelText()+" interval)",
@@ -94,7 +62,7 @@ func (c *comparison) rowsReading(prefix string, limit int) string {
 	n := 0
 	for k := range c.rows {
 		row := &c.rows[k]
-		if !strings.HasPrefix(row.key, prefix) {
+		if !strings.HasPrefix(row.Key, prefix) {
 			continue
 		}
 		n++
@@ -104,10 +72,10 @@ func (c *comparison) rowsReading(prefix string, limit int) string {
 		for i := 1; i < len(c.runs); i++ {
 			v := row.vs[i-1]
 			if math.IsNaN(v.Ratio) {
-				parts = append(parts, fmt.Sprintf("%s: %s %s", row.label, c.letters[i], cmpVerdictText(v)))
+				parts = append(parts, fmt.Sprintf("%s: %s %s", row.Label, c.letters[i], cmpVerdictText(v)))
 				continue
 			}
-			parts = append(parts, fmt.Sprintf("%s: %s %s (%s)", row.label, c.letters[i], cmpDifferenceText(v), c.ratioNote(row, i, v)))
+			parts = append(parts, fmt.Sprintf("%s: %s %s (%s)", row.Label, c.letters[i], cmpDifferenceText(v), c.ratioNote(row, i, v)))
 		}
 	}
 	if n > limit {
@@ -128,7 +96,7 @@ func (c *comparison) verdictTally(suffix, prefix string) string {
 		counts := map[string]int{}
 		n := 0
 		for _, row := range c.rows {
-			if strings.HasPrefix(row.key, prefix) && strings.HasSuffix(row.key, suffix) {
+			if strings.HasPrefix(row.Key, prefix) && strings.HasSuffix(row.Key, suffix) {
 				counts[row.vs[i-1].Verdict]++
 				n++
 			}
@@ -147,7 +115,7 @@ func (c *comparison) verdictTally(suffix, prefix string) string {
 // cmpLineChartData is one overlaid line chart: its description and a series
 // per run and curve.
 type cmpLineChartData struct {
-	chart  *cmpLineChart
+	chart  *LineChart
 	series []report.CompareSeries
 }
 
@@ -164,27 +132,27 @@ func (c *comparison) lineCharts() []cmpLineChartData {
 	var order []seriesKey
 	for _, row := range c.rows {
 		for ri, m := range row.per {
-			if m == nil || m.line == nil || len(m.samples) == 0 {
+			if m == nil || m.Line == nil || len(m.Samples) == 0 {
 				continue
 			}
-			name := m.line.chart.name
+			name := m.Line.Chart.Name
 			if _, ok := index[name]; !ok {
 				index[name] = len(out)
-				out = append(out, cmpLineChartData{chart: m.line.chart})
+				out = append(out, cmpLineChartData{chart: m.Line.Chart})
 			}
-			k := seriesKey{name, m.line.curve, ri}
+			k := seriesKey{name, m.Line.Curve, ri}
 			s := series[k]
 			if s == nil {
 				label := c.names()[ri]
-				if m.line.curve != "" {
-					label += ", " + m.line.curve
+				if m.Line.Curve != "" {
+					label += ", " + m.Line.Curve
 				}
 				s = &report.CompareSeries{Label: label}
 				series[k] = s
 				order = append(order, k)
 			}
-			sum := stats.Summarize(m.samples)
-			s.X, s.Y = append(s.X, m.line.x), append(s.Y, sum.Median)
+			sum := stats.Summarize(m.Samples)
+			s.X, s.Y = append(s.X, m.Line.X), append(s.Y, sum.Median)
 			s.Low, s.High = append(s.Low, sum.Min), append(s.High, sum.Max)
 		}
 	}
@@ -228,9 +196,9 @@ func (c *comparison) ratioSeries() ([]string, []report.RatioSeries) {
 	}
 	drawn := false
 	for _, row := range rows {
-		l := row.short
+		l := row.Short
 		if l == "" {
-			l = row.label
+			l = row.Label
 		}
 		metrics = append(metrics, l)
 		for i := range series {

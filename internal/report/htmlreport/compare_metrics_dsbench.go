@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"slices"
 
+	"github.com/dbgauge/dbgauge/internal/report"
 	"github.com/dbgauge/dbgauge/internal/results"
 	"github.com/dbgauge/dbgauge/internal/stats"
 )
@@ -17,38 +18,38 @@ import (
 // is only the scale's distribution in results.json, one value each. An
 // open-loop run adds its response time from the intended start (stored as
 // one distribution per scale, so one value).
-func dsbenchMetrics(r *Run) []cmpMetric {
-	var rates, medians, p99s, responses []cmpMetric
-	for _, s := range sortedScales(r.DSBench) {
-		rate := cmpMetric{key: cmpKey("rate|%d", s.Scale), label: fmt.Sprintf("rate at scale %d", s.Scale), short: fmt.Sprintf("tps %d", s.Scale),
-			unit: "tps", better: stats.BiggerIsBetter, samples: s.Cycles}
+func dsbenchMetrics(r *Run) []Metric {
+	var rates, medians, p99s, responses []Metric
+	for _, s := range sortedScales(r.dsbench()) {
+		rate := Metric{Key: cmpKey("rate|%d", s.Scale), Label: fmt.Sprintf("rate at scale %d", s.Scale), Short: fmt.Sprintf("tps %d", s.Scale),
+			Unit: "tps", Better: stats.BiggerIsBetter, Samples: s.Cycles}
 		if len(s.Cycles) == 0 {
-			rate.missing = "no cycle"
+			rate.Missing = "no cycle"
 		}
 		rates = append(rates, rate)
 		cycles := r.cycleQuantiles(s.HistogramFile, 50, 99)
 		for i, q := range []struct {
 			pct  float64
 			name string
-			into *[]cmpMetric
+			into *[]Metric
 		}{{50, "median", &medians}, {99, "p99", &p99s}} {
-			m := cmpMetric{key: cmpKey("residence%g|%d", q.pct, s.Scale), label: fmt.Sprintf("%s residence time at scale %d", q.name, s.Scale),
-				short: fmt.Sprintf("%s %d", q.name, s.Scale), unit: "ms", better: stats.SmallerIsBetter}
+			m := Metric{Key: cmpKey("residence%g|%d", q.pct, s.Scale), Label: fmt.Sprintf("%s residence time at scale %d", q.name, s.Scale),
+				Short: fmt.Sprintf("%s %d", q.name, s.Scale), Unit: "ms", Better: stats.SmallerIsBetter}
 			switch {
 			case len(cycles[i]) > 0:
-				m.samples = cycles[i]
+				m.Samples = cycles[i]
 			case len(s.Residence) > 0:
-				m.samples = []float64{residenceQuantile(s, q.pct/100)}
+				m.Samples = []float64{residenceQuantile(s, q.pct/100)}
 			default:
-				m.missing = "not recorded"
+				m.Missing = "not recorded"
 			}
 			*q.into = append(*q.into, m)
 		}
 		if len(s.Response) > 0 {
-			responses = append(responses, cmpMetric{key: cmpKey("response99|%d", s.Scale), label: fmt.Sprintf("p99 response time at scale %d", s.Scale),
-				short: fmt.Sprintf("resp p99 %d", s.Scale), unit: "ms", better: stats.SmallerIsBetter,
+			responses = append(responses, Metric{Key: cmpKey("response99|%d", s.Scale), Label: fmt.Sprintf("p99 response time at scale %d", s.Scale),
+				Short: fmt.Sprintf("resp p99 %d", s.Scale), Unit: "ms", Better: stats.SmallerIsBetter,
 				// the response points have the residence points' form
-				samples: []float64{residenceQuantile(results.ScaleResult{Residence: s.Response}, 0.99)}})
+				Samples: []float64{residenceQuantile(results.ScaleResult{Residence: s.Response}, 0.99)}})
 		}
 	}
 	return slices.Concat(rates, medians, p99s, responses)
@@ -77,4 +78,21 @@ func (r *Run) cycleQuantiles(name string, pcts ...float64) [][]float64 {
 		}
 	}
 	return out
+}
+
+// dsbenchDiagrams are the stress sweeps' overlaid rate against scale and
+// latency distributions.
+func dsbenchDiagrams(c *comparison, add addDiagram) {
+	legend := c.names()
+	runs := make([]*results.DSBenchResults, len(c.runs))
+	for i, r := range c.runs {
+		runs[i] = r.dsbench()
+	}
+	charts, err := report.CompareRateChart(legend, runs)
+	add(charts, err, "compare_rate", "Rate against scale",
+		"The median of the cycle rates at each scale, one curve per run, the bars from the slowest to the fastest cycle. "+c.rowsReading("rate|", 4))
+	charts, err = report.CompareLatencyChart(legend, runs)
+	add(charts, err, "compare_latency", "Latency distributions",
+		"Residence time (response time in an open loop) against percentile, log axes, one panel per scale: a lower curve is faster at that percentile. "+
+			c.rowsReading("residence99|", 4))
 }

@@ -20,11 +20,11 @@ import (
 // the harness's overhead when the run subtracted it). The seed's relative
 // thruput n x T(1)/T(n) compares a system with itself; between runs the
 // absolute rate is what differs.
-func multiuserMetrics(r *Run) []cmpMetric {
-	m := r.Multiuser
-	chart := &cmpLineChart{name: "compare_multiuser", title: "thruput against users (median; bars: slowest..fastest repetition)",
-		xLabel: "users", yLabel: "thruput [user scripts / s]",
-		reading: "Thruput against the number of users started together, one curve per run: a curve above another served the same users faster."}
+func multiuserMetrics(r *Run) []Metric {
+	m := r.multiuser()
+	chart := &LineChart{Name: "compare_multiuser", Title: "thruput against users (median; bars: slowest..fastest repetition)",
+		XLabel: "users", YLabel: "thruput [user scripts / s]",
+		Reading: "Thruput against the number of users started together, one curve per run: a curve above another served the same users faster."}
 	times := map[int][]float64{}
 	var order []int
 	for _, run := range m.Runs {
@@ -33,7 +33,7 @@ func multiuserMetrics(r *Run) []cmpMetric {
 		}
 		times[run.Users] = append(times[run.Users], run.WallMS)
 	}
-	var out []cmpMetric
+	var out []Metric
 	for _, n := range order {
 		if n <= 0 {
 			continue // the harness alone: no thruput
@@ -42,15 +42,15 @@ func multiuserMetrics(r *Run) []cmpMetric {
 		if m.SubtractOverhead && m.OverheadMS != nil {
 			ts = stats.SubtractOverhead(ts, *m.OverheadMS)
 		}
-		x := cmpMetric{key: cmpKey("users|%d", n), label: "thruput at " + countNoun(n, "user", "users"), short: countNoun(n, "user", "users"),
-			unit: "scripts/s", better: stats.BiggerIsBetter, line: &cmpLinePlace{chart: chart, x: float64(n)}}
+		x := Metric{Key: cmpKey("users|%d", n), Label: "thruput at " + countNoun(n, "user", "users"), Short: countNoun(n, "user", "users"),
+			Unit: "scripts/s", Better: stats.BiggerIsBetter, Line: &LinePlace{Chart: chart, X: float64(n)}}
 		for _, t := range ts {
 			if t > 0 {
-				x.samples = append(x.samples, float64(n)/(t/1000))
+				x.Samples = append(x.Samples, float64(n)/(t/1000))
 			}
 		}
-		if len(x.samples) == 0 {
-			x.missing = "no time"
+		if len(x.Samples) == 0 {
+			x.Missing = "no time"
 		}
 		out = append(out, x)
 	}
@@ -58,23 +58,23 @@ func multiuserMetrics(r *Run) []cmpMetric {
 }
 
 // sizesweepMetrics: per access method and size, the retrieve's time.
-func sizesweepMetrics(r *Run) []cmpMetric {
-	s := r.SizeSweep
-	chart := &cmpLineChart{name: "compare_sizesweep", title: "time against relation size per access method (median; bars: fastest..slowest repetition)",
-		xLabel: "relation size [tuples]", yLabel: "time [ms]",
-		reading: "The retrieve's time against the relation's size, one curve per run and access method: a flat curve is an index doing its job, a rising one a scan."}
-	var out []cmpMetric
+func sizesweepMetrics(r *Run) []Metric {
+	s := r.sizesweep()
+	chart := &LineChart{Name: "compare_sizesweep", Title: "time against relation size per access method (median; bars: fastest..slowest repetition)",
+		XLabel: "relation size [tuples]", YLabel: "time [ms]",
+		Reading: "The retrieve's time against the relation's size, one curve per run and access method: a flat curve is an index doing its job, a rising one a scan."}
+	var out []Metric
 	// by access method, then size: one method's curve reads as a run of rows
 	points := slices.Clone(s.Points)
 	slices.SortStableFunc(points, func(a, b results.SizeSweepPoint) int {
 		return cmp.Or(cmp.Compare(slices.Index(s.Access, a.Access), slices.Index(s.Access, b.Access)), cmp.Compare(a.Size, b.Size))
 	})
 	for _, p := range points {
-		x := cmpMetric{key: cmpKey("sweep|%s|%d", p.Access, p.Size), label: fmt.Sprintf("%s, N=%d", accessLabel(p.Access), p.Size),
-			short: fmt.Sprintf("%s %d", accessLabel(p.Access), p.Size), unit: "ms", better: stats.SmallerIsBetter,
-			samples: p.TimesMS, line: &cmpLinePlace{chart: chart, curve: accessLabel(p.Access), x: float64(p.Size)}}
+		x := Metric{Key: cmpKey("sweep|%s|%d", p.Access, p.Size), Label: fmt.Sprintf("%s, N=%d", accessLabel(p.Access), p.Size),
+			Short: fmt.Sprintf("%s %d", accessLabel(p.Access), p.Size), Unit: "ms", Better: stats.SmallerIsBetter,
+			Samples: p.TimesMS, Line: &LinePlace{Chart: chart, Curve: accessLabel(p.Access), X: float64(p.Size)}}
 		if len(p.TimesMS) == 0 {
-			x.missing = "not measured"
+			x.Missing = "not measured"
 		}
 		out = append(out, x)
 	}
@@ -83,25 +83,25 @@ func sizesweepMetrics(r *Run) []cmpMetric {
 
 // speedupMetrics: per part (parallelism, memory, page size), query and
 // value of the part's variable, the query's time.
-func speedupMetrics(r *Run) []cmpMetric {
-	var out []cmpMetric
-	for _, part := range []*results.SpeedupPart{r.Speedup.Speedup, r.Speedup.Memory, r.Speedup.PageSize} {
+func speedupMetrics(r *Run) []Metric {
+	var out []Metric
+	for _, part := range []*results.SpeedupPart{r.speedup().Speedup, r.speedup().Memory, r.speedup().PageSize} {
 		if part == nil || !part.Applicable {
 			continue
 		}
-		chart := &cmpLineChart{name: "compare_" + part.Variable, title: "time against " + cmpSpeedupAxis(part.Variable) + " (median; bars: fastest..slowest repetition)",
-			xLabel: cmpSpeedupAxis(part.Variable), yLabel: "time [ms]",
-			reading: "Each query's time against " + cmpSpeedupAxis(part.Variable) + ", one curve per run and query: a lower curve is faster at that setting."}
+		chart := &LineChart{Name: "compare_" + part.Variable, Title: "time against " + cmpSpeedupAxis(part.Variable) + " (median; bars: fastest..slowest repetition)",
+			XLabel: cmpSpeedupAxis(part.Variable), YLabel: "time [ms]",
+			Reading: "Each query's time against " + cmpSpeedupAxis(part.Variable) + ", one curve per run and query: a lower curve is faster at that setting."}
 		for _, c := range part.Curves {
 			for _, p := range c.Points {
 				val := cmpSpeedupValue(part.Variable, p.X)
-				x := cmpMetric{key: cmpKey("%s|%d|%s|%s|%s|%d", part.Variable, c.Query, c.Class, c.Org, c.Attribute, p.X),
-					label: curveLabel(c) + ", " + c.Attribute + ", " + val, short: fmt.Sprintf("Q%d %s", c.Query, val),
-					unit: "ms", better: stats.SmallerIsBetter, line: &cmpLinePlace{chart: chart, curve: curveLabel(c), x: float64(p.X)}}
+				x := Metric{Key: cmpKey("%s|%d|%s|%s|%s|%d", part.Variable, c.Query, c.Class, c.Org, c.Attribute, p.X),
+					Label: curveLabel(c) + ", " + c.Attribute + ", " + val, Short: fmt.Sprintf("Q%d %s", c.Query, val),
+					Unit: "ms", Better: stats.SmallerIsBetter, Line: &LinePlace{Chart: chart, Curve: curveLabel(c), X: float64(p.X)}}
 				if p.Error == "" && len(p.TimesMS) > 0 {
-					x.samples = p.TimesMS
+					x.Samples = p.TimesMS
 				} else {
-					x.missing = "ERROR"
+					x.Missing = "ERROR"
 				}
 				out = append(out, x)
 			}
@@ -133,20 +133,20 @@ func cmpSpeedupValue(variable string, x int64) string {
 // qacMetrics: per cardinality, the protocol's computed time over the QEs
 // it kept (the tick-based time, or the fine one when the run measured
 // with it); a Q@C the protocol did not retain has none.
-func qacMetrics(r *Run) []cmpMetric {
-	q := r.QAC
-	chart := &cmpLineChart{name: "compare_qac", title: "computed time against cardinality (median; bars: fastest..slowest kept QE)",
-		xLabel: "cardinality [tuples]", yLabel: "computed time [ms]",
-		reading: "The query's computed time (the query process's own CPU and I/O) against the cardinality, one curve per run."}
-	var out []cmpMetric
+func qacMetrics(r *Run) []Metric {
+	q := r.qac()
+	chart := &LineChart{Name: "compare_qac", Title: "computed time against cardinality (median; bars: fastest..slowest kept QE)",
+		XLabel: "cardinality [tuples]", YLabel: "computed time [ms]",
+		Reading: "The query's computed time (the query process's own CPU and I/O) against the cardinality, one curve per run."}
+	var out []Metric
 	for _, c := range q.QaCs {
-		x := cmpMetric{key: cmpKey("qac|%d", c.Cardinality), label: fmt.Sprintf("computed time at cardinality %d", c.Cardinality),
-			short: fmt.Sprint(c.Cardinality), unit: "ms", better: stats.SmallerIsBetter,
-			line: &cmpLinePlace{chart: chart, x: float64(c.Cardinality)}}
+		x := Metric{Key: cmpKey("qac|%d", c.Cardinality), Label: fmt.Sprintf("computed time at cardinality %d", c.Cardinality),
+			Short: fmt.Sprint(c.Cardinality), Unit: "ms", Better: stats.SmallerIsBetter,
+			Line: &LinePlace{Chart: chart, X: float64(c.Cardinality)}}
 		if !c.Retained {
 			// the protocol found this Q@C's times untrustworthy: so does
 			// the comparison
-			x.missing = "dropped by the protocol"
+			x.Missing = "dropped by the protocol"
 			out = append(out, x)
 			continue
 		}
@@ -158,10 +158,10 @@ func qacMetrics(r *Run) []cmpMetric {
 			if q.Measure == "fine" {
 				v = qe.FineMS
 			}
-			x.samples = append(x.samples, v)
+			x.Samples = append(x.Samples, v)
 		}
-		if len(x.samples) == 0 {
-			x.missing = "dropped"
+		if len(x.Samples) == 0 {
+			x.Missing = "dropped"
 		}
 		out = append(out, x)
 	}
@@ -171,18 +171,18 @@ func qacMetrics(r *Run) []cmpMetric {
 // abtestMetrics: per query and cache mode, variant A's and variant B's
 // times (the pairs' order is the run's own business: between runs they
 // are two unpaired samples each).
-func abtestMetrics(r *Run) []cmpMetric {
-	var out []cmpMetric
-	for _, q := range r.ABTest.Queries {
+func abtestMetrics(r *Run) []Metric {
+	var out []Metric
+	for _, q := range r.abtest().Queries {
 		for _, c := range q.Runs {
 			for _, v := range []struct {
 				name  string
 				times []float64
 			}{{"A", c.AMS}, {"B", c.BMS}} {
-				x := cmpMetric{key: cmpKey("ab|%s|%s|%s", q.Label, c.Cache, v.name), label: fmt.Sprintf("%s %s, variant %s", q.Label, c.Cache, v.name),
-					unit: "ms", better: stats.SmallerIsBetter, samples: v.times}
+				x := Metric{Key: cmpKey("ab|%s|%s|%s", q.Label, c.Cache, v.name), Label: fmt.Sprintf("%s %s, variant %s", q.Label, c.Cache, v.name),
+					Unit: "ms", Better: stats.SmallerIsBetter, Samples: v.times}
 				if c.Status != results.StatusOK || len(v.times) == 0 {
-					x.samples, x.missing = nil, c.Status
+					x.Samples, x.Missing = nil, c.Status
 				}
 				out = append(out, x)
 			}
@@ -194,15 +194,15 @@ func abtestMetrics(r *Run) []cmpMetric {
 // storageMetrics: the sequential rates, and per block size the random
 // reads' and synchronous writes' rates and 99th percentiles; each test ran
 // once, so one value each.
-func storageMetrics(r *Run) []cmpMetric {
-	s := r.Storage
-	var out []cmpMetric
+func storageMetrics(r *Run) []Metric {
+	s := r.storage()
+	var out []Metric
 	add := func(key, label, unit string, better stats.Better, v float64) {
-		x := cmpMetric{key: key, label: label, unit: unit, better: better}
+		x := Metric{Key: key, Label: label, Unit: unit, Better: better}
 		if v > 0 {
-			x.samples = []float64{v}
+			x.Samples = []float64{v}
 		} else {
-			x.missing = "not measured"
+			x.Missing = "not measured"
 		}
 		out = append(out, x)
 	}

@@ -14,14 +14,14 @@ import (
 // organisation, destination and size) from its repetitions, and the load
 // rate of every relation (one value each). Labels are made over all runs,
 // so that the same query has the same name in each.
-func wisconsinMetrics(runs []*Run) [][]cmpMetric {
+func wisconsinMetrics(runs []*Run) [][]Metric {
 	var keys []report.QueryKey
 	seen := map[report.QueryKey]bool{}
 	sizes := map[int64]bool{}
 	dests := map[int]map[string]bool{}
 	for _, r := range runs {
-		for qi := range r.Wisconsin.Queries {
-			k := report.QueryKeyOf(&r.Wisconsin.Queries[qi])
+		for qi := range r.wisconsin().Queries {
+			k := report.QueryKeyOf(&r.wisconsin().Queries[qi])
 			sizes[k.Size] = true
 			if dests[k.Query] == nil {
 				dests[k.Query] = map[string]bool{}
@@ -43,13 +43,13 @@ func wisconsinMetrics(runs []*Run) [][]cmpMetric {
 		}
 		return ""
 	}
-	out := make([][]cmpMetric, len(runs))
+	out := make([][]Metric, len(runs))
 	for i, r := range runs {
 		// by size, query, organisation, destination: the order people
 		// look a query up in, not the order it ran in
-		qs := make([]*results.QueryResult, len(r.Wisconsin.Queries))
-		for qi := range r.Wisconsin.Queries {
-			qs[qi] = &r.Wisconsin.Queries[qi]
+		qs := make([]*results.QueryResult, len(r.wisconsin().Queries))
+		for qi := range r.wisconsin().Queries {
+			qs[qi] = &r.wisconsin().Queries[qi]
 		}
 		slices.SortStableFunc(qs, func(a, b *results.QueryResult) int {
 			return cmp.Or(cmp.Compare(a.Size, b.Size), cmp.Compare(a.Query, b.Query), cmp.Compare(a.Organization, b.Organization), cmp.Compare(a.Destination, b.Destination))
@@ -60,24 +60,24 @@ func wisconsinMetrics(runs []*Run) [][]cmpMetric {
 			if len(dests[q.Query]) > 1 {
 				label += " to " + q.Destination
 			}
-			m := cmpMetric{key: cmpKey("query|%d|%s|%s|%d", k.Query, k.Organization, k.Destination, k.Size),
-				label: label + sizeSuffix(q.Size), short: short[k] + sizeSuffix(q.Size), unit: "ms", better: stats.SmallerIsBetter}
+			m := Metric{Key: cmpKey("query|%d|%s|%s|%d", k.Query, k.Organization, k.Destination, k.Size),
+				Label: label + sizeSuffix(q.Size), Short: short[k] + sizeSuffix(q.Size), Unit: "ms", Better: stats.SmallerIsBetter}
 			if q.Status == results.StatusOK && len(q.SamplesMS) > 0 {
-				m.samples = q.SamplesMS
+				m.Samples = q.SamplesMS
 			} else {
-				m.missing = cmpQueryNote(q)
+				m.Missing = cmpQueryNote(q)
 			}
 			out[i] = append(out[i], m)
 		}
 	}
 	for i, r := range runs {
-		for _, l := range r.Wisconsin.Loads {
-			m := cmpMetric{key: cmpKey("load|%s|%d", l.Relation, l.Size), label: "load " + l.Relation + sizeSuffix(l.Size),
-				unit: "rows/s", better: stats.BiggerIsBetter}
+		for _, l := range r.wisconsin().Loads {
+			m := Metric{Key: cmpKey("load|%s|%d", l.Relation, l.Size), Label: "load " + l.Relation + sizeSuffix(l.Size),
+				Unit: "rows/s", Better: stats.BiggerIsBetter}
 			if l.RowsPerS > 0 {
-				m.samples = []float64{l.RowsPerS}
+				m.Samples = []float64{l.RowsPerS}
 			} else {
-				m.missing = "not loaded"
+				m.Missing = "not loaded"
 			}
 			out[i] = append(out[i], m)
 		}
@@ -94,4 +94,27 @@ func cmpQueryNote(q *results.QueryResult) string {
 		return c
 	}
 	return q.Status
+}
+
+// wisconsinDiagrams are the per-query bars, one diagram per relation size.
+func wisconsinDiagrams(c *comparison, add addDiagram) {
+	legend := c.names()
+	runs := make([]*results.WisconsinResults, len(c.runs))
+	var sizes []int64
+	for i, r := range c.runs {
+		runs[i] = r.wisconsin()
+		for _, q := range r.wisconsin().Queries {
+			if !slices.Contains(sizes, q.Size) {
+				sizes = append(sizes, q.Size)
+			}
+		}
+	}
+	slices.Sort(sizes)
+	for _, n := range sizes {
+		name := fmt.Sprintf("compare_queries_%d", n)
+		charts, err := report.CompareQueryChart(name, legend, runs, n)
+		add(charts, err, name, fmt.Sprintf("Time per query at N=%d", n),
+			"Each query's median time, one colour per run, on a log axis (compare the tops); the whiskers span the fastest to the slowest repetition. "+
+				c.verdictTally(fmt.Sprintf("|%d", n), "query|"))
+	}
 }

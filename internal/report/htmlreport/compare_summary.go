@@ -67,7 +67,7 @@ func (c *comparison) biggest(i, n int) []Headline {
 	}
 	var out []Headline
 	for _, x := range pick[:min(n, len(pick))] {
-		label := x.row.label
+		label := x.row.Label
 		if len(c.runs) > 2 {
 			label += " (" + c.letters[i] + ")"
 		}
@@ -102,7 +102,7 @@ func (c *comparison) ratioNote(row *compareRow, i int, v stats.RunComparison) st
 	if v.HasInterval() {
 		s += fmt.Sprintf(", %g%% interval %s", 100*v.Level, cmpIntervalText(v))
 	}
-	return s + fmt.Sprintf("; %s %s, %s %s %s", c.letters[0], cmpValueText(row.per[0]), c.letters[i], cmpValueText(row.per[i]), row.unit)
+	return s + fmt.Sprintf("; %s %s, %s %s %s", c.letters[0], cmpValueText(row.per[0]), c.letters[i], cmpValueText(row.per[i]), row.Unit)
 }
 
 // warnings: what each run says about itself (incomplete, its own
@@ -142,8 +142,8 @@ func (c *comparison) warnings() []string {
 			}
 		}
 	}
-	if c.runs[0].DSBench != nil {
-		out = append(out, cmpDSBenchMismatch(c)...)
+	if k := pageKindOf(c.runs[0].Experiment); k.Mismatch != nil {
+		out = append(out, k.Mismatch(c)...)
 	}
 	if len(c.rows) == 0 {
 		out = append(out, "The runs have no metric in common: nothing to compare.")
@@ -153,34 +153,20 @@ func (c *comparison) warnings() []string {
 
 // cmpRunState is what a run's results.json says about itself.
 func cmpRunState(r *Run) (complete bool, errMsg string, warnings []string) {
-	switch {
-	case r.Wisconsin != nil:
-		return r.Wisconsin.Complete, r.Wisconsin.Error, r.Wisconsin.Warnings
-	case r.DSBench != nil:
-		return r.DSBench.Complete, r.DSBench.Error, r.DSBench.Warnings
-	case r.QAC != nil:
-		return r.QAC.Complete, r.QAC.Error, r.QAC.Warnings
-	case r.Multiuser != nil:
-		return r.Multiuser.Complete, r.Multiuser.Error, r.Multiuser.Warnings
-	case r.SizeSweep != nil:
-		return r.SizeSweep.Complete, r.SizeSweep.Error, r.SizeSweep.Warnings
-	case r.ABTest != nil:
-		return r.ABTest.Complete, r.ABTest.Error, r.ABTest.Warnings
-	case r.Speedup != nil:
-		return r.Speedup.Complete, r.Speedup.Error, r.Speedup.Warnings
-	case r.Storage != nil:
-		return r.Storage.Complete, r.Storage.Error, r.Storage.Notes
+	if r.Results == nil {
+		return true, "", nil
 	}
-	return true, "", nil
+	h := r.Results.Head()
+	return h.Complete, h.Error, h.Warnings
 }
 
 // cmpDSBenchMismatch warns when stress sweeps ran different transactions or
 // clients: their rates are then not the same measurement.
 func cmpDSBenchMismatch(c *comparison) []string {
-	base := c.runs[0].DSBench
+	base := c.runs[0].dsbench()
 	var out []string
 	for i, r := range c.runs[1:] {
-		o := r.DSBench
+		o := r.dsbench()
 		var diffs []string
 		for _, f := range []struct {
 			name string

@@ -59,17 +59,17 @@ func cmpPText(v stats.RunComparison) string {
 }
 
 // cmpValueText is a run's median of a metric, or why it has none.
-func cmpValueText(m *cmpMetric) string {
+func cmpValueText(m *Metric) string {
 	switch {
 	case m == nil:
 		return "not run"
-	case len(m.samples) == 0:
-		if m.missing != "" {
-			return m.missing
+	case len(m.Samples) == 0:
+		if m.Missing != "" {
+			return m.Missing
 		}
 		return "—"
 	}
-	return num(stats.Median(m.samples))
+	return num(stats.Median(m.Samples))
 }
 
 // metricsSection is the table of every metric.
@@ -82,7 +82,7 @@ func (c *comparison) metricsSection() Section {
 	head = append(head, "repetitions")
 	var rows [][]cmpCell
 	for _, row := range c.rows {
-		cells := []cmpCell{{Text: row.label}, {Text: row.unit}, {Text: cmpValueText(row.per[0]), Class: "num"}}
+		cells := []cmpCell{{Text: row.Label}, {Text: row.Unit}, {Text: cmpValueText(row.per[0]), Class: "num"}}
 		reps := []string{cmpRepsText(row.per[0])}
 		for i := 1; i < len(c.runs); i++ {
 			v := row.vs[i-1]
@@ -112,11 +112,11 @@ func (c *comparison) metricsSection() Section {
 	return Section{ID: "metrics", Title: "Metrics side by side", Reading: reading, HTML: template.HTML(b.String())}
 }
 
-func cmpRepsText(m *cmpMetric) string {
+func cmpRepsText(m *Metric) string {
 	if m == nil {
 		return "0"
 	}
-	return fmt.Sprint(len(m.samples))
+	return fmt.Sprint(len(m.Samples))
 }
 
 // methodSection says how the ratios, intervals and verdicts were made.

@@ -45,7 +45,7 @@ func cmpNear(a, b float64) bool { return math.Abs(a-b) <= 1e-12*math.Max(1, math
 func cmpRow(t *testing.T, c *comparison, key string) *compareRow {
 	t.Helper()
 	for i := range c.rows {
-		if c.rows[i].key == key {
+		if c.rows[i].Key == key {
 			return &c.rows[i]
 		}
 	}
@@ -102,20 +102,20 @@ func TestCompareWisconsinEngines(t *testing.T) {
 	counts := map[string]int{}
 	answered := []int{0, 0}
 	for i, r := range runs {
-		for _, q := range r.Wisconsin.Queries {
+		for _, q := range r.wisconsin().Queries {
 			if q.Status == results.StatusOK {
 				answered[i]++
 			}
 		}
 	}
 	checked := 0
-	for _, a := range runs[0].Wisconsin.Queries {
+	for _, a := range runs[0].wisconsin().Queries {
 		key := cmpKey("query|%d|%s|%s|%d", a.Query, a.Organization, a.Destination, a.Size)
 		row := cmpRow(t, c, key)
 		v := row.vs[0]
 		var b *results.QueryResult
-		for i := range runs[1].Wisconsin.Queries {
-			if q := &runs[1].Wisconsin.Queries[i]; q.Query == a.Query && q.Organization == a.Organization && q.Destination == a.Destination {
+		for i := range runs[1].wisconsin().Queries {
+			if q := &runs[1].wisconsin().Queries[i]; q.Query == a.Query && q.Organization == a.Organization && q.Destination == a.Destination {
 				b = q
 			}
 		}
@@ -139,10 +139,10 @@ func TestCompareWisconsinEngines(t *testing.T) {
 	if checked < 5 {
 		t.Errorf("only %d queries compared", checked)
 	}
-	for _, l := range runs[0].Wisconsin.Loads {
+	for _, l := range runs[0].wisconsin().Loads {
 		row := cmpRow(t, c, cmpKey("load|%s|%d", l.Relation, l.Size))
 		v := row.vs[0]
-		if v.Verdict != stats.VerdictTooFew || v.HasInterval() || !cmpNear(v.Ratio, row.per[1].samples[0]/l.RowsPerS) {
+		if v.Verdict != stats.VerdictTooFew || v.HasInterval() || !cmpNear(v.Ratio, row.per[1].Samples[0]/l.RowsPerS) {
 			t.Errorf("load %s: %+v", l.Relation, v)
 		}
 		counts[v.Verdict]++
@@ -227,7 +227,7 @@ func TestCompareStressSweeps(t *testing.T) {
 	if !slices.Equal(c.labels, []string{"synchronous=1", "synchronous=0"}) {
 		t.Errorf("labels %v, want the setting that differs", c.labels)
 	}
-	a, b := runs[0].DSBench.Scales[0], runs[1].DSBench.Scales[0]
+	a, b := runs[0].dsbench().Scales[0], runs[1].dsbench().Scales[0]
 	v := cmpRow(t, c, "rate|1").vs[0]
 	h := cmpHand(a.Cycles, b.Cycles)
 	if !cmpNear(v.Ratio, h.ratio) || !cmpNear(v.Low, h.low) || !cmpNear(v.High, h.high) || v.Verdict != h.verdict {
@@ -239,15 +239,15 @@ func TestCompareStressSweeps(t *testing.T) {
 	for _, key := range []string{"residence50|1", "residence99|1"} {
 		row := cmpRow(t, c, key)
 		for i, m := range row.per {
-			if m == nil || len(m.samples) != 3 {
+			if m == nil || len(m.Samples) != 3 {
 				t.Fatalf("%s of run %d: not one value per cycle: %+v", key, i, m)
 			}
 		}
 		// the cycles' quantiles straddle the scale's own, as parts of a whole do
-		s := runs[0].DSBench.Scales[0]
+		s := runs[0].dsbench().Scales[0]
 		q := residenceQuantile(s, map[string]float64{"residence50|1": 0.5, "residence99|1": 0.99}[key])
-		if lo, hi := slices.Min(row.per[0].samples), slices.Max(row.per[0].samples); q < lo*0.98 || q > hi*1.02 {
-			t.Errorf("%s: cycles %v, the whole scale %v", key, row.per[0].samples, q)
+		if lo, hi := slices.Min(row.per[0].Samples), slices.Max(row.per[0].Samples); q < lo*0.98 || q > hi*1.02 {
+			t.Errorf("%s: cycles %v, the whole scale %v", key, row.per[0].Samples, q)
 		}
 	}
 
@@ -271,7 +271,7 @@ func TestCompareStressSweeps(t *testing.T) {
 	}
 
 	// two cycles left: the ratio of the medians, no interval, no verdict
-	runs[1].DSBench.Scales[0].Cycles = b.Cycles[:2]
+	runs[1].dsbench().Scales[0].Cycles = b.Cycles[:2]
 	v = cmpRow(t, newComparison(runs), "rate|1").vs[0]
 	if v.Verdict != stats.VerdictTooFew || v.HasInterval() || !cmpNear(v.Ratio, stats.Median(b.Cycles[:2])/stats.Median(a.Cycles)) {
 		t.Errorf("two cycles: %+v", v)

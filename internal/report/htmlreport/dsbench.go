@@ -5,14 +5,25 @@ import (
 	"strings"
 
 	"github.com/dbgauge/dbgauge/internal/report"
+	"github.com/dbgauge/dbgauge/internal/results"
 )
+
+func init() {
+	RegisterPage(PageKind{Name: "dsbench", Doc: (*Run).dsbenchDoc, Metrics: dsbenchMetrics, Diagrams: dsbenchDiagrams, Mismatch: cmpDSBenchMismatch})
+}
+
+// dsbench is the run's results; nil when the run is not a dsbench run.
+func (r *Run) dsbench() *results.DSBenchResults {
+	res, _ := r.Results.(*results.DSBenchResults)
+	return res
+}
 
 // dsbenchDoc is the page of a stress sweep: the DSI, the median rate per
 // scale, the consistency checks and the peak first; then the diagrams
 // report draws, each with its reading; then the results table, the load
 // per transaction (with who used the machine's CPU) and the ranges.
 func (r *Run) dsbenchDoc(d *Doc) error {
-	ds := r.DSBench
+	ds := r.dsbench()
 	mode := strings.ToUpper(ds.Mode)
 	if ds.Mode == "tpcb" {
 		mode = "TPC-B"

@@ -10,7 +10,7 @@ import (
 // failed transaction trials, an open loop that fell behind its schedule,
 // and the sweep's own warnings.
 func (r *Run) dsbenchWarnings(d *Doc) {
-	ds := r.DSBench
+	ds := r.dsbench()
 	r.warnIncomplete(d, ds.Complete, ds.Error, "the scales measured")
 	for _, s := range sortedScales(ds) {
 		if !s.Consistent {

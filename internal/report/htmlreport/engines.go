@@ -79,7 +79,7 @@ func (v *engineView) tallies() ([]engineTally, int) {
 	out := make([]engineTally, len(v.engines))
 	for j := range out {
 		out[j].score = sc[j]
-		for _, s := range wisconsinSizes(v.engines[j].run.Wisconsin) {
+		for _, s := range wisconsinSizes(v.engines[j].run.wisconsin()) {
 			out[j].ok += s.ok
 			out[j].failed += s.failed
 			out[j].notApplicable += s.notApplicable
@@ -224,8 +224,8 @@ func (v *engineView) subtitle() string {
 	if len(sizes) > 0 {
 		parts = append(parts, strings.Join(sizes, ", "))
 	}
-	w := v.engines[0].run.Wisconsin
-	if v.same(func(r *Run) string { return fmt.Sprint(r.Wisconsin.Reps, r.Wisconsin.Cache) }) {
+	w := v.engines[0].run.wisconsin()
+	if v.same(func(r *Run) string { return fmt.Sprint(r.wisconsin().Reps, r.wisconsin().Cache) }) {
 		parts = append(parts, fmt.Sprintf("%d repetitions, %s cache", w.Reps, w.Cache))
 	}
 	if m := v.engines[0].run.Manifest; m != nil && v.same(engineMachine) {
@@ -260,7 +260,7 @@ func (v *engineView) warnings() []string {
 	var out []string
 	for _, e := range v.engines {
 		scratch := &Doc{}
-		e.run.wisconsinWarnings(scratch, wisconsinSizes(e.run.Wisconsin))
+		e.run.wisconsinWarnings(scratch, wisconsinSizes(e.run.wisconsin()))
 		if e.run.Manifest != nil {
 			scratch.Warnings = append(scratch.Warnings, e.run.Manifest.Notes...)
 		}
@@ -278,9 +278,9 @@ func (v *engineView) warnings() []string {
 		}
 		out = append(out, fmt.Sprintf("the runs differ in %s (%s): the relative times mix that difference with the engines'", what, strings.Join(each, ", ")))
 	}
-	differ("repetitions", func(r *Run) string { return fmt.Sprint(r.Wisconsin.Reps) })
-	differ("cache", func(r *Run) string { return r.Wisconsin.Cache })
-	differ("relation sizes", func(r *Run) string { return fmt.Sprint(r.Wisconsin.Sizes) })
+	differ("repetitions", func(r *Run) string { return fmt.Sprint(r.wisconsin().Reps) })
+	differ("cache", func(r *Run) string { return r.wisconsin().Cache })
+	differ("relation sizes", func(r *Run) string { return fmt.Sprint(r.wisconsin().Sizes) })
 	if !v.same(engineMachine) {
 		out = append(out, "the runs were measured on different machines (see each run's manifest): the relative times mix the machines with the engines")
 	}

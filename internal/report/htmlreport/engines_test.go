@@ -114,7 +114,7 @@ func TestEngineViewOfRuns(t *testing.T) {
 			w.Queries = append(w.Queries, results.QueryResult{Query: q, Class: "c", Size: 1000, Organization: "heap", Destination: results.DestRelation,
 				Status: results.StatusOK, ElapsedMS: stats.Summary{N: 1, Median: float64(q)}})
 		}
-		return &Run{Dir: dir, Experiment: "wisconsin", Wisconsin: w}
+		return &Run{Dir: dir, Experiment: "wisconsin", Results: w}
 	}
 	v, err := newEngineView([]*Run{run("/x/sync-on", 2, 1), run("/y/sync-off/run", 1)})
 	if err != nil {

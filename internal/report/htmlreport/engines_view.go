@@ -64,7 +64,7 @@ func newEngineView(runs []*Run) (*engineView, error) {
 	}
 	v := &engineView{}
 	for _, r := range runs {
-		if r.Wisconsin == nil {
+		if r.wisconsin() == nil {
 			return nil, fmt.Errorf("engines view: %s is a %s run, not a Wisconsin run", r.Dir, r.Experiment)
 		}
 		v.engines = append(v.engines, engineCol{run: r})
@@ -76,7 +76,7 @@ func newEngineView(runs []*Run) (*engineView, error) {
 	index := map[engineRowKey]int{}
 	sizes := map[int64]bool{}
 	for _, e := range v.engines {
-		for _, q := range e.run.Wisconsin.Queries {
+		for _, q := range e.run.wisconsin().Queries {
 			k := engineRowKey{q.Size, q.Query, q.Organization, q.Destination}
 			sizes[q.Size] = true
 			if _, seen := index[k]; !seen {
@@ -104,7 +104,7 @@ func newEngineView(runs []*Run) (*engineView, error) {
 		}
 		row.label += ")"
 		for _, e := range v.engines {
-			row.cells = append(row.cells, engineCellOf(engineFind(e.run.Wisconsin, row.key)))
+			row.cells = append(row.cells, engineCellOf(engineFind(e.run.wisconsin(), row.key)))
 		}
 	}
 	return v, nil
@@ -116,7 +116,7 @@ func newEngineView(runs []*Run) (*engineView, error) {
 func (v *engineView) labelEngines() {
 	count := map[string]int{}
 	for i := range v.engines {
-		w := v.engines[i].run.Wisconsin
+		w := v.engines[i].run.wisconsin()
 		v.engines[i].label = strings.TrimSpace(w.Engine + " " + w.EngineVersion)
 		count[v.engines[i].label]++
 	}

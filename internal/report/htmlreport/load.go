@@ -9,20 +9,12 @@ import (
 )
 
 // Run is one run directory as read back: its manifest and its results,
-// decoded into the type of its experiment (one of the pointers is set).
+// decoded into the registered type of its experiment.
 type Run struct {
 	Dir        string
 	Manifest   *results.Manifest // nil when manifest.json is missing
 	Experiment string
-
-	Wisconsin *results.WisconsinResults
-	DSBench   *results.DSBenchResults
-	QAC       *results.QACResults
-	Multiuser *results.MultiuserResults
-	SizeSweep *results.SizeSweepResults
-	ABTest    *results.ABTestResults
-	Speedup   *results.SpeedupResults
-	Storage   *results.StorageResults
+	Results    results.Results
 }
 
 // Load reads dir/manifest.json and dir/results.json through
@@ -36,25 +28,7 @@ func Load(dir string) (*Run, error) {
 	if err != nil {
 		return nil, err
 	}
-	r := &Run{Dir: dir, Manifest: s.Manifest, Experiment: s.Experiment}
-	switch res := s.Results.(type) {
-	case *results.WisconsinResults:
-		r.Wisconsin = res
-	case *results.DSBenchResults:
-		r.DSBench = res
-	case *results.QACResults:
-		r.QAC = res
-	case *results.MultiuserResults:
-		r.Multiuser = res
-	case *results.SizeSweepResults:
-		r.SizeSweep = res
-	case *results.ABTestResults:
-		r.ABTest = res
-	case *results.SpeedupResults:
-		r.Speedup = res
-	case *results.StorageResults:
-		r.Storage = res
-	}
+	r := &Run{Dir: dir, Manifest: s.Manifest, Experiment: s.Experiment, Results: s.Results}
 	return r, nil
 }
 

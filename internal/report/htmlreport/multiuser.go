@@ -9,11 +9,21 @@ import (
 	"github.com/dbgauge/dbgauge/internal/results"
 )
 
+func init() {
+	RegisterPage(PageKind{Name: "multiuser", Doc: (*Run).multiuserDoc, Metrics: multiuserMetrics})
+}
+
+// multiuser is the run's results; nil when the run is not a multiuser run.
+func (r *Run) multiuser() *results.MultiuserResults {
+	res, _ := r.Results.(*results.MultiuserResults)
+	return res
+}
+
 // multiuserDoc is the page of a multi-user throughput run (IDM Performance
 // Test 1): peak thruput, T(1) and the harness's overhead first, then the
 // thruput diagram with its reading, the table and every repetition.
 func (r *Run) multiuserDoc(d *Doc) error {
-	m := r.Multiuser
+	m := r.multiuser()
 	d.Title = fmt.Sprintf("Throughput as users are added: %s", m.Engine)
 	d.Summary = multiuserSummary(m)
 	d.Warnings = append(d.Warnings, multiuserWarnings(m)...)

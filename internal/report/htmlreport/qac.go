@@ -9,13 +9,23 @@ import (
 	"github.com/dbgauge/dbgauge/internal/results"
 )
 
+func init() {
+	RegisterPage(PageKind{Name: "qac", Doc: (*Run).qacDoc, Metrics: qacMetrics})
+}
+
+// qac is the run's results; nil when the run is not a qac run.
+func (r *Run) qac() *results.QACResults {
+	res, _ := r.Results.(*results.QACResults)
+	return res
+}
+
 // qacDoc is the page of a query-at-cardinality run: the computed time per
 // cardinality, the protocol's drops and whether it retained anything
 // first; the protocol's warnings; the diagram of time against cardinality
 // with its reading; the Q@C table and the failed checks. build.go adds the
 // reporting paragraph (protocol.txt).
 func (r *Run) qacDoc(d *Doc) error {
-	q := r.QAC
+	q := r.qac()
 	d.Title = fmt.Sprintf("Query at cardinality: %s on %s %s", q.Query, q.Engine, q.EngineVersion)
 	d.Summary = qacHeadlines(q)
 	r.qacWarnings(d)

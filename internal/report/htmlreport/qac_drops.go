@@ -46,7 +46,7 @@ func countChecks(r *results.QACResults) []checkCount {
 // with their reasons, an incomplete run, caches not emptied, and the run's
 // own warnings.
 func (r *Run) qacWarnings(d *Doc) {
-	q := r.QAC
+	q := r.qac()
 	r.warnIncomplete(d, q.Complete, q.Error, "the cardinalities measured")
 	if p := q.Protocol; p != nil {
 		for _, msg := range protocolWarnings(p) {

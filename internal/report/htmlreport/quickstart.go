@@ -62,7 +62,7 @@ func quickstartRuns(dir string) ([]*Run, []string, error) {
 		switch {
 		case err != nil:
 			warnings = append(warnings, fmt.Sprintf("%s: not shown: %v (the quickstart stopped before this engine's results were written?)", s.Name(), err))
-		case r.Wisconsin == nil:
+		case r.wisconsin() == nil:
 			warnings = append(warnings, fmt.Sprintf("%s/run: not shown: a %s run, not a Wisconsin run", s.Name(), r.Experiment))
 		default:
 			runs = append(runs, r)
@@ -92,9 +92,9 @@ func (v *engineView) whatRan() Headline {
 		sizes = append(sizes, fmt.Sprintf("N = %d", n))
 	}
 	h := Headline{Label: "Wisconsin benchmark", Value: strings.Join(sizes, ", ")}
-	w := v.engines[0].run.Wisconsin
+	w := v.engines[0].run.wisconsin()
 	h.Note = fmt.Sprintf("%d query results per engine, each checked for its expected number of rows", len(v.rows))
-	if v.same(func(r *Run) string { return fmt.Sprint(r.Wisconsin.Reps, r.Wisconsin.Cache) }) {
+	if v.same(func(r *Run) string { return fmt.Sprint(r.wisconsin().Reps, r.wisconsin().Cache) }) {
 		h.Note += fmt.Sprintf(" and timed %d times, %s cache", w.Reps, w.Cache)
 	}
 	return h

@@ -5,14 +5,25 @@ import (
 	"strings"
 
 	"github.com/dbgauge/dbgauge/internal/report"
+	"github.com/dbgauge/dbgauge/internal/results"
 )
+
+func init() {
+	RegisterPage(PageKind{Name: "sizesweep", Doc: (*Run).sizesweepDoc, Metrics: sizesweepMetrics})
+}
+
+// sizesweep is the run's results; nil when the run is not a sizesweep run.
+func (r *Run) sizesweep() *results.SizeSweepResults {
+	res, _ := r.Results.(*results.SizeSweepResults)
+	return res
+}
 
 // sizesweepDoc is the page of a size sweep (seed 004 Test 2): per access
 // method the slope and R², the indexed methods' flatness and the scale
 // model's error first, then the diagram with its reading and the tables
 // of sizesweep.csv, one per part.
 func (r *Run) sizesweepDoc(d *Doc) error {
-	s := r.SizeSweep
+	s := r.sizesweep()
 	d.Title = fmt.Sprintf("Retrieval time against relation size: %s", s.Engine)
 	d.Summary = sizesweepSummary(s)
 	d.Warnings = append(d.Warnings, sizesweepWarnings(s)...)

@@ -9,13 +9,23 @@ import (
 	"github.com/dbgauge/dbgauge/internal/results"
 )
 
+func init() {
+	RegisterPage(PageKind{Name: "speedup", Doc: (*Run).speedupDoc, Metrics: speedupMetrics})
+}
+
+// speedup is the run's results; nil when the run is not a speedup run.
+func (r *Run) speedup() *results.SpeedupResults {
+	res, _ := r.Results.(*results.SpeedupResults)
+	return res
+}
+
 // speedupDoc is the page of a speedup run (seed 003 §5.2, §6.2): per query
 // class the speedup at the largest p against the ideal (or why the engine
 // has none), the memory sweep's hash batches and the best and worst page
 // size first; then each diagram with its reading, and per part the rows
 // of speedup.csv with how the part set its variable.
 func (r *Run) speedupDoc(d *Doc) error {
-	s := r.Speedup
+	s := r.speedup()
 	d.Title = fmt.Sprintf("Speedup, join memory and page size: %s", s.Engine)
 	d.Summary = speedupSummary(s)
 	cpus := 0

@@ -7,11 +7,21 @@ import (
 	"github.com/dbgauge/dbgauge/internal/results"
 )
 
+func init() {
+	RegisterPage(PageKind{Name: "storage", Doc: (*Run).storageDoc, Metrics: storageMetrics})
+}
+
+// storage is the run's results; nil when the run is not a storage run.
+func (r *Run) storage() *results.StorageResults {
+	res, _ := r.Results.(*results.StorageResults)
+	return res
+}
+
 // storageDoc is the page of a storage run: sequential MB/s, random read
 // IOPS and commit latency first; then the latencies of the small
 // operations as bars with their reading, and the table.
 func (r *Run) storageDoc(d *Doc) error {
-	s := r.Storage
+	s := r.storage()
 	d.Title = fmt.Sprintf("Storage: %s (%s)", s.Dir, s.FileSystem)
 	d.Summary = storageHeadlines(s)
 	r.warnIncomplete(d, s.Complete, s.Error, "the tests measured")

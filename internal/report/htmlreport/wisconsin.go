@@ -8,12 +8,22 @@ import (
 	"github.com/dbgauge/dbgauge/internal/results"
 )
 
+func init() {
+	RegisterPage(PageKind{Name: "wisconsin", Doc: (*Run).wisconsinDoc, RunsMetrics: wisconsinMetrics, Diagrams: wisconsinDiagrams})
+}
+
+// wisconsin is the run's results; nil when the run is not a wisconsin run.
+func (r *Run) wisconsin() *results.WisconsinResults {
+	res, _ := r.Results.(*results.WisconsinResults)
+	return res
+}
+
 // wisconsinDoc is the page of a Wisconsin run: per size the cardinality
 // checks, the geometric mean and the slowest and fastest query first, then
 // the per-query bar diagrams, the tables (every result, the sizes side by
 // side, the loads, seed 000's Tables 1-11).
 func (r *Run) wisconsinDoc(d *Doc) error {
-	w := r.Wisconsin
+	w := r.wisconsin()
 	d.Title = fmt.Sprintf("Wisconsin benchmark: %s %s", w.Engine, w.EngineVersion)
 	sizes := wisconsinSizes(w)
 	for _, s := range sizes {

@@ -22,7 +22,7 @@ const maxListed = 10
 // incomplete run, caches that could not be emptied, the protocol's drops,
 // and the run's own warnings.
 func (r *Run) wisconsinWarnings(d *Doc, sizes []wisconsinSize) {
-	w := r.Wisconsin
+	w := r.wisconsin()
 	r.warnIncomplete(d, w.Complete, w.Error, "what was measured")
 	for _, b := range w.BufferRatios {
 		switch {
