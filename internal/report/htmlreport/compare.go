@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/dbgauge/dbgauge/internal/results"
 	"github.com/dbgauge/dbgauge/internal/stats"
 )
 
@@ -152,33 +153,11 @@ func compareMetric(base, other *Metric, better stats.Better) stats.RunComparison
 	return v
 }
 
-// cmpExperimentTitle names an experiment in the page's title.
-func cmpExperimentTitle(e string) string {
-	switch e {
-	case "wisconsin":
-		return "Wisconsin benchmark"
-	case "dsbench":
-		return "DSBENCH stress sweep"
-	case "multiuser":
-		return "multi-user thruput"
-	case "sizesweep":
-		return "size sweep"
-	case "speedup":
-		return "speedup"
-	case "qac":
-		return "query at cardinality"
-	case "abtest":
-		return "A/B test"
-	case "storage":
-		return "storage"
-	}
-	return e
-}
 
 // doc is the page: summary, warnings, what differs, the metrics, the
 // diagrams, how to read the verdicts; the runs compared as its manifest.
 func (c *comparison) doc() *Doc {
-	d := &Doc{Title: fmt.Sprintf("Comparison: %d %s runs", len(c.runs), cmpExperimentTitle(c.runs[0].Experiment))}
+	d := &Doc{Title: fmt.Sprintf("Comparison: %d %s runs", len(c.runs), results.Title(c.runs[0].Experiment))}
 	d.Subtitle = strings.Join(c.names(), " · ")
 	d.Summary = c.summary()
 	d.Warnings = c.warnings()
