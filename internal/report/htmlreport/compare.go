@@ -153,7 +153,6 @@ func compareMetric(base, other *Metric, better stats.Better) stats.RunComparison
 	return v
 }
 
-
 // doc is the page: summary, warnings, what differs, the metrics, the
 // diagrams, how to read the verdicts; the runs compared as its manifest.
 func (c *comparison) doc() *Doc {
