@@ -1,0 +1,125 @@
+package cli
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"reflect"
+	"sort"
+
+	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
+
+	"github.com/dbgauge/dbgauge/internal/experiment"
+	"github.com/dbgauge/dbgauge/internal/progress"
+	"github.com/dbgauge/dbgauge/internal/results"
+)
+
+// commandCtor builds one of dbgauge's commands, writing to stdout and
+// stderr.
+type commandCtor func(stdout, stderr io.Writer) *cobra.Command
+
+// commands are the registered commands by name; newRoot adds them all.
+var commands = map[string]commandCtor{}
+
+// registerCommand makes a command part of dbgauge. Each command registers
+// itself from its own file; a duplicate name panics at start-up.
+func registerCommand(name string, ctor commandCtor) {
+	if _, dup := commands[name]; dup {
+		panic(fmt.Sprintf("cli: command %q registered twice", name))
+	}
+	commands[name] = ctor
+}
+
+// registeredCommands builds every registered command, in name order.
+func registeredCommands(stdout, stderr io.Writer) []*cobra.Command {
+	names := make([]string, 0, len(commands))
+	for n := range commands {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	out := make([]*cobra.Command, len(names))
+	for i, n := range names {
+		out[i] = commands[n](stdout, stderr)
+	}
+	return out
+}
+
+// experimentFlags are an experiment command's flags: bound to a flag set,
+// then validated into the experiment's plan. Every refusal is one line
+// naming the flag and the fix, and nothing is touched.
+type experimentFlags[P any] interface {
+	bind(fs *pflag.FlagSet)
+	// plan validates the flags; cmd tells which were given.
+	plan(cmd *cobra.Command) (P, error)
+	// target is the engine URL ("" for the embedded default) and the run
+	// directory ("" for runs/<UTC time>-<experiment>).
+	target() (db, out string)
+}
+
+// experimentCmd is what one experiment's command adds to what every
+// experiment command does (validate, make the run directory and its
+// manifest, show progress, run, print the summary, then write bench.txt,
+// report.html and the catalog row from what the run stored).
+type experimentCmd[P any, R results.Results] struct {
+	name, use, short, long string
+	flags                  func() experimentFlags[P]
+	run                    func(ctx context.Context, s experiment.Setup, plan P, pr *progress.Printer) (R, error)
+	// summary is what stdout shows of the results; dir is the run
+	// directory.
+	summary func(res R, dir string) []byte
+	// archive packs the run directory into DIR.tar.gz once it is complete.
+	archive bool
+	// after maps the run's outcome to the command's error (nil: the
+	// run's error as it is); it sees the results, which may be partial.
+	after func(res R, err error) error
+}
+
+// register makes the experiment's command part of dbgauge.
+func (e experimentCmd[P, R]) register() { registerCommand(e.name, e.command) }
+
+func (e experimentCmd[P, R]) command(stdout, stderr io.Writer) *cobra.Command {
+	f := e.flags()
+	cmd := &cobra.Command{Use: e.use, Short: e.short, Long: e.long, Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			plan, err := f.plan(cmd)
+			if err != nil {
+				return err
+			}
+			db, out := f.target()
+			setup, err := runSetup(cmd, e.name, out, db)
+			if err != nil {
+				return err
+			}
+			res, err := e.run(cmd.Context(), setup, plan, progress.New(stderr))
+			if !isNil(res) {
+				stdout.Write(e.summary(res, setup.Dir))
+				finishRun(stdout, stderr, setup.Dir, "", e.archive)
+			}
+			if e.after != nil {
+				return e.after(res, err)
+			}
+			return err
+		}}
+	f.bind(cmd.Flags())
+	addConfigFlag(cmd)
+	return cmd
+}
+
+// isNil tells whether a run returned no results at all (a nil pointer in
+// an interface-typed or generic value).
+func isNil(v any) bool {
+	if v == nil {
+		return true
+	}
+	rv := reflect.ValueOf(v)
+	return rv.Kind() == reflect.Pointer && rv.IsNil()
+}
+
+// runDirLine is the summary's last line: where the run's files are.
+func runDirLine(dir, files string) string {
+	if files == "" {
+		return fmt.Sprintf("run directory: %s\n", dir)
+	}
+	return fmt.Sprintf("run directory: %s (%s)\n", dir, files)
+}
