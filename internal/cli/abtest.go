@@ -26,6 +26,8 @@ type abtestFlags struct {
 	drop                                                         bool
 }
 
+func init() { registerCommand("abtest", newABTest) }
+
 func newABTest(stdout, stderr io.Writer) *cobra.Command {
 	var f abtestFlags
 	cmd := &cobra.Command{

@@ -84,7 +84,6 @@ func newRoot(stdout, stderr io.Writer) *cobra.Command {
 		Version:       Version(),
 	}
 	root.CompletionOptions.DisableDefaultCmd = true
-	root.AddCommand(newWisconsin(stdout, stderr), newQuickstart(stdout, stderr), newServer(stdout, stderr), newGenerate(stdout, stderr), newLoad(stdout, stderr), newReport(stdout, stderr), newCompare(stdout, stderr), newList(stdout, stderr), newStorage(stdout, stderr), newDSBench(stdout, stderr), newQAC(stdout, stderr), newMultiuser(stdout, stderr), newSizeSweep(stdout, stderr), newABTest(stdout, stderr), newSpeedup(stdout, stderr))
 	root.AddCommand(registeredCommands(stdout, stderr)...)
 	return root
 }

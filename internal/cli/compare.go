@@ -12,6 +12,8 @@ import (
 	"github.com/dbgauge/dbgauge/internal/report/htmlreport"
 )
 
+func init() { registerCommand("compare", newCompare) }
+
 // newCompare writes the comparison report of run directories: the first
 // is the baseline, every other is compared with it.
 func newCompare(stdout, stderr io.Writer) *cobra.Command {

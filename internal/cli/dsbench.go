@@ -33,6 +33,8 @@ type dsbenchFlags struct {
 	rate                                                     float64
 }
 
+func init() { registerCommand("dsbench", newDSBench) }
+
 func newDSBench(stdout, stderr io.Writer) *cobra.Command {
 	var f dsbenchFlags
 	cmd := &cobra.Command{

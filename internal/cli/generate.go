@@ -34,6 +34,8 @@ func parseRelations(s string) ([]w.Relation, error) {
 	return out, nil
 }
 
+func init() { registerCommand("generate", newGenerate) }
+
 // newGenerate writes a Wisconsin relation as CSV or TSV: the rows a load
 // sends, for a peer loader (psql \copy, LOAD DATA) or to time the generator.
 func newGenerate(stdout, stderr io.Writer) *cobra.Command {
@@ -124,6 +126,8 @@ func writeRelation(out io.Writer, rel w.Relation, n int64, sep byte) (int64, err
 	}
 	return count, bw.Flush()
 }
+
+func init() { registerCommand("load", newLoad) }
 
 // newLoad loads Wisconsin relations and nothing else, timing each load.
 func newLoad(stdout, stderr io.Writer) *cobra.Command {

@@ -8,6 +8,8 @@ import (
 	"github.com/dbgauge/dbgauge/internal/results"
 )
 
+func init() { registerCommand("list", newList) }
+
 // newList lists the runs of a directory of runs from its catalog
 // (results.CatalogFile), which it brings up to date with the run
 // directories first, or rebuilds when it is lost.

@@ -24,6 +24,8 @@ type multiuserFlags struct {
 	processes, subtract          bool
 }
 
+func init() { registerCommand("multiuser", newMultiuser) }
+
 func newMultiuser(stdout, stderr io.Writer) *cobra.Command {
 	var f multiuserFlags
 	cmd := &cobra.Command{

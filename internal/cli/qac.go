@@ -22,6 +22,8 @@ type qacFlags struct {
 	drop                                                           bool
 }
 
+func init() { registerCommand("qac", newQAC) }
+
 func newQAC(stdout, stderr io.Writer) *cobra.Command {
 	var f qacFlags
 	cmd := &cobra.Command{

@@ -16,6 +16,8 @@ import (
 	w "github.com/dbgauge/dbgauge/internal/workload/wisconsin"
 )
 
+func init() { registerCommand("quickstart", newQuickstart) }
+
 func newQuickstart(stdout, stderr io.Writer) *cobra.Command {
 	var out, size string
 	var reps int

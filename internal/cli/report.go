@@ -13,6 +13,8 @@ import (
 	"github.com/dbgauge/dbgauge/internal/results"
 )
 
+func init() { registerCommand("report", newReport) }
+
 // newReport regenerates the HTML report of run directories from their
 // files alone, and prints the tables of Wisconsin runs side by side.
 func newReport(stdout, stderr io.Writer) *cobra.Command {

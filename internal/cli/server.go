@@ -11,6 +11,8 @@ import (
 	"github.com/dbgauge/dbgauge/internal/server"
 )
 
+func init() { registerCommand("server", newServer) }
+
 func newServer(stdout, stderr io.Writer) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "server",

@@ -21,6 +21,8 @@ type sizeSweepFlags struct {
 	keep                                          bool
 }
 
+func init() { registerCommand("sizesweep", newSizeSweep) }
+
 func newSizeSweep(stdout, stderr io.Writer) *cobra.Command {
 	var f sizeSweepFlags
 	cmd := &cobra.Command{

@@ -20,6 +20,8 @@ type speedupFlags struct {
 	ref, sweepP, reps                                                int
 }
 
+func init() { registerCommand("speedup", newSpeedup) }
+
 func newSpeedup(stdout, stderr io.Writer) *cobra.Command {
 	var f speedupFlags
 	cmd := &cobra.Command{

@@ -26,6 +26,8 @@ type storageFlags struct {
 	duration             time.Duration
 }
 
+func init() { registerCommand("storage", newStorage) }
+
 func newStorage(stdout, stderr io.Writer) *cobra.Command {
 	var f storageFlags
 	cmd := &cobra.Command{

@@ -30,6 +30,8 @@ type wisconsinFlags struct {
 	session                                        []string
 }
 
+func init() { registerCommand("wisconsin", newWisconsin) }
+
 func newWisconsin(stdout, stderr io.Writer) *cobra.Command {
 	var f wisconsinFlags
 	cmd := &cobra.Command{
