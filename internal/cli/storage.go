@@ -54,7 +54,7 @@ removed at the end, also on Ctrl-C.`,
 				return usagef("%v", err)
 			}
 			pr := progress.New(stderr)
-			setup := experiment.StorageSetup{Out: out, Command: redactArgs(os.Args), Config: effectiveFlags(cmd.Flags()), Version: Version()}
+			setup := experiment.StorageSetup{Dir: out, Command: redactArgs(os.Args), Config: effectiveFlags(cmd.Flags()), Version: Version()}
 			res, err := experiment.RunStorage(cmd.Context(), setup, plan, pr)
 			if res != nil {
 				stdout.Write(report.StorageText(res))

@@ -39,15 +39,9 @@ const (
 
 var smallBlocks = []int64{4 * kib, 8 * kib}
 
-// StorageSetup is everything a storage run needs besides its plan.
-type StorageSetup struct {
-	// Out is the run directory, checked writable and empty by the caller.
-	Out string
-	// Command and Config go into the manifest.
-	Command []string
-	Config  map[string]any
-	Version string
-}
+// StorageSetup is everything a storage run needs besides its plan: Setup
+// (its DB is not used: storage measures a directory, not an engine).
+type StorageSetup = Setup
 
 // RunStorage writes the run directory and runs the plan. It returns the
 // results gathered so far even when the run fails or is interrupted
@@ -55,7 +49,7 @@ type StorageSetup struct {
 // removed in every case.
 func RunStorage(ctx context.Context, s StorageSetup, plan StoragePlan, pr *progress.Printer) (*results.StorageResults, error) {
 	started := time.Now()
-	run, err := results.Create(s.Out)
+	run, err := results.Create(s.Dir)
 	if err != nil {
 		return nil, err
 	}

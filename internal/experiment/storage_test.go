@@ -18,7 +18,7 @@ import (
 func TestStorageRun(t *testing.T) {
 	dir, out := t.TempDir(), filepath.Join(t.TempDir(), "run")
 	plan := StoragePlan{Dir: dir, Size: 8 << 20, Duration: 200 * time.Millisecond, Seed: 3}
-	res, err := RunStorage(context.Background(), StorageSetup{Out: out, Version: "test"}, plan, progress.New(nil))
+	res, err := RunStorage(context.Background(), StorageSetup{Dir: out, Version: "test"}, plan, progress.New(nil))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -80,7 +80,7 @@ func TestStorageInterrupted(t *testing.T) {
 	dir, out := t.TempDir(), filepath.Join(t.TempDir(), "run")
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	res, err := RunStorage(ctx, StorageSetup{Out: out}, StoragePlan{Dir: dir, Size: 8 << 20, Duration: time.Second, Seed: 1}, progress.New(nil))
+	res, err := RunStorage(ctx, StorageSetup{Dir: out}, StoragePlan{Dir: dir, Size: 8 << 20, Duration: time.Second, Seed: 1}, progress.New(nil))
 	if err == nil || !strings.Contains(err.Error(), "interrupted") || res == nil || res.Complete || res.Error == "" {
 		t.Fatalf("err %v, results %+v", err, res)
 	}
