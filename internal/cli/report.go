@@ -4,8 +4,10 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"maps"
 	"os"
 	"path/filepath"
+	"slices"
 
 	"github.com/spf13/cobra"
 
@@ -21,12 +23,15 @@ func newReport(stdout, stderr io.Writer) *cobra.Command {
 	var html string
 	cmd := &cobra.Command{
 		Use:   "report DIR [DIR...] [--html FILE]",
-		Short: "Regenerate a run directory's report.html from its files alone (and print Wisconsin tables side by side)",
-		Long: `Regenerate report.html of each run directory from manifest.json and
-results.json alone: a run taken months ago, or copied to another machine,
-gets the same page. A quickstart directory gets its engines page and each
-engine's own report. --html writes the page of a single DIR elsewhere.
-The tables of Wisconsin runs are printed side by side, one engine per row.`,
+		Short: "Regenerate a run directory's tables, diagrams, bench.txt and report.html from its stored results (and print Wisconsin tables side by side)",
+		Long: `Regenerate every derived file of each run directory (its tables as text
+and CSV, its diagrams as SVG and PNG, bench.txt and report.html) from
+manifest.json, results.json and the stored measurements alone: a run taken
+months ago, or copied to another machine, gets the same files, byte for
+byte, as the run wrote. A quickstart directory gets its engines page and
+each engine's own files. --html writes only the page of a single DIR, and
+elsewhere. The tables of Wisconsin runs are printed side by side, one
+engine per row.`,
 		Args: cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if html != "" && len(args) > 1 {
@@ -63,13 +68,14 @@ The tables of Wisconsin runs are printed side by side, one engine per row.`,
 // and the engines page.
 func regenerate(dir, html string) ([]string, error) {
 	if _, err := os.Stat(filepath.Join(dir, "results.json")); err == nil {
-		if html == "" {
-			html = filepath.Join(dir, "report.html")
+		if html != "" {
+			return []string{html}, writeReport(dir, html)
 		}
-		if err := writeReport(dir, html); err != nil {
+		html = filepath.Join(dir, "report.html")
+		if err := rederive(dir); err != nil {
 			return nil, err
 		}
-		return []string{html}, nil
+		return []string{html}, writeReport(dir, html)
 	}
 	subs, _ := filepath.Glob(filepath.Join(dir, "*", "run", "results.json"))
 	if len(subs) == 0 {
@@ -79,6 +85,9 @@ func regenerate(dir, html string) ([]string, error) {
 	for _, s := range subs {
 		run := filepath.Dir(s)
 		page := filepath.Join(run, "report.html")
+		if err := rederive(run); err != nil {
+			return pages, fmt.Errorf("%s: %w", run, err)
+		}
 		if err := writeReport(run, page); err != nil {
 			return pages, fmt.Errorf("%s: %w", run, err)
 		}
@@ -114,4 +123,25 @@ func readWisconsinRuns(dir string) ([]*results.WisconsinResults, error) {
 		}
 	}
 	return out, nil
+}
+
+// rederive rewrites the run directory's derived files from its stored
+// results, with the renderers the run used: its tables and diagrams
+// (report.Files) and bench.txt.
+func rederive(dir string) error {
+	s, err := results.ReadRun(dir)
+	if err != nil {
+		return err
+	}
+	files, ferr := report.Files(s.Experiment, s.Results)
+	run := &results.Run{Dir: dir}
+	for _, name := range slices.Sorted(maps.Keys(files)) {
+		if err := run.WriteFile(name, files[name]); err != nil {
+			return err
+		}
+	}
+	if err := results.WriteBench(dir); err != nil {
+		return err
+	}
+	return ferr
 }

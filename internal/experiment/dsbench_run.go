@@ -11,7 +11,6 @@ import (
 
 	"github.com/dbgauge/dbgauge/internal/dbms"
 	"github.com/dbgauge/dbgauge/internal/progress"
-	"github.com/dbgauge/dbgauge/internal/report"
 	"github.com/dbgauge/dbgauge/internal/results"
 	"github.com/dbgauge/dbgauge/internal/sysinfo"
 	"github.com/dbgauge/dbgauge/internal/workload/tpcb"
@@ -163,23 +162,7 @@ func (r *dsbenchRun) sampleLoad(ctx context.Context) func() {
 // writeDSBench writes results.json, the 23-column tables, the diagrams and
 // the finished manifest.
 func writeDSBench(run *results.Run, man *results.Manifest, res *results.DSBenchResults) error {
-	if err := run.WriteJSON("results.json", res); err != nil {
-		return err
-	}
-	for name, b := range report.DSBenchTables(res) {
-		if err := run.WriteFile(name, b); err != nil {
-			return err
-		}
-	}
-	if err := run.WriteFile("per_transaction.txt", report.DSBenchPerTransactionText(res)); err != nil {
-		return err
-	}
-	charts, cerr := report.DSBenchCharts(res)
-	for name, b := range charts {
-		if err := run.WriteFile(name, b); err != nil {
-			return err
-		}
-	}
+	cerr := writeOutputs(run, res)
 	now := time.Now().UTC()
 	man.Finished = &now
 	man.Notes = append(man.Notes, res.Warnings...)

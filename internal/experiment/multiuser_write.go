@@ -4,7 +4,6 @@ import (
 	"math"
 	"slices"
 
-	"github.com/dbgauge/dbgauge/internal/report"
 	"github.com/dbgauge/dbgauge/internal/results"
 	"github.com/dbgauge/dbgauge/internal/stats"
 )
@@ -52,10 +51,5 @@ func finite(v float64) *float64 {
 
 // write stores results.json, the tables and the diagrams (writeOutputs).
 func (r *multiuserRun) write() error {
-	files := map[string][]byte{
-		"multiuser.txt": report.MultiuserText(r.res),
-		"multiuser.csv": report.MultiuserCSV(r.res),
-	}
-	charts, err := report.MultiuserChart(r.res)
-	return writeOutputs(r.run, r.res, files, charts, err)
+	return writeOutputs(r.run, r.res)
 }

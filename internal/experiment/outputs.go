@@ -3,27 +3,30 @@ package experiment
 import (
 	"errors"
 	"fmt"
+	"maps"
+	"slices"
 
+	"github.com/dbgauge/dbgauge/internal/report"
 	"github.com/dbgauge/dbgauge/internal/results"
 )
 
 // writeOutputs stores a run's outputs: results.json first (nothing
-// measured is lost if a table or chart fails), then the files (tables,
-// paragraphs) and the charts; chartErr is the charts' rendering error.
-// Every failure is reported, none stops the others.
-func writeOutputs(run *results.Run, res any, files, charts map[string][]byte, chartErr error) error {
+// measured is lost if a table or chart fails), then the derived files
+// (tables, paragraphs, charts) as report.Files renders them from the
+// results, the same bytes `dbgauge report` writes. Every failure is
+// reported, none stops the others.
+func writeOutputs(run *results.Run, res results.Results) error {
 	var errs []error
-	if err := run.WriteJSON("results.json", res); err != nil {
+	if err := run.WriteJSON(results.ResultsFile, res); err != nil {
 		errs = append(errs, err)
 	}
-	if chartErr != nil {
-		errs = append(errs, chartErr)
+	files, err := report.Files(res.Head().Experiment, res)
+	if err != nil {
+		errs = append(errs, err)
 	}
-	for _, set := range []map[string][]byte{files, charts} {
-		for name, b := range set {
-			if err := run.WriteFile(name, b); err != nil {
-				errs = append(errs, fmt.Errorf("%s: %w", name, err))
-			}
+	for _, name := range slices.Sorted(maps.Keys(files)) {
+		if err := run.WriteFile(name, files[name]); err != nil {
+			errs = append(errs, fmt.Errorf("%s: %w", name, err))
 		}
 	}
 	return errors.Join(errs...)

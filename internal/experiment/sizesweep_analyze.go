@@ -5,7 +5,6 @@ import (
 	"math"
 	"strings"
 
-	"github.com/dbgauge/dbgauge/internal/report"
 	"github.com/dbgauge/dbgauge/internal/results"
 	"github.com/dbgauge/dbgauge/internal/stats"
 )
@@ -114,10 +113,5 @@ func sweepRatios(pts []results.SizeSweepPoint, basis string) *results.SizeSweepR
 
 // write stores results.json, the tables and the diagrams (writeOutputs).
 func (r *sizeSweepRun) write() error {
-	files := map[string][]byte{
-		"sizesweep.txt": report.SizeSweepText(r.res),
-		"sizesweep.csv": report.SizeSweepCSV(r.res),
-	}
-	charts, err := report.SizeSweepChart(r.res)
-	return writeOutputs(r.run, r.res, files, charts, err)
+	return writeOutputs(r.run, r.res)
 }

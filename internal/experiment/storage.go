@@ -2,6 +2,7 @@ package experiment
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"time"
@@ -9,7 +10,6 @@ import (
 	hdr "github.com/HdrHistogram/hdrhistogram-go"
 
 	"github.com/dbgauge/dbgauge/internal/progress"
-	"github.com/dbgauge/dbgauge/internal/report"
 	"github.com/dbgauge/dbgauge/internal/results"
 	"github.com/dbgauge/dbgauge/internal/sysinfo"
 )
@@ -84,19 +84,11 @@ func RunStorage(ctx context.Context, s StorageSetup, plan StoragePlan, pr *progr
 
 // writeStorage writes results.json, the table and the finished manifest.
 func writeStorage(run *results.Run, man *results.Manifest, res *results.StorageResults) error {
-	if err := run.WriteJSON("results.json", res); err != nil {
-		return err
-	}
-	if err := run.WriteFile("storage.txt", report.StorageText(res)); err != nil {
-		return err
-	}
-	if err := run.WriteFile("storage.csv", report.StorageCSV(res)); err != nil {
-		return err
-	}
+	werr := writeOutputs(run, res)
 	now := time.Now().UTC()
 	man.Finished = &now
 	man.Notes = append(man.Notes, res.Notes...)
-	return run.WriteJSON("manifest.json", man)
+	return errors.Join(werr, run.WriteJSON("manifest.json", man))
 }
 
 // Storage runs the tests in order, into res, journaling each result as it

@@ -4,8 +4,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"github.com/dbgauge/dbgauge/internal/results"
 	"time"
+
+	"github.com/dbgauge/dbgauge/internal/results"
 
 	"github.com/dbgauge/dbgauge/internal/dbms"
 	w "github.com/dbgauge/dbgauge/internal/workload/wisconsin"

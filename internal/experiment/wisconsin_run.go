@@ -2,11 +2,11 @@ package experiment
 
 import (
 	"context"
+	"errors"
 	"path/filepath"
 	"time"
 
 	"github.com/dbgauge/dbgauge/internal/progress"
-	"github.com/dbgauge/dbgauge/internal/report"
 	"github.com/dbgauge/dbgauge/internal/results"
 )
 
@@ -36,23 +36,7 @@ func RunWisconsin(ctx context.Context, s WisconsinSetup, plan WisconsinPlan, pr 
 
 // writeWisconsin writes results.json, the tables and the finished manifest.
 func writeWisconsin(run *results.Run, man *results.Manifest, res *results.WisconsinResults) error {
-	if err := run.WriteJSON("results.json", res); err != nil {
-		return err
-	}
-	runs := []*results.WisconsinResults{res}
-	if err := run.WriteFile("tables.txt", report.WisconsinText(runs)); err != nil {
-		return err
-	}
-	for name, b := range report.WisconsinCSV(runs) {
-		if err := run.WriteFile(name, b); err != nil {
-			return err
-		}
-	}
-	if res.Protocol != nil {
-		if err := run.WriteFile("protocol.txt", []byte(res.Protocol.Paragraph)); err != nil {
-			return err
-		}
-	}
+	werr := writeOutputs(run, res)
 	now := time.Now().UTC()
 	man.Finished = &now
 	if res.CacheFlush != nil {
@@ -60,5 +44,5 @@ func writeWisconsin(run *results.Run, man *results.Manifest, res *results.Wiscon
 			man.Notes = append(man.Notes, "cold cache: not emptied: "+d)
 		}
 	}
-	return run.WriteJSON("manifest.json", man)
+	return errors.Join(werr, run.WriteJSON("manifest.json", man))
 }

@@ -15,6 +15,16 @@ import (
 	"github.com/dbgauge/dbgauge/internal/stats"
 )
 
+// The abtest run's derived files, as the run writes them and `dbgauge
+// report` rewrites them.
+func init() {
+	RegisterFiles("abtest", func(r results.Results) (map[string][]byte, error) {
+		res := r.(*results.ABTestResults)
+		charts, err := ABTestChart(res)
+		return withCharts(map[string][]byte{"abtest.txt": ABTestText(res), "abtest.csv": ABTestCSV(res)}, charts, err)
+	})
+}
+
 // variantLabel is "postgres 16.4 (SET x = 0)" or its URL when the two
 // variants differ by where they connect.
 func variantLabel(v results.ABVariant, other results.ABVariant) string {

@@ -13,6 +13,18 @@ import (
 	"github.com/dbgauge/dbgauge/internal/stats"
 )
 
+// The dsbench run's derived files, as the run writes them and `dbgauge
+// report` rewrites them.
+func init() {
+	RegisterFiles("dsbench", func(r results.Results) (map[string][]byte, error) {
+		res := r.(*results.DSBenchResults)
+		files := DSBenchTables(res)
+		files["per_transaction.txt"] = DSBenchPerTransactionText(res)
+		charts, err := DSBenchCharts(res)
+		return withCharts(files, charts, err)
+	})
+}
+
 // The results table of a stress sweep: the 23 columns of seed 001 Table 1,
 // one row per scale, as results.txt (aligned, '#' comments, whitespace
 // between columns: gnuplot reads it as it is, "using 1:3") and results.csv

@@ -11,6 +11,16 @@ import (
 	"github.com/dbgauge/dbgauge/internal/results"
 )
 
+// The multiuser run's derived files, as the run writes them and `dbgauge
+// report` rewrites them.
+func init() {
+	RegisterFiles("multiuser", func(r results.Results) (map[string][]byte, error) {
+		res := r.(*results.MultiuserResults)
+		charts, err := MultiuserChart(res)
+		return withCharts(map[string][]byte{"multiuser.txt": MultiuserText(res), "multiuser.csv": MultiuserCSV(res)}, charts, err)
+	})
+}
+
 // multiuserTable is seed 004's Table for IDM Performance Test 1: per user
 // count the wall time (median of the repetitions, with their range and a
 // bootstrap interval), per_user and thruput.

@@ -12,6 +12,20 @@ import (
 	"github.com/dbgauge/dbgauge/internal/results"
 )
 
+// The qac run's derived files, as the run writes them and `dbgauge
+// report` rewrites them.
+func init() {
+	RegisterFiles("qac", func(r results.Results) (map[string][]byte, error) {
+		res := r.(*results.QACResults)
+		files := map[string][]byte{"qac.txt": QACText(res), "qac.csv": QACCSV(res)}
+		if p := res.Protocol; p != nil {
+			files["protocol.txt"] = []byte(p.Paragraph)
+		}
+		charts, err := QACChart(res)
+		return withCharts(files, charts, err)
+	})
+}
+
 // qacTable is the per-Q@C table: what the protocol kept and the two times.
 func qacTable(r *results.QACResults) *Table {
 	t := &Table{Title: []string{

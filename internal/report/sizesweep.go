@@ -17,6 +17,16 @@ import (
 	"github.com/dbgauge/dbgauge/internal/results"
 )
 
+// The sizesweep run's derived files, as the run writes them and `dbgauge
+// report` rewrites them.
+func init() {
+	RegisterFiles("sizesweep", func(r results.Results) (map[string][]byte, error) {
+		res := r.(*results.SizeSweepResults)
+		charts, err := SizeSweepChart(res)
+		return withCharts(map[string][]byte{"sizesweep.txt": SizeSweepText(res), "sizesweep.csv": SizeSweepCSV(res)}, charts, err)
+	})
+}
+
 // Tables and diagram of a size sweep (seed 004 Test 2): times by size and
 // access method, the scans' fitted line, the indexed methods' flatness,
 // the non-clustered/clustered ratio (Table 10) and the scale-model check.

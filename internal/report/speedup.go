@@ -15,6 +15,16 @@ import (
 	"github.com/dbgauge/dbgauge/internal/results"
 )
 
+// The speedup run's derived files, as the run writes them and `dbgauge
+// report` rewrites them.
+func init() {
+	RegisterFiles("speedup", func(r results.Results) (map[string][]byte, error) {
+		res := r.(*results.SpeedupResults)
+		charts, err := SpeedupCharts(res)
+		return withCharts(map[string][]byte{"speedup.txt": SpeedupText(res), "speedup.csv": SpeedupCSV(res)}, charts, err)
+	})
+}
+
 // Speedup report (seed 003 Figures 2-16): per part a wide table (median
 // time and speedup at every value, as the figures read) and a long table
 // with every point's detail; charts of time and speedup against p with the

@@ -7,6 +7,15 @@ import (
 	"github.com/dbgauge/dbgauge/internal/results"
 )
 
+// The storage run's derived files, as the run writes them and `dbgauge
+// report` rewrites them.
+func init() {
+	RegisterFiles("storage", func(r results.Results) (map[string][]byte, error) {
+		res := r.(*results.StorageResults)
+		return map[string][]byte{"storage.txt": StorageText(res), "storage.csv": StorageCSV(res)}, nil
+	})
+}
+
 // StorageTable is the table of a storage run: one row per test, the rate
 // (MB/s for sequential tests, operations per second for the others) and,
 // for the small operations, latency percentiles in microseconds.

@@ -11,6 +11,21 @@ import (
 	"time"
 )
 
+// The wisconsin run's derived files, as the run writes them and `dbgauge
+// report` rewrites them.
+func init() {
+	RegisterFiles("wisconsin", func(r results.Results) (map[string][]byte, error) {
+		res := r.(*results.WisconsinResults)
+		runs := []*results.WisconsinResults{res}
+		files := WisconsinCSV(runs)
+		files["tables.txt"] = WisconsinText(runs)
+		if res.Protocol != nil {
+			files["protocol.txt"] = []byte(res.Protocol.Paragraph)
+		}
+		return files, nil
+	})
+}
+
 // paperTable is one of seed 000's Tables 1-11: a query class, the queries it
 // shows (number and organisation), and their column labels.
 type paperTable struct {
