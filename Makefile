@@ -3,7 +3,7 @@ GO      ?= go
 VERSION ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
 LDFLAGS := -X github.com/dbgauge/dbgauge/internal/cli.version=$(VERSION)
 
-.PHONY: build test quickstart engines vet clean
+.PHONY: build test quickstart engines vet docs clean
 
 build:
 	$(GO) build -ldflags "$(LDFLAGS)" -o bin/dbgauge ./cmd/dbgauge
@@ -24,6 +24,12 @@ quickstart: build
 vet:
 	gofmt -l . | (! grep .)
 	$(GO) vet ./...
+
+# The man pages (docs/man) and the Markdown command reference (docs/commands),
+# generated from the command tree; internal/cli's TestDocsUpToDate fails when
+# they are stale.
+docs:
+	$(GO) run ./cmd/dbgauge-docs -man docs/man -md docs/commands
 
 clean:
 	rm -rf bin
