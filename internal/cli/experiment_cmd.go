@@ -70,6 +70,8 @@ type experimentCmd[P any, R results.Results] struct {
 	summary func(res R, dir string) []byte
 	// archive packs the run directory into DIR.tar.gz once it is complete.
 	archive bool
+	// hidden keeps the command out of help and the generated docs.
+	hidden bool
 	// after maps the run's outcome to the command's error (nil: the
 	// run's error as it is); it sees the results, which may be partial.
 	after func(res R, err error) error
@@ -80,7 +82,7 @@ func (e experimentCmd[P, R]) register() { registerCommand(e.name, e.command) }
 
 func (e experimentCmd[P, R]) command(stdout, stderr io.Writer) *cobra.Command {
 	f := e.flags()
-	cmd := &cobra.Command{Use: e.use, Short: e.short, Long: e.long, Args: cobra.NoArgs,
+	cmd := &cobra.Command{Use: e.use, Short: e.short, Long: e.long, Args: cobra.NoArgs, Hidden: e.hidden,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			plan, err := f.plan(cmd)
 			if err != nil {

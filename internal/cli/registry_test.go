@@ -120,7 +120,7 @@ func init() {
 				Better: stats.SmallerIsBetter, Samples: r.Results.(*probeResults).TimesMS}}
 		},
 	})
-	experimentCmd[int, *probeResults]{name: "probe", use: "probe [--reps N]", short: "Time SELECT 1 (a test-only experiment)",
+	experimentCmd[int, *probeResults]{name: "probe", use: "probe [--reps N]", short: "Time SELECT 1 (a test-only experiment)", hidden: true,
 		flags: func() experimentFlags[int] { return &probeFlags{} },
 		run:   runProbe,
 		summary: func(r *probeResults, dir string) []byte {
