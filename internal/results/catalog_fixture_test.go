@@ -109,7 +109,7 @@ func makeRuns(root string) error {
 				return err
 			}
 			defer os.RemoveAll(dir)
-			_, err = experiment.RunStorage(ctx, experiment.StorageSetup{Out: filepath.Join(root, fixtureRuns["storage"]), Command: []string{"dbgauge", "storage"}, Version: "test"},
+			_, err = experiment.RunStorage(ctx, experiment.StorageSetup{Dir: filepath.Join(root, fixtureRuns["storage"]), Command: []string{"dbgauge", "storage"}, Version: "test"},
 				experiment.StoragePlan{Dir: dir, Size: 8 << 20, Duration: 300 * time.Millisecond, Seed: 1}, pr)
 			return err
 		},

@@ -17,7 +17,7 @@ import (
 func TestStoragePage(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "run")
 	plan := experiment.StoragePlan{Dir: t.TempDir(), Size: 4 << 20, Duration: 100 * time.Millisecond, Seed: 1}
-	if _, err := experiment.RunStorage(context.Background(), experiment.StorageSetup{Out: dir, Version: "test"}, plan, progress.New(nil)); err != nil {
+	if _, err := experiment.RunStorage(context.Background(), experiment.StorageSetup{Dir: dir, Version: "test"}, plan, progress.New(nil)); err != nil {
 		t.Fatal(err)
 	}
 	var res results.StorageResults
