@@ -123,11 +123,7 @@ func RunABTest(ctx context.Context, s Setup, plan ABTestPlan, pr *progress.Print
 	if plan.Drop && len(plan.SQL) == 0 {
 		r.dropWisconsin(context.WithoutCancel(ctx))
 	}
-	if runErr != nil {
-		r.res.Error = runErr.Error()
-	} else {
-		r.res.Complete = true
-	}
+	runErr = runOutcome(r.run, runErr, &r.res.Complete, &r.res.Error)
 	if err := r.write(); err != nil && runErr == nil {
 		runErr = err
 	}
@@ -188,7 +184,7 @@ func (v *abVariant) ready(ctx context.Context) error {
 
 func (r *abRun) warn(msg string) {
 	r.res.Warnings = append(r.res.Warnings, msg)
-	r.run.Journal().Append("warning", msg)
+	r.run.Journal().Append(results.JournalWarning(msg))
 	r.pr.Line("warning: %s", msg)
 }
 

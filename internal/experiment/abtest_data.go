@@ -90,7 +90,7 @@ func (r *abRun) load(ctx context.Context, v *abVariant, n int64) (*w.Data, error
 	}
 	data, err := loadWisconsin(ctx, v.e, n, r.pr, func(lr results.LoadResult) {
 		r.res.Loads = append(r.res.Loads, results.ABLoad{Variant: v.name, LoadResult: lr})
-		r.run.Journal().Append("load", map[string]any{"variant": v.name, "load": lr})
+		r.run.Journal().Append(results.ABLoadEntry{Variant: v.name, Load: lr})
 	})
 	if err != nil {
 		return nil, fmt.Errorf("variant %s: %w", v.name, err)
@@ -114,7 +114,7 @@ func (r *abRun) organize(ctx context.Context, v *abVariant, n int64, stage int) 
 	}
 	or := results.ABOrganize{Variant: v.name, Organization: string(org), Seconds: time.Since(start).Seconds()}
 	r.res.Organize = append(r.res.Organize, or)
-	r.run.Journal().Append("organize", or)
+	r.run.Journal().Append(or)
 	r.pr.Line("variant %s: relations of N=%d organised %s in %.2f s", v.name, n, org, or.Seconds)
 	return nil
 }

@@ -25,7 +25,7 @@ func (r *abRun) compare(ctx context.Context, q results.ABQuery, stmts []string, 
 		}
 	}
 	r.res.Queries = append(r.res.Queries, q)
-	r.run.Journal().Append("query", q)
+	r.run.Journal().Append(q)
 	// A crash leaves the summary of every query finished so far.
 	r.run.WriteJSON("results.json", r.res)
 	return err
@@ -125,9 +125,9 @@ func (r *abRun) cold(ctx context.Context, v *abVariant) error {
 }
 
 func (r *abRun) journal(q results.ABQuery, cache, kind string, i int, v *abVariant, ms float64, rows int64, err error) {
-	r.run.Journal().Append("execution", map[string]any{
-		"query": q.Label, "cache": cache, "kind": kind, "pair": i, "variant": v.name,
-		"ms": ms, "rows": rows, "expected_rows": q.ExpectedRows, "error": errString(err),
+	r.run.Journal().Append(results.ABExecution{
+		Query: q.Label, Cache: cache, Kind: kind, Pair: i, Variant: v.name,
+		MS: ms, Rows: rows, ExpectedRows: q.ExpectedRows, Error: errString(err),
 	})
 }
 

@@ -139,7 +139,7 @@ func (r *dsbenchRun) dsbenchScale(ctx context.Context, x int64) (*results.ScaleR
 		// check and the cleanup are done.
 		cpu.stop()
 		defer cpu.start()
-		r.run.Journal().Append("cycle", map[string]any{"scale": x, "cycle": cycle, "committed": c.Committed, "failed": c.Failed, "tps": c.TPS()})
+		r.run.Journal().Append(results.DSBenchCycle{Scale: x, Cycle: cycle, Committed: c.Committed, Failed: c.Failed, TPS: c.TPS()})
 		r.pr.Line("scale %-6d cycle %2d/%d  %9.1f tps  %d committed  %d failed", x, cycle, r.plan.Cycles, c.TPS(), c.Committed, c.Failed)
 		return check(ctx, cycle)
 	})
@@ -271,7 +271,7 @@ func (r *dsbenchRun) finish() {
 
 func (r *dsbenchRun) warn(msg string) {
 	r.res.Warnings = append(r.res.Warnings, msg)
-	r.run.Journal().Append("warning", msg)
+	r.run.Journal().Append(results.JournalWarning(msg))
 	r.pr.Line("warning: %s", msg)
 }
 

@@ -70,7 +70,7 @@ func RunDSBench(ctx context.Context, s DSBenchSetup, plan DSBenchPlan, pr *progr
 		sr, err := r.dsbenchScale(ctx, x)
 		if sr != nil {
 			res.Scales = append(res.Scales, *sr)
-			run.Journal().Append("scale", sr)
+			run.Journal().Append(sr)
 			if err := run.WriteJSON("results.json", res); err != nil { // nothing measured is lost
 				pr.Line("warning: results.json not written: %v", err)
 			}
@@ -93,10 +93,7 @@ func RunDSBench(ctx context.Context, s DSBenchSetup, plan DSBenchPlan, pr *progr
 		}
 	}
 	r.finish()
-	res.Complete = runErr == nil
-	if runErr != nil {
-		res.Error = runErr.Error()
-	}
+	runErr = runOutcome(run, runErr, &res.Complete, &res.Error)
 	if err := writeDSBench(run, man, res); err != nil && runErr == nil {
 		runErr = err
 	}

@@ -77,11 +77,7 @@ func RunMultiuser(ctx context.Context, s Setup, plan MultiuserPlan, pr *progress
 		o.man.Engine.Engine, o.man.Engine.Version, plan.Users, plan.Reps, plan.Retrieves, mode, o.run.Dir)
 	runErr := r.measure(ctx)
 	r.analyze()
-	if runErr != nil {
-		r.res.Error = runErr.Error()
-	} else {
-		r.res.Complete = true
-	}
+	runErr = runOutcome(r.run, runErr, &r.res.Complete, &r.res.Error)
 	if err := r.write(); err != nil && runErr == nil {
 		runErr = err
 	}
@@ -121,7 +117,7 @@ func (r *multiuserRun) measure(ctx context.Context) error {
 				mr.UserMS = append(mr.UserMS, msOf(d))
 			}
 			r.res.Runs = append(r.res.Runs, mr)
-			r.run.Journal().Append("multiuser", mr)
+			r.run.Journal().Append(mr)
 			r.times[i] = append(r.times[i], mr.WallMS)
 			r.pr.Line("users %3d  repetition %d/%d  %10.3f ms  (%d rows)", n, rep, r.plan.Reps, mr.WallMS, mr.Rows)
 		}
@@ -149,7 +145,7 @@ func (r *multiuserRun) prepare(ctx context.Context) error {
 		return err
 	}
 	r.res.Load = &lr
-	r.run.Journal().Append("load", lr)
+	r.run.Journal().Append(lr)
 	if err := cen.CheckFull(r.plan.Tuples); err != nil {
 		return fmt.Errorf("generated %s: %w", lr.Table, err)
 	}
@@ -202,7 +198,7 @@ func (r *multiuserRun) checkIdle() {
 
 func (r *multiuserRun) warn(msg string) {
 	r.res.Warnings = append(r.res.Warnings, msg)
-	r.run.Journal().Append("warning", msg)
+	r.run.Journal().Append(results.JournalWarning(msg))
 	r.pr.Line("warning: %s", msg)
 }
 

@@ -76,11 +76,7 @@ func RunQAC(ctx context.Context, s Setup, plan QACPlan, pr *progress.Printer) (*
 		r.sess.Close()
 	}
 	r.analyze()
-	if runErr != nil {
-		r.res.Error = runErr.Error()
-	} else {
-		r.res.Complete = true
-	}
+	runErr = runOutcome(r.run, runErr, &r.res.Complete, &r.res.Error)
 	if err := r.write(); err != nil && runErr == nil {
 		runErr = err
 	}
@@ -170,7 +166,7 @@ func (r *qacRun) qac(ctx context.Context, t qacTable) error {
 			if t.expected >= 0 && qe.Err == "" && qe.Rows != t.expected {
 				return fmt.Errorf("cardinality %d, QE %d: %d rows, expected %d: the engine answered a different query", t.card, i, qe.Rows, t.expected)
 			}
-			r.run.Journal().Append("qe", map[string]any{"cardinality": t.card, "qe": qe})
+			r.run.Journal().Append(results.QACExecution{Cardinality: t.card, QE: qe})
 			r.pr.Line("cardinality %-9d QE %2d/%d  measured %9.2f ms  query process %d+%d ticks", t.card, i, r.plan.QEs,
 				float64(qe.Measured.Microseconds())/1000, qe.Classes[timing.Query].UserTicks, qe.Classes[timing.Query].SysTicks)
 			q.QEs = append(q.QEs, qe)
@@ -199,7 +195,7 @@ func (r *qacRun) cold(ctx context.Context) error {
 
 func (r *qacRun) warn(msg string) {
 	r.res.Warnings = append(r.res.Warnings, msg)
-	r.run.Journal().Append("warning", msg)
+	r.run.Journal().Append(results.JournalWarning(msg))
 	r.pr.Line("warning: %s", msg)
 }
 

@@ -79,11 +79,7 @@ func RunSizeSweep(ctx context.Context, s Setup, plan SizeSweepPlan, pr *progress
 		r.drop(context.WithoutCancel(ctx), r.base)
 	}
 	r.analyze()
-	if runErr != nil {
-		r.res.Error = runErr.Error()
-	} else {
-		r.res.Complete = true
-	}
+	runErr = runOutcome(r.run, runErr, &r.res.Complete, &r.res.Error)
 	if err := r.write(); err != nil && runErr == nil {
 		runErr = err
 	}
@@ -139,7 +135,7 @@ func (r *sizeSweepRun) timeSize(ctx context.Context, n int64, tables []sweepTabl
 			}
 			pts[i].TimesMS = append(pts[i].TimesMS, ms)
 			pts[i].Keys = append(pts[i].Keys, key)
-			r.run.Journal().Append("retrieve", map[string]any{"size": n, "access": tables[i].access, "rep": rep + 1, "key": key, "ms": ms, "rows": rows})
+			r.run.Journal().Append(results.SizeSweepRetrieve{Size: n, Access: tables[i].access, Rep: rep + 1, Key: key, MS: ms, Rows: rows})
 			r.pr.Live("N=%d rep %d/%d %s: %.3f ms", n, rep+1, r.plan.Reps, tables[i].access, ms)
 		}
 	}
@@ -191,6 +187,6 @@ func (r *sizeSweepRun) explain(ctx context.Context, sql string) string {
 
 func (r *sizeSweepRun) warn(msg string) {
 	r.res.Warnings = append(r.res.Warnings, msg)
-	r.run.Journal().Append("warning", msg)
+	r.run.Journal().Append(results.JournalWarning(msg))
 	r.pr.Line("warning: %s", msg)
 }

@@ -70,7 +70,7 @@ func (r *sizeSweepRun) prepare(ctx context.Context, n int64) ([]sweepTable, erro
 			return nil, err
 		}
 		r.res.Loads = append(r.res.Loads, lr)
-		r.run.Journal().Append("load", lr)
+		r.run.Journal().Append(lr)
 		r.base, r.baseSize = lr.Table, m
 	}
 	var out []sweepTable
@@ -87,7 +87,7 @@ func (r *sizeSweepRun) prepare(ctx context.Context, n int64) ([]sweepTable, erro
 		if err := organizeTable(ctx, r.e, t.name, acc.org); err != nil {
 			return out, err
 		}
-		r.run.Journal().Append("organize", map[string]any{"size": n, "access": a, "table": t.name, "organization": string(acc.org)})
+		r.run.Journal().Append(results.SizeSweepOrganize{Size: n, Access: a, Table: t.name, Organization: string(acc.org)})
 	}
 	return out, nil
 }

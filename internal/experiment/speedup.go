@@ -61,11 +61,7 @@ func RunSpeedup(ctx context.Context, s Setup, plan SpeedupPlan, pr *progress.Pri
 	pr.Line("dbgauge speedup on %s %s: Wisconsin N=%d, %d repetitions per point, run directory %s",
 		o.man.Engine.Engine, o.man.Engine.Version, plan.Size, plan.Reps, o.run.Dir)
 	runErr := r.measure(ctx)
-	if runErr != nil {
-		r.res.Error = runErr.Error()
-	} else {
-		r.res.Complete = true
-	}
+	runErr = runOutcome(r.run, runErr, &r.res.Complete, &r.res.Error)
 	if err := r.write(); err != nil && runErr == nil {
 		runErr = err
 	}
@@ -163,7 +159,7 @@ func (r *speedupRun) onEngine(ctx context.Context, sp, mem bool) error {
 func (r *speedupRun) loadAll(ctx context.Context, e dbms.Engine) (*w.Data, error) {
 	return loadWisconsin(ctx, e, r.plan.Size, r.pr, func(lr results.LoadResult) {
 		r.res.Loads = append(r.res.Loads, lr)
-		r.run.Journal().Append("load", lr)
+		r.run.Journal().Append(lr)
 	})
 }
 
@@ -184,6 +180,6 @@ func (r *speedupRun) organize(ctx context.Context, e dbms.Engine, org w.Org) err
 
 func (r *speedupRun) warn(msg string) {
 	r.res.Warnings = append(r.res.Warnings, msg)
-	r.run.Journal().Append("warning", msg)
+	r.run.Journal().Append(results.JournalWarning(msg))
 	r.pr.Line("warning: %s", msg)
 }

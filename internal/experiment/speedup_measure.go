@@ -79,7 +79,7 @@ func (r *speedupRun) point(ctx context.Context, e dbms.Engine, q speedupQuery, x
 	pt := results.SpeedupPoint{X: x, Settings: settings, WorkersPlanned: -1, WorkersLaunched: -1, HashBatches: -1, TempBytes: -1}
 	fail := func(err error) (results.SpeedupPoint, error) {
 		pt.Error = err.Error()
-		r.run.Journal().Append("point", map[string]any{"query": q.label(), "point": pt})
+		r.run.Journal().Append(results.SpeedupPointEntry{Query: q.label(), Point: pt})
 		return pt, fmt.Errorf("%s at %d: %w", q.label(), x, err)
 	}
 	if err := applySettings(ctx, e, settings); err != nil {
@@ -104,7 +104,7 @@ func (r *speedupRun) point(ctx context.Context, e dbms.Engine, q speedupQuery, x
 	s := stats.Summarize(pt.TimesMS)
 	pt.MedianMS, pt.MinMS, pt.MaxMS = s.Median, s.Min, s.Max
 	pt.RSD = stats.RSD(pt.TimesMS)
-	r.run.Journal().Append("point", map[string]any{"query": q.label(), "point": pt})
+	r.run.Journal().Append(results.SpeedupPointEntry{Query: q.label(), Point: pt})
 	extra := ""
 	if pt.WorkersLaunched >= 0 {
 		extra += fmt.Sprintf("  workers %d/%d", pt.WorkersLaunched, pt.WorkersPlanned)

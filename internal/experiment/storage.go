@@ -71,11 +71,7 @@ func RunStorage(ctx context.Context, s StorageSetup, plan StoragePlan, pr *progr
 	pr.Line("dbgauge storage on %s (%s at %s), file of %d MiB, %s per random test, run directory %s",
 		plan.Dir, res.FileSystem, res.Mount, plan.Size>>20, plan.Duration, run.Dir)
 	runErr := Storage(ctx, plan, run, res, pr)
-	if runErr != nil {
-		res.Error = runErr.Error()
-	} else {
-		res.Complete = true
-	}
+	runErr = runOutcome(run, runErr, &res.Complete, &res.Error)
 	if err := writeStorage(run, man, res); err != nil && runErr == nil {
 		runErr = err
 	}
@@ -106,7 +102,7 @@ func Storage(ctx context.Context, plan StoragePlan, run *results.Run, res *resul
 	name := f.Name()
 	f.Close()
 	defer os.Remove(name)
-	record := func(test string, v any) { j.Append("storage", map[string]any{"test": test, "result": v}) }
+	record := func(test string, v results.StorageMeasure) { j.Append(results.StorageEntry{Test: test, Result: v}) }
 	fail := func(test string, err error) error {
 		if ctx.Err() != nil {
 			return fmt.Errorf("interrupted during the %s: %w", test, ctx.Err())

@@ -194,9 +194,9 @@ func (r *wisconsinRun) repetitions(ctx context.Context, data *w.Data, q w.Query,
 		}
 		qr.ExpectedRows = st.Expected
 		ex, err := r.execute(ctx, st, dest)
-		r.run.Journal().Append("execution", map[string]any{
-			"query": q.Num, "size": data.N, "organization": q.Org, "destination": dest, "rep": rep,
-			"ms": ex.ms, "rows": ex.rows, "expected_rows": st.Expected, "timed_out": ex.timedOut, "error": errString(err),
+		r.run.Journal().Append(results.WisconsinExecution{
+			Query: q.Num, Size: data.N, Organization: string(q.Org), Destination: dest, Rep: rep,
+			MS: ex.ms, Rows: ex.rows, ExpectedRows: st.Expected, TimedOut: ex.timedOut, Error: errString(err),
 		})
 		switch {
 		case ctx.Err() != nil:
@@ -248,7 +248,7 @@ func (r *wisconsinRun) record(qr results.QueryResult) {
 	qr.Reps = len(qr.SamplesMS)
 	qr.ElapsedMS = stats.Summarize(qr.SamplesMS)
 	r.res.Queries = append(r.res.Queries, qr)
-	r.run.Journal().Append("query", qr)
+	r.run.Journal().Append(qr)
 	// results.json is rewritten after every query, so a crash leaves the
 	// summary of everything finished so far, not only the journal.
 	r.run.WriteJSON("results.json", r.res)
@@ -326,6 +326,6 @@ func (r *wisconsinRun) bufferRatio(n int64) {
 
 func (r *wisconsinRun) warn(msg string) {
 	r.res.Warnings = append(r.res.Warnings, msg)
-	r.run.Journal().Append("warning", msg)
+	r.run.Journal().Append(results.JournalWarning(msg))
 	r.pr.Line("warning: %s", msg)
 }

@@ -16,7 +16,7 @@ import (
 func (r *wisconsinRun) load(ctx context.Context, n int64) (*w.Data, error) {
 	return loadWisconsin(ctx, r.e, n, r.pr, func(lr results.LoadResult) {
 		r.res.Loads = append(r.res.Loads, lr)
-		r.run.Journal().Append("load", lr)
+		r.run.Journal().Append(lr)
 	})
 }
 
@@ -69,7 +69,7 @@ func WisconsinLoad(ctx context.Context, e dbms.Engine, n int64, rels []w.Relatio
 			return out, err
 		}
 		out = append(out, lr)
-		run.Journal().Append("load", lr)
+		run.Journal().Append(lr)
 	}
 	return out, nil
 }
@@ -89,14 +89,20 @@ func RunLoad(ctx context.Context, db, dir string, sizes []int64, rels []w.Relati
 	defer run.Close()
 	var all []results.LoadResult
 	for _, n := range sizes {
-		lrs, err := WisconsinLoad(ctx, e, n, rels, run, pr)
+		var lrs []results.LoadResult
+		lrs, err = WisconsinLoad(ctx, e, n, rels, run, pr)
 		all = append(all, lrs...)
 		if err != nil {
-			run.WriteJSON("results.json", map[string]any{"experiment": "load", "engine": e.Name(), "loads": all, "error": err.Error()})
-			return all, err
+			break
 		}
 	}
-	return all, run.WriteJSON("results.json", map[string]any{"experiment": "load", "engine": e.Name(), "loads": all})
+	res := map[string]any{"experiment": "load", "engine": e.Name(), "loads": all}
+	if err = journalErr(run, err); err != nil {
+		res["error"] = err.Error()
+		run.WriteJSON("results.json", res)
+		return all, err
+	}
+	return all, run.WriteJSON("results.json", res)
 }
 
 // loadRelation drops, creates, loads and analyzes one relation.

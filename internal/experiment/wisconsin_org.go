@@ -33,7 +33,7 @@ func (r *wisconsinRun) organize(ctx context.Context, n int64, org w.Org) (string
 		or.Status, or.Reason = results.StatusError, err.Error()
 	}
 	r.res.Organize = append(r.res.Organize, or)
-	r.run.Journal().Append("organize", or)
+	r.run.Journal().Append(or)
 	if err != nil {
 		return "", fmt.Errorf("N=%d organisation %s: %w", n, org, err)
 	}

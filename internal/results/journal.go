@@ -3,8 +3,10 @@ package results
 import (
 	"bufio"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"os"
+	"strings"
 	"sync"
 	"time"
 )
@@ -14,9 +16,30 @@ const JournalFile = "journal.jsonl"
 
 // Journal appends one JSON object per line, flushed to the kernel at every
 // entry, so a crash or Ctrl-C loses at most the operation in flight.
+//
+// A write that fails (a full disk) is remembered: the first failure is
+// kept, nothing more is written after it (a half-written line is cut off
+// again, so the file stays whole lines), and every entry not written is
+// counted by kind. Appends never panic and, once the journal has failed,
+// cost a lock and a counter. Err reports the loss at the end of the run.
 type Journal struct {
-	mu sync.Mutex
-	f  *os.File
+	mu   sync.Mutex
+	f    *os.File
+	path string
+	size int64 // bytes in the file: where a torn line is cut back to
+	// err is the first failure, kept for the report; broken says a write
+	// failed, after which nothing more is written.
+	err    error
+	broken bool
+	// lost counts the entries not written, by kind, in the order each kind
+	// was first lost.
+	lost []KindCount
+}
+
+// KindCount is a number of journal entries of one kind.
+type KindCount struct {
+	Kind  string
+	Count int
 }
 
 // Entry is one journal line: a type, the time it was written and a payload.
@@ -26,28 +49,115 @@ type Entry struct {
 	Data any       `json:"data"`
 }
 
+// JournalEntry is the payload of one journal line; JournalKind is the
+// line's "type" (journal_entries.go has one type per kind).
+type JournalEntry interface{ JournalKind() string }
+
 // OpenJournal opens (appending) or creates a journal file.
 func OpenJournal(path string) (*Journal, error) {
 	f, err := os.OpenFile(path, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
 	if err != nil {
 		return nil, fmt.Errorf("open journal: %w", err)
 	}
-	return &Journal{f: f}, nil
+	st, err := f.Stat()
+	if err != nil {
+		f.Close()
+		return nil, fmt.Errorf("open journal: %w", err)
+	}
+	return &Journal{f: f, path: path, size: st.Size()}, nil
 }
 
-// Append writes one entry. Safe for concurrent use.
-func (j *Journal) Append(typ string, data any) error {
-	b, err := json.Marshal(Entry{Type: typ, Time: time.Now().UTC(), Data: data})
-	if err != nil {
-		return err
+// errJournalClosed is the failure of an entry appended after Close.
+var errJournalClosed = errors.New("the journal was already closed")
+
+// Append writes one entry. Safe for concurrent use. It returns the
+// journal's first failure when the entry was not written.
+func (j *Journal) Append(e JournalEntry) error {
+	if j == nil || e == nil {
+		return errors.New("append to the journal: no journal or no entry")
+	}
+	kind := e.JournalKind()
+	j.mu.Lock()
+	broken := j.broken
+	j.mu.Unlock()
+	var b []byte
+	var err error
+	if !broken {
+		// Encoded outside the lock: concurrent appenders only queue for
+		// the write.
+		b, err = json.Marshal(Entry{Type: kind, Time: time.Now().UTC(), Data: e})
+		if err != nil {
+			err = fmt.Errorf("encode a %s entry: %w", kind, err)
+		}
 	}
 	j.mu.Lock()
 	defer j.mu.Unlock()
-	if j.f == nil {
-		return os.ErrClosed
+	switch {
+	case err != nil:
+		// This entry cannot be encoded; the journal itself is whole and
+		// later entries are still written.
+	case j.broken:
+		err = j.err
+	case j.f == nil:
+		err = errJournalClosed
+	default:
+		var n int
+		n, err = j.f.Write(append(b, '\n'))
+		if err == nil {
+			j.size += int64(n)
+			return nil
+		}
+		j.broken = true
+		if n > 0 {
+			// Cut half a line off again, so that the file stays whole
+			// lines (and the space is given back).
+			j.f.Truncate(j.size)
+		}
 	}
-	_, err = j.f.Write(append(b, '\n'))
+	if j.err == nil {
+		j.err = err
+	}
+	j.count(kind)
 	return err
+}
+
+// count records one entry of kind as not written; j.mu is held.
+func (j *Journal) count(kind string) {
+	for i := range j.lost {
+		if j.lost[i].Kind == kind {
+			j.lost[i].Count++
+			return
+		}
+	}
+	j.lost = append(j.lost, KindCount{Kind: kind, Count: 1})
+}
+
+// Sync flushes the journal to the disk; a failure is remembered as a
+// write failure is (what was written may not be on the disk).
+func (j *Journal) Sync() error {
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	if j.f == nil || j.broken {
+		return j.err
+	}
+	if err := j.f.Sync(); err != nil {
+		if j.err == nil {
+			j.err = err
+		}
+		return err
+	}
+	return nil
+}
+
+// Err returns the journal's loss (a *JournalError) or nil when every
+// entry was written.
+func (j *Journal) Err() error {
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	if j.err == nil {
+		return nil
+	}
+	return &JournalError{Path: j.path, Err: j.err, Lost: append([]KindCount(nil), j.lost...)}
 }
 
 // Close syncs and closes the journal; closing twice is harmless.
@@ -61,6 +171,48 @@ func (j *Journal) Close() error {
 	err := j.f.Close()
 	j.f = nil
 	return err
+}
+
+// JournalError says what a run's journal lost: the first failure and the
+// entries not written, by kind. Every entry before the failure is in the
+// file, whole.
+type JournalError struct {
+	Path string
+	Err  error
+	Lost []KindCount
+}
+
+func (e *JournalError) Error() string {
+	cause := e.Err.Error()
+	var pe *os.PathError
+	if errors.As(e.Err, &pe) && pe.Path == e.Path {
+		cause = pe.Op + ": " + pe.Err.Error() // the path is said once
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "journal %s: %s; ", e.Path, cause)
+	total := 0
+	for _, l := range e.Lost {
+		total += l.Count
+	}
+	if total == 0 {
+		b.WriteString("no entry was refused, but those written may not be on the disk")
+		return b.String()
+	}
+	parts := make([]string, len(e.Lost))
+	for i, l := range e.Lost {
+		parts[i] = fmt.Sprintf("%d %s", l.Count, l.Kind)
+	}
+	fmt.Fprintf(&b, "%d %s not written (%s)", total, plural(total, "entry", "entries"), strings.Join(parts, ", "))
+	return b.String()
+}
+
+func (e *JournalError) Unwrap() error { return e.Err }
+
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
 }
 
 // ReadJournal returns the entries of a journal file, raw payloads kept as

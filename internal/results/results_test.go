@@ -13,17 +13,17 @@ func TestJournalSurvivesATornLine(t *testing.T) {
 		t.Fatal(err)
 	}
 	for i := 0; i < 3; i++ {
-		if err := r.Journal().Append("execution", map[string]int{"rep": i}); err != nil {
+		if err := r.Journal().Append(SizeSweepRetrieve{Rep: i}); err != nil {
 			t.Fatal(err)
 		}
 	}
 	r.Close()
 	// A crash mid-write leaves half a line: it is ignored, the rest is kept.
 	f, _ := os.OpenFile(r.Path(JournalFile), os.O_APPEND|os.O_WRONLY, 0)
-	f.WriteString(`{"type":"execution","da`)
+	f.WriteString(`{"type":"retrieve","da`)
 	f.Close()
 	entries, err := ReadJournal(r.Path(JournalFile))
-	if err != nil || len(entries) != 3 || entries[2].Type != "execution" || string(entries[2].Data) != `{"rep":2}` {
+	if err != nil || len(entries) != 3 || entries[2].Type != "retrieve" || string(entries[2].Data) != `{"access":"","key":0,"ms":0,"rep":2,"rows":0,"size":0}` {
 		t.Fatalf("entries %+v, %v", entries, err)
 	}
 }

@@ -86,6 +86,7 @@ func (r *Run) WriteJSON(name string, v any) error {
 func (r *Run) WriteFile(name string, data []byte) error {
 	tmp := r.Path("." + name + ".tmp")
 	if err := os.WriteFile(tmp, data, 0o644); err != nil {
+		os.Remove(tmp) // a full disk keeps no half file
 		return fmt.Errorf("write %s: %w", name, err)
 	}
 	return os.Rename(tmp, r.Path(name))

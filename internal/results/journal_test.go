@@ -1,0 +1,85 @@
+package results
+
+import (
+	"errors"
+	"math"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+)
+
+// TestJournalKeepsItsFirstFailure: on a device that is always full, every
+// append fails with the first error, none panics, and Err names the file,
+// the failure and the entries not written by kind, in the order each kind
+// was first lost.
+func TestJournalKeepsItsFirstFailure(t *testing.T) {
+	j, err := OpenJournal("/dev/full")
+	if err != nil {
+		t.Fatalf("open /dev/full (Linux's always full device): %v", err)
+	}
+	defer j.Close()
+	if err := j.Err(); err != nil {
+		t.Fatalf("a fresh journal reports %v", err)
+	}
+	var wg sync.WaitGroup
+	for i := 0; i < 8; i++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			if err := j.Append(WisconsinExecution{Rep: i}); !errors.Is(err, syscall.ENOSPC) {
+				t.Errorf("append: %v, want ENOSPC", err)
+			}
+		}()
+	}
+	wg.Wait()
+	j.Append(JournalWarning("w"))
+	j.Append(QueryResult{Query: 1})
+	j.Append(JournalWarning("w"))
+	err = j.Err()
+	var je *JournalError
+	if !errors.As(err, &je) || !errors.Is(err, syscall.ENOSPC) {
+		t.Fatalf("Err() = %v, want a *JournalError of ENOSPC", err)
+	}
+	want := "journal /dev/full: write: no space left on device; 11 entries not written (8 execution, 2 warning, 1 query)"
+	if err.Error() != want {
+		t.Errorf("Err() = %q, want %q", err, want)
+	}
+}
+
+// TestJournalGoesOnAfterAnEntryItCannotEncode: an entry JSON cannot
+// encode (NaN) is counted as not written; the journal stays whole and
+// takes the next entries.
+func TestJournalGoesOnAfterAnEntryItCannotEncode(t *testing.T) {
+	path := filepath.Join(t.TempDir(), JournalFile)
+	j, err := OpenJournal(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := j.Append(SizeSweepRetrieve{MS: math.NaN()}); err == nil {
+		t.Error("a NaN was encoded")
+	}
+	if err := j.Append(SizeSweepRetrieve{Rep: 1}); err != nil {
+		t.Errorf("the next entry: %v", err)
+	}
+	j.Close()
+	if err := j.Append(JournalWarning("late")); err == nil {
+		t.Error("an append after Close succeeded")
+	}
+	entries, err := ReadJournal(path)
+	if err != nil || len(entries) != 1 || entries[0].Type != "retrieve" {
+		t.Fatalf("entries %+v, %v", entries, err)
+	}
+	if msg := j.Err().Error(); !strings.Contains(msg, "2 entries not written (1 retrieve, 1 warning)") || !strings.Contains(msg, "NaN") {
+		t.Errorf("Err() = %q", msg)
+	}
+	var nilJournal *Journal
+	if nilJournal.Append(JournalWarning("x")) == nil {
+		t.Error("a nil journal took an entry")
+	}
+	if b, _ := os.ReadFile(path); len(b) == 0 || b[len(b)-1] != '\n' {
+		t.Errorf("journal %q", b)
+	}
+}
