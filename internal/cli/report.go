@@ -25,7 +25,7 @@ results.json alone: a run taken months ago, or copied to another machine,
 gets the same page. A quickstart directory gets its engines page and each
 engine's own report. --html writes the page of a single DIR elsewhere.
 The tables of Wisconsin runs are printed side by side, one engine per row.`,
-		Args: cobra.MinimumNArgs(1),
+		Args: minArgs(1, "at least one run directory"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if html != "" && len(args) > 1 {
 				return usagef("--html names one page: give one DIR")
