@@ -95,6 +95,12 @@ func newRoot(stdout, stderr io.Writer) *cobra.Command {
 	}
 	root.CompletionOptions.DisableDefaultCmd = true
 	root.SetFlagErrorFunc(flagError) // the subcommands inherit it
+	root.PersistentPreRunE = func(cmd *cobra.Command, args []string) error {
+		if cmd.Flags().Lookup("config") != nil {
+			return nil // checked once the file is applied (addConfigFlag)
+		}
+		return requiredFlags(cmd)
+	}
 	root.AddCommand(newWisconsin(stdout, stderr), newQuickstart(stdout, stderr), newServer(stdout, stderr), newGenerate(stdout, stderr), newLoad(stdout, stderr), newReport(stdout, stderr), newCompare(stdout, stderr), newList(stdout, stderr), newStorage(stdout, stderr), newDSBench(stdout, stderr), newQAC(stdout, stderr), newMultiuser(stdout, stderr), newSizeSweep(stdout, stderr), newABTest(stdout, stderr), newSpeedup(stdout, stderr))
 	return root
 }

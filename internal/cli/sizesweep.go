@@ -34,7 +34,7 @@ func newSizeSweepFlags() *sizeSweepFlags {
 	return &sizeSweepFlags{
 		// The relation is cut from the generated size rounded up to 100.
 		sizes: flagtype.Counts("100,1000,5000,10000,25000,50000,100000,150000").
-			Check(func(n int64) error { return w.CheckSize((n + 99) / 100 * 100) }).Sorted(flagtype.Ascending),
+			Check(func(n int64) error { return w.CheckSize((n + 99) / 100 * 100) }).Sorted(flagtype.Ascending).WithExample("10000,100000"),
 		access:   flagtype.Choices("none,clustered,nonclustered", sweepAccessOrder...).Sorted(flagtype.InAllowedOrder(sweepAccessOrder...)),
 		retrieve: flagtype.Choice(experiment.RetrieveSingle, experiment.RetrieveSingle, experiment.RetrievePercent),
 		basis:    flagtype.Choice("mean", "mean", "median"),
