@@ -132,7 +132,10 @@ number of rows.`,
 	return cmd
 }
 
-// plan validates the flags; db is the URL shared by the variants.
+// plan makes the plan from the flags, each already validated by its own
+// Set, and refuses what involves several flags or the outside world: one
+// line naming the flag and the fix, nothing touched. db is the URL the
+// variants share.
 func (f *abtestFlags) plan() (experiment.ABTestPlan, string, error) {
 	var p experiment.ABTestPlan
 	var err error

@@ -111,10 +111,8 @@ warns when the client took more than a quarter of the machine's CPU.`,
 					}
 				}
 				// Through Set, so that the manifest records the values run.
-				for name, v := range map[string]string{"scales": dsiScales, "threads": strconv.Itoa(dsiThreads), "connections": "1", "nodes": "1"} {
-					if err := cmd.Flags().Lookup(name).Value.Set(v); err != nil {
-						return err
-					}
+				if err := errors.Join(f.scales.Set(dsiScales), f.threads.Set(strconv.Itoa(dsiThreads)), f.connections.Set("1"), f.nodes.Set("1")); err != nil {
+					return err
 				}
 				f.retry, f.prepare, f.reconnect = false, false, false
 			}
@@ -154,6 +152,9 @@ warns when the client took more than a quarter of the machine's CPU.`,
 	return cmd
 }
 
+// plan makes the plan from the flags, each already validated by its own
+// Set, and refuses what involves several flags or the outside world: one
+// line naming the flag and the fix, nothing touched.
 func (f *dsbenchFlags) plan() (experiment.DSBenchPlan, error) {
 	var p experiment.DSBenchPlan
 	if f.nodes.V != 1 {

@@ -100,6 +100,9 @@ Users are goroutines by default; --processes makes each its own process.`,
 	return cmd
 }
 
+// plan makes the plan from the flags, each already validated by its own
+// Set, and refuses what involves several flags or the outside world: one
+// line naming the flag and the fix, nothing touched.
 func (f *multiuserFlags) plan() (experiment.MultiuserPlan, error) {
 	var p experiment.MultiuserPlan
 	for _, u := range f.users.Values {

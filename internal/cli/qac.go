@@ -109,6 +109,9 @@ numbered 0..N-1 (the cut keeps the rows with key < C).`,
 	return cmd
 }
 
+// plan makes the plan from the flags, each already validated by its own
+// Set, and refuses what involves several flags or the outside world: one
+// line naming the flag and the fix, nothing touched.
 func (f *qacFlags) plan() (experiment.QACPlan, error) {
 	var p experiment.QACPlan
 	switch wq := f.wisconsin.V; {

@@ -108,8 +108,9 @@ fetches a 1% range, as seed 003's selections do.`,
 	return cmd
 }
 
-// plan validates the flags: every refusal is one line naming the flag and
-// the fix, and nothing is touched.
+// plan makes the plan from the flags, each already validated by its own
+// Set, and refuses what involves several flags or the outside world: one
+// line naming the flag and the fix, nothing touched.
 func (f *sizeSweepFlags) plan() (experiment.SizeSweepPlan, error) {
 	p := experiment.SizeSweepPlan{Sizes: f.sizes.Values, Access: f.access.Values, Retrieve: f.retrieve.V, Basis: f.basis.V,
 		Reps: f.reps.V, Warmup: f.warmup.V, Keep: f.keep, Seed: f.seed.V}

@@ -131,6 +131,9 @@ Firebird) beside --db and removes it afterwards.`,
 	return cmd
 }
 
+// plan makes the plan from the flags, each already validated by its own
+// Set, and refuses what involves several flags or the outside world: one
+// line naming the flag and the fix, nothing touched.
 func (f *speedupFlags) plan() (experiment.SpeedupPlan, error) {
 	p := experiment.SpeedupPlan{Dest: f.dest.V, Memory: f.memory.V, MemorySweep: f.sweep.Values, PageSizes: f.pageSizes.Values,
 		Size: f.size.V, Reps: f.reps.V, Seed: f.seed.V}

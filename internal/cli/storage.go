@@ -86,8 +86,10 @@ removed at the end, also on Ctrl-C.`,
 	return cmd
 }
 
-// plan validates the flags: every refusal is one line naming the flag and
-// the fix, and nothing is written (the writability probe is removed).
+// plan makes the plan from the flags, each already validated by its own
+// Set, and refuses what involves several flags or the outside world: one
+// line naming the flag and the fix, nothing written (the
+// writability probe of --dir is removed).
 func (f *storageFlags) plan() (experiment.StoragePlan, error) {
 	var p experiment.StoragePlan
 	if f.dir == "" {

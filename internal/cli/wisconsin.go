@@ -96,6 +96,9 @@ database afterwards unless --drop is given.`,
 	return cmd
 }
 
+// plan makes the plan from the flags, each already validated by its own
+// Set, and refuses what involves several flags or the outside world: one
+// line naming the flag and the fix, nothing touched.
 func (f *wisconsinFlags) plan() (experiment.WisconsinPlan, error) {
 	p := experiment.WisconsinPlan{Protocol: f.protocol.V == "ttp", Sizes: f.size.Values, Reps: f.reps.V, Dests: f.dest.Values,
 		Cold: f.cache.V == "cold", Queries: f.queries.V, Seed: f.seed.V, Drop: f.drop, Limit: f.limit.V, Session: f.session}

@@ -301,9 +301,6 @@ func Count(def, noun string) *Value[int64] {
 	return v.reset()
 }
 
-// Optional lets "" through as unset (IsSet false).
-func (v *Value[T]) Optional() *Value[T] { v.optional = true; return v }
-
 // Bytes is a size in bytes, kept as written: a whole number of bytes or
 // one with a unit, KiB MiB GiB TiB (or K M G T, as dd reads them) powers
 // of 1024, kB MB GB TB powers of 1000.
