@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -8,7 +9,9 @@ import (
 	"strings"
 
 	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 
+	"github.com/dbgauge/dbgauge/internal/cli/flagtype"
 	"github.com/dbgauge/dbgauge/internal/dbms"
 	"github.com/dbgauge/dbgauge/internal/experiment"
 	"github.com/dbgauge/dbgauge/internal/progress"
@@ -18,18 +21,69 @@ import (
 	w "github.com/dbgauge/dbgauge/internal/workload/wisconsin"
 )
 
+// abtestFlags are abtest's flags, typed: Set has validated each.
 type abtestFlags struct {
-	db, wisconsin, size, sqlFile, cache, dest, server, seed, out string
-	a, b, aSession, bSession                                     []string
-	reps, warmup                                                 int
-	level                                                        float64
-	drop                                                         bool
+	db, sqlFile, server, out string
+	wisconsin                *flagtype.Value[[]int]
+	size                     *flagtype.Value[int64]
+	cache, dest              *flagtype.Value[string]
+	seed                     *flagtype.Value[uint64]
+	a, b, aSession, bSession []string
+	reps, warmup             *flagtype.Value[int]
+	level                    *flagtype.Value[float64]
+	drop                     bool
+}
+
+// newABTestFlags are the defaults.
+func newABTestFlags() *abtestFlags {
+	return &abtestFlags{
+		wisconsin: flagtype.Func("", w.ParseQueries).WithExample("9-17").Check(func(qs []int) error {
+			for _, q := range qs {
+				if q >= 26 {
+					return fmt.Errorf("query %d is an update; abtest compares the retrievals 1-25", q)
+				}
+			}
+			return nil
+		}),
+		size:   flagtype.Count("", "size").Check(w.CheckSize),
+		reps:   flagtype.Int(10).Check(flagtype.AtLeast(stats.MinABPairs, "pairs (the ratio interval needs them)")),
+		warmup: flagtype.Int(1).Check(flagtype.AtLeast(0, "")),
+		cache:  flagtype.Choice("warm", "warm", "cold", "both"),
+		dest:   flagtype.Choice(results.DestClient, results.DestClient, results.DestCount, results.DestRelation),
+		level: flagtype.Float(0.95).Check(func(l float64) error {
+			if !(l > 0 && l < 1) {
+				return errors.New("give a confidence level between 0 and 1 (e.g. 0.95)")
+			}
+			return nil
+		}),
+		seed: flagtype.Seed("1"),
+	}
+}
+
+func (f *abtestFlags) bind(fl *pflag.FlagSet) {
+	fl.StringVar(&f.db, "db", "", "engine URL both variants connect to (default: SQLite in the run directory)")
+	fl.StringArrayVar(&f.a, "a", nil, "variant A: an engine URL, or with --db a session statement (repeatable)")
+	fl.StringArrayVar(&f.b, "b", nil, "variant B: an engine URL, or with --db a session statement (repeatable)")
+	fl.StringArrayVar(&f.aSession, "a-session", nil, "SQL run at the start of variant A's session, repeatable (e.g. 'SET max_parallel_workers_per_gather = 0')")
+	fl.StringArrayVar(&f.bSession, "b-session", nil, "SQL run at the start of variant B's session, repeatable")
+	fl.Var(f.wisconsin, "wisconsin", "Wisconsin retrieval queries to compare, e.g. 9-17 or 1,9,12 (default 9-17, the joins)")
+	fl.Var(f.size, "size", "base size N of the Wisconsin relations (default 10000)")
+	fl.StringVar(&f.sqlFile, "sql", "", "file with one query per line (blank lines and -- comments skipped) on your own tables")
+	fl.Var(f.reps, "reps", "pairs per query (at least 3; a verdict of a difference needs 6 or more)")
+	fl.Var(f.warmup, "warmup", "untimed executions per variant before a query's warm pairs")
+	fl.Var(f.cache, "cache", "warm, cold (caches emptied before every execution) or both")
+	fl.Var(f.dest, "dest", "client: every row fetched by the client; count: only COUNT(*) over the query; relation: stored with CREATE TABLE AS")
+	fl.Var(f.level, "level", "confidence level of the ratio interval")
+	fl.StringVar(&f.server, "server", "", "directory of the private instance --db names ('dbgauge server start'): restarted before every cold execution to empty its cache")
+	fl.Var(f.seed, "seed", "seed of the data and of the query constants")
+	fl.BoolVar(&f.drop, "drop", false, "drop the Wisconsin relations at the end")
+	fl.StringVar(&f.out, "out", "", "run directory (default runs/<UTC time>-abtest)")
 }
 
 func init() { registerCommand("abtest", newABTest) }
 
 func newABTest(stdout, stderr io.Writer) *cobra.Command {
-	var f abtestFlags
+	f := newABTestFlags()
 	cmd := &cobra.Command{
 		Use:   "abtest (--a URL --b URL | --db URL --a-session SQL --b-session SQL) [--wisconsin LIST | --sql FILE]",
 		Short: "Compare two variants of one system on the same queries, interleaved",
@@ -54,7 +108,7 @@ relations of --size N once (into each database when the variants connect
 to different ones) and checks every result's exact cardinality. --sql FILE
 takes one query per line on your own tables; A and B must return the same
 number of rows.`,
-		Args: cobra.NoArgs,
+		Args: noArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			plan, db, err := f.plan()
 			if err != nil {
@@ -75,29 +129,15 @@ number of rows.`,
 			return err
 		},
 	}
-	fl := cmd.Flags()
-	fl.StringVar(&f.db, "db", "", "engine URL both variants connect to (default: SQLite in the run directory)")
-	fl.StringArrayVar(&f.a, "a", nil, "variant A: an engine URL, or with --db a session statement (repeatable)")
-	fl.StringArrayVar(&f.b, "b", nil, "variant B: an engine URL, or with --db a session statement (repeatable)")
-	fl.StringArrayVar(&f.aSession, "a-session", nil, "SQL run at the start of variant A's session, repeatable (e.g. 'SET max_parallel_workers_per_gather = 0')")
-	fl.StringArrayVar(&f.bSession, "b-session", nil, "SQL run at the start of variant B's session, repeatable")
-	fl.StringVar(&f.wisconsin, "wisconsin", "", "Wisconsin retrieval queries to compare, e.g. 9-17 or 1,9,12 (default 9-17, the joins)")
-	fl.StringVar(&f.size, "size", "", "base size N of the Wisconsin relations (default 10000)")
-	fl.StringVar(&f.sqlFile, "sql", "", "file with one query per line (blank lines and -- comments skipped) on your own tables")
-	fl.IntVar(&f.reps, "reps", 10, "pairs per query (at least 3; a verdict of a difference needs 6 or more)")
-	fl.IntVar(&f.warmup, "warmup", 1, "untimed executions per variant before a query's warm pairs")
-	fl.StringVar(&f.cache, "cache", "warm", "warm, cold (caches emptied before every execution) or both")
-	fl.StringVar(&f.dest, "dest", results.DestClient, "client: every row fetched by the client; count: only COUNT(*) over the query; relation: stored with CREATE TABLE AS")
-	fl.Float64Var(&f.level, "level", 0.95, "confidence level of the ratio interval")
-	fl.StringVar(&f.server, "server", "", "directory of the private instance --db names ('dbgauge server start'): restarted before every cold execution to empty its cache")
-	fl.StringVar(&f.seed, "seed", "1", "seed of the data and of the query constants")
-	fl.BoolVar(&f.drop, "drop", false, "drop the Wisconsin relations at the end")
-	fl.StringVar(&f.out, "out", "", "run directory (default runs/<UTC time>-abtest)")
+	f.bind(cmd.Flags())
 	addConfigFlag(cmd)
 	return cmd
 }
 
-// plan validates the flags; db is the URL shared by the variants.
+// plan makes the plan from the flags, each already validated by its own
+// Set, and refuses what involves several flags or the outside world: one
+// line naming the flag and the fix, nothing touched. db is the URL the
+// variants share.
 func (f *abtestFlags) plan() (experiment.ABTestPlan, string, error) {
 	var p experiment.ABTestPlan
 	var err error
@@ -118,33 +158,10 @@ func (f *abtestFlags) plan() (experiment.ABTestPlan, string, error) {
 	if err := f.workload(&p); err != nil {
 		return p, "", err
 	}
-	if f.reps < stats.MinABPairs {
-		return p, "", usagef("--reps %d: the ratio interval needs at least %d pairs (default 5)", f.reps, stats.MinABPairs)
-	}
-	if f.warmup < 0 {
-		return p, "", usagef("--warmup %d: must not be negative", f.warmup)
-	}
-	p.Reps, p.Warmup = f.reps, f.warmup
-	switch f.cache {
-	case "warm", "cold":
-		p.Caches = []string{f.cache}
-	case "both":
+	p.Reps, p.Warmup, p.Dest, p.Level, p.Seed = f.reps.V, f.warmup.V, f.dest.V, f.level.V, f.seed.V
+	p.Caches = []string{f.cache.V}
+	if f.cache.V == "both" {
 		p.Caches = []string{"warm", "cold"}
-	default:
-		return p, "", usagef("--cache %q: give warm, cold or both", f.cache)
-	}
-	switch f.dest {
-	case results.DestClient, results.DestCount, results.DestRelation:
-		p.Dest = f.dest
-	default:
-		return p, "", usagef("--dest %q: give client, count or relation", f.dest)
-	}
-	if !(f.level > 0 && f.level < 1) {
-		return p, "", usagef("--level %g: give a confidence level between 0 and 1 (e.g. 0.95)", f.level)
-	}
-	p.Level = f.level
-	if p.Seed, err = parseSeed(f.seed); err != nil {
-		return p, "", err
 	}
 	if f.server != "" {
 		if p.A.URL != "" || p.B.URL != "" {
@@ -161,7 +178,7 @@ func (f *abtestFlags) plan() (experiment.ABTestPlan, string, error) {
 // workload reads --wisconsin/--size or --sql.
 func (f *abtestFlags) workload(p *experiment.ABTestPlan) error {
 	if f.sqlFile != "" {
-		if f.wisconsin != "" || f.size != "" {
+		if f.wisconsin.IsSet() || f.size.IsSet() {
 			return usagef("--sql and --wisconsin/--size: give one workload")
 		}
 		b, err := os.ReadFile(f.sqlFile)
@@ -179,28 +196,13 @@ func (f *abtestFlags) workload(p *experiment.ABTestPlan) error {
 		}
 		return nil
 	}
-	list := firstNonEmpty(f.wisconsin, "9-17")
-	qs, err := w.ParseQueries(list)
-	if err != nil {
-		return usagef("--wisconsin: %v", strings.TrimPrefix(err.Error(), "--queries "))
+	p.Wisconsin, p.Size = f.wisconsin.V, f.size.V
+	if !f.wisconsin.IsSet() {
+		p.Wisconsin, _ = w.ParseQueries("9-17")
 	}
-	for _, q := range qs {
-		if q >= 26 {
-			return usagef("--wisconsin %s: query %d is an update; abtest compares the retrievals 1-25", list, q)
-		}
+	if !f.size.IsSet() {
+		p.Size = 10000
 	}
-	p.Wisconsin = qs
-	sizes, err := parseSizes("size", firstNonEmpty(f.size, "10000"))
-	if err != nil {
-		return err
-	}
-	if len(sizes) != 1 {
-		return usagef("--size %s: abtest compares at one size", f.size)
-	}
-	if err := w.CheckSize(sizes[0]); err != nil {
-		return usagef("--size: %v", err)
-	}
-	p.Size = sizes[0]
 	return nil
 }
 

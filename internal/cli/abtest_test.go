@@ -20,6 +20,7 @@ func runABTest(args ...string) (stdout string, err error) {
 	cmd.SetOut(&o)
 	cmd.SetErr(&e)
 	cmd.SilenceUsage, cmd.SilenceErrors = true, true
+	cmd.SetFlagErrorFunc(flagError) // as the root gives its commands
 	err = cmd.ExecuteContext(context.Background())
 	return o.String(), err
 }
@@ -71,9 +72,9 @@ func TestABTestBadInput(t *testing.T) {
 // The issue's own form: with --db, --a/--b values that are not engine URLs
 // are session statements, and --a-session adds to them.
 func TestABTestVariants(t *testing.T) {
-	f := abtestFlags{db: "postgres://u@127.0.0.1:5432/db", a: []string{"SET max_parallel_workers_per_gather = 0"},
-		b: []string{"SET max_parallel_workers_per_gather=2"}, bSession: []string{"SET jit = off"},
-		reps: 5, warmup: 1, cache: "both", dest: "client", level: 0.95, seed: "1"}
+	f := newABTestFlags()
+	parseFlags(t, f.bind, "--db", "postgres://u@127.0.0.1:5432/db", "--a", "SET max_parallel_workers_per_gather = 0",
+		"--b", "SET max_parallel_workers_per_gather=2", "--b-session", "SET jit = off", "--reps", "5", "--cache", "both")
 	p, db, err := f.plan()
 	if err != nil {
 		t.Fatal(err)
@@ -89,7 +90,8 @@ func TestABTestVariants(t *testing.T) {
 		t.Errorf("defaults: queries %v size %d caches %v", p.Wisconsin, p.Size, p.Caches)
 	}
 	// Two URLs; a URL given to --a with --db overrides it for A only.
-	f = abtestFlags{db: "sqlite:/tmp/base.db", a: []string{"sqlite:/tmp/other.db"}, reps: 3, cache: "warm", dest: "count", level: 0.9, seed: "1"}
+	f = newABTestFlags()
+	parseFlags(t, f.bind, "--db", "sqlite:/tmp/base.db", "--a", "sqlite:/tmp/other.db", "--reps", "3", "--dest", "count", "--level", "0.9")
 	if p, _, err = f.plan(); err != nil || p.A.URL != "sqlite:/tmp/other.db" || p.B.URL != "" {
 		t.Errorf("A overrides --db: %v %+v %+v", err, p.A, p.B)
 	}

@@ -8,8 +8,10 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"os"
 	"os/signal"
+	"slices"
 	"strings"
 	"syscall"
 
@@ -17,6 +19,7 @@ import (
 	"github.com/spf13/pflag"
 	"gopkg.in/yaml.v3"
 
+	"github.com/dbgauge/dbgauge/internal/cli/flagtype"
 	"github.com/dbgauge/dbgauge/internal/dbms"
 )
 
@@ -27,10 +30,16 @@ const (
 	ExitBadInput = 2 // the user's input was wrong; nothing was written
 )
 
-// UsageError is bad input: one line, exit code 2.
-type UsageError struct{ Msg string }
+// UsageError is bad input: one line, exit code 2. Err is the error it
+// stands for, when it rewords one (pflag's, cobra's).
+type UsageError struct {
+	Msg string
+	Err error
+}
 
 func (e *UsageError) Error() string { return e.Msg }
+
+func (e *UsageError) Unwrap() error { return e.Err }
 
 func usagef(format string, args ...any) error {
 	return &UsageError{Msg: fmt.Sprintf(format, args...)}
@@ -41,6 +50,10 @@ func Run(stdout, stderr io.Writer, args []string) int {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	root := newRoot(stdout, stderr)
+	if err := findCommand(root, args); err != nil {
+		fmt.Fprintf(stderr, "dbgauge: %s\n", err)
+		return ExitBadInput
+	}
 	root.SetArgs(args)
 	root.SetOut(stdout)
 	root.SetErr(stderr)
@@ -53,15 +66,12 @@ func Run(stdout, stderr io.Writer, args []string) int {
 	return code
 }
 
+// exitCode tells bad input (exit 2) from a failed run by the error's
+// type: a *UsageError (flags, arguments, commands and plans refused, see
+// usage.go) or an engine's refusal of the input.
 func exitCode(err error) int {
 	var ue *UsageError
 	if errors.As(err, &ue) || dbms.Classify(err) == dbms.BadInput {
-		return ExitBadInput
-	}
-	if strings.HasPrefix(err.Error(), "unknown command") || strings.HasPrefix(err.Error(), "unknown flag") ||
-		strings.HasPrefix(err.Error(), "unknown shorthand flag") || strings.Contains(err.Error(), "invalid argument") ||
-		strings.Contains(err.Error(), "flag needs an argument") || strings.Contains(err.Error(), "required flag") ||
-		strings.Contains(err.Error(), "accepts ") {
 		return ExitBadInput
 	}
 	return ExitFailure
@@ -84,17 +94,28 @@ func newRoot(stdout, stderr io.Writer) *cobra.Command {
 		Version:       Version(),
 	}
 	root.CompletionOptions.DisableDefaultCmd = true
+	root.SetFlagErrorFunc(flagError) // the subcommands inherit it
+	root.PersistentPreRunE = func(cmd *cobra.Command, args []string) error {
+		if cmd.Flags().Lookup("config") != nil {
+			return nil // checked once the file is applied (addConfigFlag)
+		}
+		return requiredFlags(cmd)
+	}
 	root.AddCommand(registeredCommands(stdout, stderr)...)
 	return root
 }
 
 // addConfigFlag adds --config and makes the command read it before RunE:
-// keys are long flag names; flags given on the command line win.
+// keys are long flag names; flags given on the command line win. Flags
+// marked required must then be set by one or the other.
 func addConfigFlag(cmd *cobra.Command) {
 	cmd.Flags().String("config", "", "YAML file of flag defaults (keys are the long flag names)")
 	prev := cmd.PreRunE
 	cmd.PreRunE = func(c *cobra.Command, args []string) error {
 		if err := applyConfig(c.Flags()); err != nil {
+			return err
+		}
+		if err := requiredFlags(c); err != nil {
 			return err
 		}
 		if prev != nil {
@@ -104,6 +125,11 @@ func addConfigFlag(cmd *cobra.Command) {
 	}
 }
 
+// applyConfig sets every flag the --config file names and the command
+// line did not, through the flag's own Set: a typed flag refuses a bad
+// value from the file as it does on the command line, naming the key and
+// the file. A YAML list is one comma-separated value for a list flag and
+// one Set per item for a repeatable flag (--session).
 func applyConfig(fs *pflag.FlagSet) error {
 	path, _ := fs.GetString("config")
 	if path == "" {
@@ -117,8 +143,8 @@ func applyConfig(fs *pflag.FlagSet) error {
 	if err := yaml.Unmarshal(b, &m); err != nil {
 		return usagef("--config %s: not YAML: %v", path, firstLine(err.Error()))
 	}
-	for k, v := range m {
-		f := fs.Lookup(k)
+	for _, k := range slices.Sorted(maps.Keys(m)) {
+		v, f := m[k], fs.Lookup(k)
 		if f == nil || k == "config" {
 			return usagef("--config %s: unknown key %q (keys are the long flag names of this command)", path, k)
 		}
@@ -126,6 +152,12 @@ func applyConfig(fs *pflag.FlagSet) error {
 			continue
 		}
 		vals := []string{fmt.Sprint(v)}
+		switch v.(type) {
+		case nil:
+			vals = []string{""}
+		case map[string]any:
+			return usagef("--config %s: key %s: give a value or a list, not a mapping", path, k)
+		}
 		if list, ok := v.([]any); ok {
 			parts := make([]string, len(list))
 			for i, x := range list {
@@ -139,7 +171,12 @@ func applyConfig(fs *pflag.FlagSet) error {
 		}
 		for _, val := range vals {
 			if err := fs.Set(k, val); err != nil {
-				return usagef("--config %s: key %s: %v", path, k, err)
+				cause := err
+				var inv *pflag.InvalidValueError
+				if errors.As(err, &inv) {
+					cause = inv.Unwrap()
+				}
+				return &UsageError{Msg: flagtype.DescribeKey(path, k, val, cause), Err: err}
 			}
 		}
 	}

@@ -32,7 +32,7 @@ interval and no verdict; 5 or more are needed for a difference). A table says wh
 (engine, version, settings, flags, machine), and the diagrams overlay them.
 Wisconsin runs of several engines also get the engines view (each query
 relative to the fastest engine).`,
-		Args: cobra.MinimumNArgs(2),
+		Args: minArgs(2, "the baseline run directory and at least one other"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			for _, dir := range args {
 				if _, err := os.Stat(filepath.Join(dir, "results.json")); err != nil {

@@ -10,7 +10,9 @@ import (
 	"time"
 
 	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 
+	"github.com/dbgauge/dbgauge/internal/cli/flagtype"
 	"github.com/dbgauge/dbgauge/internal/dbms"
 	"github.com/dbgauge/dbgauge/internal/experiment"
 	"github.com/dbgauge/dbgauge/internal/progress"
@@ -25,18 +27,65 @@ var (
 	dsiThreads = 16
 )
 
+// dsbenchFlags are dsbench's flags, typed: Set has validated each.
 type dsbenchFlags struct {
-	db, mode, form, scales, isolation, confidence, seed, out string
-	cycles, threads, connections, nodes                      int
-	duration                                                 time.Duration
-	retry, prepare, reconnect, dsi, drop, raw                bool
-	rate                                                     float64
+	db, out                                   string
+	mode, form                                *flagtype.Value[string]
+	isolation                                 *flagtype.Value[dbms.Isolation]
+	scales                                    *flagtype.List[int64]
+	confidence                                *flagtype.List[float64]
+	seed                                      *flagtype.Value[uint64]
+	cycles, threads, connections, nodes       *flagtype.Value[int]
+	duration                                  *flagtype.Value[time.Duration]
+	retry, prepare, reconnect, dsi, drop, raw bool
+	rate                                      *flagtype.Value[float64]
+}
+
+// newDSBenchFlags are the defaults.
+func newDSBenchFlags() *dsbenchFlags {
+	return &dsbenchFlags{
+		mode:        flagtype.Choice("tpcb", "tpcb", "select"),
+		form:        flagtype.OptionalChoice("", "procedure", "statements"),
+		scales:      flagtype.Counts("1,2,5,10").Check(tpcb.CheckScale),
+		cycles:      flagtype.Int(10).Check(flagtype.AtLeast(1, "cycle")),
+		duration:    flagtype.Duration(60 * time.Second),
+		nodes:       flagtype.Int(1),
+		threads:     flagtype.Int(16).Check(flagtype.AtLeast(0, "")),
+		connections: flagtype.Int(1).Check(flagtype.AtLeast(1, "connection")),
+		isolation:   flagtype.Func("repeatable-read", dbms.ParseIsolation),
+		rate:        flagtype.Float(0).Check(flagtype.AtLeast(0.0, "")),
+		confidence:  flagtype.Percentages("50,68,87,95,99,99.7"),
+		seed:        flagtype.Seed("1"),
+	}
+}
+
+func (f *dsbenchFlags) bind(fl *pflag.FlagSet) {
+	fl.StringVar(&f.db, "db", "", "engine URL (default: SQLite in the run directory, WAL mode)")
+	fl.Var(f.mode, "mode", "tpcb (the TPC-B transaction) or select (read one account)")
+	fl.Var(f.form, "form", "procedure (one server-side call per transaction; the default on PostgreSQL and MariaDB; Firebird 3 breaks atomicity in it under conflicts) or statements")
+	fl.Var(f.scales, "scales", "scales to sweep (1 scale = 100,000 accounts); the DSI defaults are "+dsiScales)
+	fl.Var(f.cycles, "cycles", "cycles per scale")
+	fl.Var(f.duration, "duration", "demanded duration D of a cycle")
+	fl.Var(f.nodes, "nodes", "load nodes (1: local; remote nodes are not implemented yet)")
+	fl.Var(f.threads, "threads", "client threads per node (0: the main goroutine does the work)")
+	fl.Var(f.connections, "connections", "connections per thread, used round robin")
+	fl.BoolVar(&f.retry, "retry", false, "repeat a failed transaction with the same inputs until it commits")
+	fl.BoolVar(&f.prepare, "prepare", false, "prepare the statements once per session")
+	fl.BoolVar(&f.reconnect, "reconnect", false, "open and close a connection for every transaction")
+	fl.Var(f.isolation, "isolation", "repeatable-read, read-committed or serializable")
+	fl.Var(f.rate, "rate", "open loop: target transactions per second over all clients (0: closed loop)")
+	fl.Var(f.confidence, "confidence", "confidence levels (percent) of the rate columns and the conf diagram")
+	fl.BoolVar(&f.dsi, "dsi", false, "force the DSI defaults (scales "+dsiScales+", 16 threads, 1 connection, no retry/prepare/reconnect)")
+	fl.Var(f.seed, "seed", "seed of the transaction inputs")
+	fl.StringVar(&f.out, "out", "", "run directory (default runs/<UTC time>-dsbench)")
+	fl.BoolVar(&f.drop, "drop", false, "drop the tables at the end")
+	fl.BoolVar(&f.raw, "raw-times", false, "also write every residence time to raw_times_scale<X>.txt")
 }
 
 func init() { registerCommand("dsbench", newDSBench) }
 
 func newDSBench(stdout, stderr io.Writer) *cobra.Command {
-	var f dsbenchFlags
+	f := newDSBenchFlags()
 	cmd := &cobra.Command{
 		Use:   "dsbench",
 		Short: "The DSBENCH stress sweep: TPC-B-like or SELECT load over a series of database sizes",
@@ -55,7 +104,7 @@ and keep what was measured. A local server can be named by its Unix socket
 (postgres:///db?host=DIR, mysql://user@unix(PATH)/db). Per scale the run
 records the client's CPU per transaction and its share of the machine, and
 warns when the client took more than a quarter of the machine's CPU.`,
-		Args: cobra.NoArgs,
+		Args: noArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if f.dsi {
 				for _, name := range []string{"scales", "threads", "connections", "retry", "prepare", "reconnect", "nodes"} {
@@ -63,7 +112,11 @@ warns when the client took more than a quarter of the machine's CPU.`,
 						return usagef("--dsi forces the DSI defaults: leave out --%s", name)
 					}
 				}
-				f.scales, f.threads, f.connections, f.retry, f.prepare, f.reconnect, f.nodes = dsiScales, dsiThreads, 1, false, false, false, 1
+				// Through Set, so that the manifest records the values run.
+				if err := errors.Join(f.scales.Set(dsiScales), f.threads.Set(strconv.Itoa(dsiThreads)), f.connections.Set("1"), f.nodes.Set("1")); err != nil {
+					return err
+				}
+				f.retry, f.prepare, f.reconnect = false, false, false
 			}
 			plan, err := f.plan()
 			if err != nil {
@@ -96,89 +149,23 @@ warns when the client took more than a quarter of the machine's CPU.`,
 			return err
 		},
 	}
-	fl := cmd.Flags()
-	fl.StringVar(&f.db, "db", "", "engine URL (default: SQLite in the run directory, WAL mode)")
-	fl.StringVar(&f.mode, "mode", "tpcb", "tpcb (the TPC-B transaction) or select (read one account)")
-	fl.StringVar(&f.form, "form", "", "procedure (one server-side call per transaction; the default on PostgreSQL and MariaDB; Firebird 3 breaks atomicity in it under conflicts) or statements")
-	fl.StringVar(&f.scales, "scales", "1,2,5,10", "scales to sweep (1 scale = 100,000 accounts); the DSI defaults are "+dsiScales)
-	fl.IntVar(&f.cycles, "cycles", 10, "cycles per scale")
-	fl.DurationVar(&f.duration, "duration", 60*time.Second, "demanded duration D of a cycle")
-	fl.IntVar(&f.nodes, "nodes", 1, "load nodes (1: local; remote nodes are not implemented yet)")
-	fl.IntVar(&f.threads, "threads", 16, "client threads per node (0: the main goroutine does the work)")
-	fl.IntVar(&f.connections, "connections", 1, "connections per thread, used round robin")
-	fl.BoolVar(&f.retry, "retry", false, "repeat a failed transaction with the same inputs until it commits")
-	fl.BoolVar(&f.prepare, "prepare", false, "prepare the statements once per session")
-	fl.BoolVar(&f.reconnect, "reconnect", false, "open and close a connection for every transaction")
-	fl.StringVar(&f.isolation, "isolation", "repeatable-read", "repeatable-read, read-committed or serializable")
-	fl.Float64Var(&f.rate, "rate", 0, "open loop: target transactions per second over all clients (0: closed loop)")
-	fl.StringVar(&f.confidence, "confidence", "50,68,87,95,99,99.7", "confidence levels (percent) of the rate columns and the conf diagram")
-	fl.BoolVar(&f.dsi, "dsi", false, "force the DSI defaults (scales "+dsiScales+", 16 threads, 1 connection, no retry/prepare/reconnect)")
-	fl.StringVar(&f.seed, "seed", "1", "seed of the transaction inputs")
-	fl.StringVar(&f.out, "out", "", "run directory (default runs/<UTC time>-dsbench)")
-	fl.BoolVar(&f.drop, "drop", false, "drop the tables at the end")
-	fl.BoolVar(&f.raw, "raw-times", false, "also write every residence time to raw_times_scale<X>.txt")
+	f.bind(cmd.Flags())
 	addConfigFlag(cmd)
 	return cmd
 }
 
+// plan makes the plan from the flags, each already validated by its own
+// Set, and refuses what involves several flags or the outside world: one
+// line naming the flag and the fix, nothing touched.
 func (f *dsbenchFlags) plan() (experiment.DSBenchPlan, error) {
 	var p experiment.DSBenchPlan
-	if f.mode != "tpcb" && f.mode != "select" {
-		return p, usagef("--mode %q: choose tpcb or select", f.mode)
-	}
-	if f.form != "" && f.form != "procedure" && f.form != "statements" {
-		return p, usagef("--form %q: choose procedure or statements", f.form)
-	}
-	scales, err := parseSizes("scales", f.scales)
-	if err != nil {
-		return p, err
-	}
-	seen := map[int64]bool{}
-	for _, x := range scales {
-		if seen[x] {
-			return p, usagef("--scales: %d is given twice", x)
-		}
-		seen[x] = true
-	}
-	for _, x := range scales {
-		if err := tpcb.CheckScale(x); err != nil {
-			return p, usagef("--scales: %v", err)
-		}
-	}
-	switch {
-	case f.cycles < 1:
-		return p, usagef("--cycles %d: at least one cycle is needed", f.cycles)
-	case f.duration <= 0:
-		return p, usagef("--duration %s: must be positive", f.duration)
-	case f.threads < 0:
-		return p, usagef("--threads %d: must not be negative", f.threads)
-	case f.connections < 1:
-		return p, usagef("--connections %d: at least one", f.connections)
-	case f.nodes != 1:
-		return p, usagef("--nodes %d: remote load nodes are not implemented yet; use 1", f.nodes)
-	case f.rate < 0:
-		return p, usagef("--rate %g: must not be negative", f.rate)
-	}
-	iso, err := dbms.ParseIsolation(f.isolation)
-	if err != nil {
-		return p, usagef("--isolation: %v", err)
-	}
-	var levels []float64
-	for _, part := range strings.Split(f.confidence, ",") {
-		v, err := strconv.ParseFloat(strings.TrimSpace(part), 64)
-		if err != nil || v <= 0 || v >= 100 {
-			return p, usagef("--confidence %q: %q is not a percentage between 0 and 100", f.confidence, part)
-		}
-		levels = append(levels, v)
-	}
-	seed, err := parseSeed(f.seed)
-	if err != nil {
-		return p, err
+	if f.nodes.V != 1 {
+		return p, usagef("--nodes %d: remote load nodes are not implemented yet; use 1", f.nodes.V)
 	}
 	return experiment.DSBenchPlan{
-		Mode: f.mode, Form: f.form, Scales: scales, Cycles: f.cycles, Duration: f.duration,
-		Nodes: f.nodes, Threads: f.threads, Conns: f.connections, Retry: f.retry, Prepare: f.prepare, Reconnect: f.reconnect,
-		Isolation: iso, Rate: f.rate, Confidence: levels, Seed: seed, Drop: f.drop, RawTimes: f.raw,
+		Mode: f.mode.V, Form: f.form.V, Scales: f.scales.Values, Cycles: f.cycles.V, Duration: f.duration.V,
+		Nodes: f.nodes.V, Threads: f.threads.V, Conns: f.connections.V, Retry: f.retry, Prepare: f.prepare, Reconnect: f.reconnect,
+		Isolation: f.isolation.V, Rate: f.rate.V, Confidence: f.confidence.Values, Seed: f.seed.V, Drop: f.drop, RawTimes: f.raw,
 	}, nil
 }
 

@@ -82,7 +82,7 @@ func (e experimentCmd[P, R]) register() { registerCommand(e.name, e.command) }
 
 func (e experimentCmd[P, R]) command(stdout, stderr io.Writer) *cobra.Command {
 	f := e.flags()
-	cmd := &cobra.Command{Use: e.use, Short: e.short, Long: e.long, Args: cobra.NoArgs, Hidden: e.hidden,
+	cmd := &cobra.Command{Use: e.use, Short: e.short, Long: e.long, Args: noArgs, Hidden: e.hidden,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			plan, err := f.plan(cmd)
 			if err != nil {

@@ -5,11 +5,13 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
 	"strconv"
 	"time"
 
 	"github.com/spf13/cobra"
 
+	"github.com/dbgauge/dbgauge/internal/cli/flagtype"
 	"github.com/dbgauge/dbgauge/internal/experiment"
 	"github.com/dbgauge/dbgauge/internal/progress"
 	"github.com/dbgauge/dbgauge/internal/results"
@@ -18,20 +20,9 @@ import (
 
 var relationNames = []string{"tenktup1", "tenktup2", "onektup", "bprime"}
 
-func parseRelations(s string) ([]w.Relation, error) {
-	names, err := parseChoices("relations", s, relationNames)
-	if err != nil {
-		return nil, err
-	}
-	var out []w.Relation
-	for _, n := range names {
-		for i, rn := range relationNames {
-			if n == rn {
-				out = append(out, w.Relation(i))
-			}
-		}
-	}
-	return out, nil
+// relation is the Wisconsin relation a --relation name stands for.
+func relation(name string) w.Relation {
+	return w.Relation(slices.Index(relationNames, name))
 }
 
 func init() { registerCommand("generate", newGenerate) }
@@ -39,36 +30,18 @@ func init() { registerCommand("generate", newGenerate) }
 // newGenerate writes a Wisconsin relation as CSV or TSV: the rows a load
 // sends, for a peer loader (psql \copy, LOAD DATA) or to time the generator.
 func newGenerate(stdout, stderr io.Writer) *cobra.Command {
-	var size, rel, format, output string
+	var output string
+	size := flagtype.Count("10000", "size").Check(w.CheckSize)
+	rel := flagtype.Choice("tenktup1", relationNames...)
+	format := flagtype.Choice("csv", "csv", "tsv")
 	cmd := &cobra.Command{
 		Use:   "generate",
 		Short: "Write one Wisconsin relation as CSV or TSV (for peer loaders and generator timing)",
-		Args:  cobra.NoArgs,
+		Args:  noArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			sizes, err := parseSizes("size", size)
-			if err != nil {
-				return err
-			}
-			if len(sizes) != 1 {
-				return usagef("--size: give one size")
-			}
-			if err := w.CheckSize(sizes[0]); err != nil {
-				return usagef("--size: %v", err)
-			}
-			rels, err := parseRelations(rel)
-			if err != nil {
-				return err
-			}
-			if len(rels) != 1 {
-				return usagef("--relation: give one relation")
-			}
 			sep := byte(',')
-			switch format {
-			case "csv":
-			case "tsv":
+			if format.V == "tsv" {
 				sep = '\t'
-			default:
-				return usagef("--format %q: choose csv or tsv", format)
 			}
 			out := stdout
 			if output != "" && output != "-" {
@@ -80,18 +53,18 @@ func newGenerate(stdout, stderr io.Writer) *cobra.Command {
 				out = f
 			}
 			start := time.Now()
-			n, err := writeRelation(out, rels[0], sizes[0], sep)
+			n, err := writeRelation(out, relation(rel.V), size.V, sep)
 			if err != nil {
 				return err
 			}
 			secs := time.Since(start).Seconds()
-			fmt.Fprintf(stderr, "generated %d rows of %s in %.2f s (%.0f rows/s)\n", n, w.TableName(rels[0], sizes[0]), secs, float64(n)/secs)
+			fmt.Fprintf(stderr, "generated %d rows of %s in %.2f s (%.0f rows/s)\n", n, w.TableName(relation(rel.V), size.V), secs, float64(n)/secs)
 			return nil
 		},
 	}
-	cmd.Flags().StringVar(&size, "size", "10000", "base relation size N")
-	cmd.Flags().StringVar(&rel, "relation", "tenktup1", "tenktup1, tenktup2, onektup or bprime")
-	cmd.Flags().StringVar(&format, "format", "csv", "csv or tsv")
+	cmd.Flags().Var(size, "size", "base relation size N")
+	cmd.Flags().Var(rel, "relation", "tenktup1, tenktup2, onektup or bprime")
+	cmd.Flags().Var(format, "format", "csv or tsv")
 	cmd.Flags().StringVar(&output, "output", "", "file to write (default standard output)")
 	return cmd
 }
@@ -131,24 +104,17 @@ func init() { registerCommand("load", newLoad) }
 
 // newLoad loads Wisconsin relations and nothing else, timing each load.
 func newLoad(stdout, stderr io.Writer) *cobra.Command {
-	var db, size, rels, out string
+	var db, out string
+	sizes := flagtype.Counts("10000").Check(w.CheckSize)
+	rels := flagtype.Choices("tenktup1,tenktup2,onektup,bprime", relationNames...)
 	cmd := &cobra.Command{
 		Use:   "load",
 		Short: "Load Wisconsin relations into an engine through its fastest bulk path, timed",
-		Args:  cobra.NoArgs,
+		Args:  noArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			sizes, err := parseSizes("size", size)
-			if err != nil {
-				return err
-			}
-			for _, n := range sizes {
-				if err := w.CheckSize(n); err != nil {
-					return usagef("--size: %v", err)
-				}
-			}
-			rs, err := parseRelations(rels)
-			if err != nil {
-				return err
+			var rs []w.Relation
+			for _, r := range rels.Values {
+				rs = append(rs, relation(r))
 			}
 			if db == "" {
 				return usagef("load: --db is required")
@@ -159,7 +125,7 @@ func newLoad(stdout, stderr io.Writer) *cobra.Command {
 			if err := results.CheckWritable(out); err != nil {
 				return usagef("%v", err)
 			}
-			all, err := experiment.RunLoad(cmd.Context(), db, out, sizes, rs, progress.New(stderr))
+			all, err := experiment.RunLoad(cmd.Context(), db, out, sizes.Values, rs, progress.New(stderr))
 			for _, l := range all {
 				fmt.Fprintf(stdout, "%s\t%d rows\t%.3f s\t%.0f rows/s\n", l.Table, l.Rows, l.Seconds, l.RowsPerS)
 			}
@@ -167,8 +133,8 @@ func newLoad(stdout, stderr io.Writer) *cobra.Command {
 		},
 	}
 	cmd.Flags().StringVar(&db, "db", "", "engine URL")
-	cmd.Flags().StringVar(&size, "size", "10000", "base relation size N (a list loads each)")
-	cmd.Flags().StringVar(&rels, "relations", "tenktup1,tenktup2,onektup,bprime", "relations to load")
+	cmd.Flags().Var(sizes, "size", "base relation size N (a list loads each)")
+	cmd.Flags().Var(rels, "relations", "relations to load")
 	cmd.Flags().StringVar(&out, "out", "", "run directory (default runs/<UTC time>-load)")
 	return cmd
 }

@@ -26,7 +26,7 @@ speedup, ...) and its run directory. The list comes from the catalog
 (catalog.db in that directory, an SQLite database updated as runs
 finish); runs added, changed or removed since are noticed, and a lost or
 damaged catalog is rebuilt from the run directories.`,
-		Args: cobra.NoArgs,
+		Args: noArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			entries, err := results.List(dir)
 			if err != nil {

@@ -6,28 +6,57 @@ import (
 	"io"
 	"os"
 	"slices"
-	"strconv"
-	"strings"
 
 	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 
+	"github.com/dbgauge/dbgauge/internal/cli/flagtype"
 	"github.com/dbgauge/dbgauge/internal/experiment"
 	"github.com/dbgauge/dbgauge/internal/progress"
 	"github.com/dbgauge/dbgauge/internal/report"
 	w "github.com/dbgauge/dbgauge/internal/workload/wisconsin"
 )
 
+// multiuserFlags are multiuser's flags, typed: Set has validated each.
 type multiuserFlags struct {
-	db, users, tuples, seed, out string
-	reps, retrieves              int
-	rows                         int64
-	processes, subtract          bool
+	db, out             string
+	users               *flagtype.List[int64]
+	tuples              *flagtype.Value[int64]
+	seed                *flagtype.Value[uint64]
+	reps, retrieves     *flagtype.Value[int]
+	rows                *flagtype.Value[int64]
+	processes, subtract bool
+}
+
+// newMultiuserFlags are the defaults.
+func newMultiuserFlags() *multiuserFlags {
+	return &multiuserFlags{
+		users:     flagtype.WholeNumbers("0,1,2,4,8,14,16,18,24").Sorted(flagtype.Ascending).WithExample("0,1,2,4,8"),
+		tuples:    flagtype.Count("150000", "relation size").Check(w.CheckSize),
+		reps:      flagtype.Int(5).Check(flagtype.AtLeast(1, "")),
+		retrieves: flagtype.Int(10).Check(flagtype.AtLeast(1, "")),
+		rows:      flagtype.Int64(1).Check(flagtype.AtLeast[int64](1, "")),
+		seed:      flagtype.Seed("1"),
+	}
+}
+
+func (f *multiuserFlags) bind(fl *pflag.FlagSet) {
+	fl.StringVar(&f.db, "db", "", "engine URL (default: SQLite in the run directory)")
+	fl.Var(f.users, "users", "user counts; 0 measures the harness alone, 1 is needed for thruput")
+	fl.Var(f.tuples, "tuples", "tuples of the relation (the IDM test's 150000; a multiple of 100)")
+	fl.Var(f.reps, "reps", "repetitions of every user count (the IDM data have five to ten)")
+	fl.Var(f.retrieves, "retrieves", "retrieves in every user's script")
+	fl.Var(f.rows, "rows", "rows per retrieve: 1 is an exact match (attr = k), more a range (attr BETWEEN k AND k+rows-1)")
+	fl.BoolVar(&f.processes, "processes", false, "run every user as its own operating-system process (goroutines otherwise)")
+	fl.BoolVar(&f.subtract, "subtract-overhead", false, "subtract the zero-user time (the harness's overhead) from every time; needs 0 in --users")
+	fl.Var(f.seed, "seed", "seed of the users' query constants")
+	fl.StringVar(&f.out, "out", "", "run directory (default runs/<UTC time>-multiuser)")
 }
 
 func init() { registerCommand("multiuser", newMultiuser) }
 
 func newMultiuser(stdout, stderr io.Writer) *cobra.Command {
-	var f multiuserFlags
+	f := newMultiuserFlags()
 	cmd := &cobra.Command{
 		Use:   "multiuser --db URL [--users 0,1,2,4,8,14,16,18,24]",
 		Short: "Multi-user throughput: n users started at once, time until the last ends (IDM Performance Test 1)",
@@ -46,7 +75,7 @@ The table gives per user count the median time with its range and a
 bootstrap interval, per_user = time / users and thruput = users x T(1) /
 T(users); the diagram draws thruput against users beside the ideal line.
 Users are goroutines by default; --processes makes each its own process.`,
-		Args: cobra.NoArgs,
+		Args: noArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			plan, err := f.plan()
 			if err != nil {
@@ -67,60 +96,32 @@ Users are goroutines by default; --processes makes each its own process.`,
 			return err
 		},
 	}
-	fl := cmd.Flags()
-	fl.StringVar(&f.db, "db", "", "engine URL (default: SQLite in the run directory)")
-	fl.StringVar(&f.users, "users", "0,1,2,4,8,14,16,18,24", "user counts; 0 measures the harness alone, 1 is needed for thruput")
-	fl.StringVar(&f.tuples, "tuples", "150000", "tuples of the relation (the IDM test's 150000; a multiple of 100)")
-	fl.IntVar(&f.reps, "reps", 5, "repetitions of every user count (the IDM data have five to ten)")
-	fl.IntVar(&f.retrieves, "retrieves", 10, "retrieves in every user's script")
-	fl.Int64Var(&f.rows, "rows", 1, "rows per retrieve: 1 is an exact match (attr = k), more a range (attr BETWEEN k AND k+rows-1)")
-	fl.BoolVar(&f.processes, "processes", false, "run every user as its own operating-system process (goroutines otherwise)")
-	fl.BoolVar(&f.subtract, "subtract-overhead", false, "subtract the zero-user time (the harness's overhead) from every time; needs 0 in --users")
-	fl.StringVar(&f.seed, "seed", "1", "seed of the users' query constants")
-	fl.StringVar(&f.out, "out", "", "run directory (default runs/<UTC time>-multiuser)")
+	f.bind(cmd.Flags())
 	addConfigFlag(cmd)
 	cmd.AddCommand(newMultiuserUser(stdout))
 	return cmd
 }
 
+// plan makes the plan from the flags, each already validated by its own
+// Set, and refuses what involves several flags or the outside world: one
+// line naming the flag and the fix, nothing touched.
 func (f *multiuserFlags) plan() (experiment.MultiuserPlan, error) {
 	var p experiment.MultiuserPlan
-	users, err := parseUserCounts(f.users)
-	if err != nil {
-		return p, err
+	for _, u := range f.users.Values {
+		p.Users = append(p.Users, int(u))
 	}
-	if slices.Max(users) > 0 && !slices.Contains(users, 1) {
+	if slices.Max(p.Users) > 0 && !slices.Contains(p.Users, 1) {
 		return p, usagef("--users %s: include 1 (thruput is relative to the time of one user)", f.users)
 	}
-	p.Users = users
-	sizes, err := parseSizes("tuples", f.tuples)
-	if err != nil {
-		return p, err
+	p.Tuples = f.tuples.V
+	if f.rows.V > p.Tuples {
+		return p, usagef("--rows %d: between 1 and --tuples (%d)", f.rows.V, p.Tuples)
 	}
-	if len(sizes) != 1 {
-		return p, usagef("--tuples %s: give one relation size", f.tuples)
-	}
-	if err := w.CheckSize(sizes[0]); err != nil {
-		return p, usagef("--tuples: %v", err)
-	}
-	p.Tuples = sizes[0]
-	if f.reps < 1 {
-		return p, usagef("--reps %d: at least 1 (default 5)", f.reps)
-	}
-	if f.retrieves < 1 {
-		return p, usagef("--retrieves %d: at least 1 (default 10)", f.retrieves)
-	}
-	if f.rows < 1 || f.rows > p.Tuples {
-		return p, usagef("--rows %d: between 1 and --tuples (%d)", f.rows, p.Tuples)
-	}
-	p.Reps, p.Retrieves, p.RowsPerRetrieve = f.reps, f.retrieves, f.rows
-	if f.subtract && !slices.Contains(users, 0) {
+	p.Reps, p.Retrieves, p.RowsPerRetrieve = f.reps.V, f.retrieves.V, f.rows.V
+	if f.subtract && !slices.Contains(p.Users, 0) {
 		return p, usagef("--subtract-overhead needs the zero-user run: include 0 in --users")
 	}
-	p.SubtractOverhead = f.subtract
-	if p.Seed, err = parseSeed(f.seed); err != nil {
-		return p, err
-	}
+	p.SubtractOverhead, p.Seed = f.subtract, f.seed.V
 	if f.processes {
 		exe, err := os.Executable()
 		if err != nil {
@@ -129,24 +130,6 @@ func (f *multiuserFlags) plan() (experiment.MultiuserPlan, error) {
 		p.Processes, p.UserCommand = true, []string{exe, "multiuser", "user"}
 	}
 	return p, nil
-}
-
-// parseUserCounts reads "0,1,2,4": distinct whole numbers, zero allowed,
-// returned in ascending order.
-func parseUserCounts(s string) ([]int, error) {
-	var out []int
-	for _, part := range strings.Split(s, ",") {
-		v, err := strconv.Atoi(strings.TrimSpace(part))
-		if err != nil || v < 0 {
-			return nil, usagef("--users %q: %q is not a whole number of users (example: --users 0,1,2,4,8)", s, part)
-		}
-		if slices.Contains(out, v) {
-			return nil, usagef("--users %s: %d is given twice", s, v)
-		}
-		out = append(out, v)
-	}
-	slices.Sort(out)
-	return out, nil
 }
 
 // newMultiuserUser is the hidden "multiuser user" command: one user process
@@ -158,7 +141,7 @@ func newMultiuserUser(stdout io.Writer) *cobra.Command {
 		Use:    "user --table T --script JSON",
 		Short:  "one user process of multiuser --processes (started by dbgauge itself)",
 		Hidden: true,
-		Args:   cobra.NoArgs,
+		Args:   noArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			var s []experiment.Retrieve
 			if err := json.Unmarshal([]byte(script), &s); err != nil || table == "" {

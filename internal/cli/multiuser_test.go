@@ -21,6 +21,7 @@ func runMultiuser(args ...string) (code int, stdout, stderr string) {
 	cmd.SetOut(&o)
 	cmd.SetErr(&e)
 	cmd.SilenceUsage, cmd.SilenceErrors = true, true
+	cmd.SetFlagErrorFunc(flagError) // as the root gives its commands
 	if err := cmd.ExecuteContext(context.Background()); err != nil {
 		e.WriteString("dbgauge: " + firstLine(err.Error()) + "\n")
 		return exitCode(err), o.String(), e.String()

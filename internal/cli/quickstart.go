@@ -10,6 +10,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/dbgauge/dbgauge/internal/cli/flagtype"
 	"github.com/dbgauge/dbgauge/internal/experiment"
 	"github.com/dbgauge/dbgauge/internal/report"
 	"github.com/dbgauge/dbgauge/internal/results"
@@ -19,8 +20,9 @@ import (
 func init() { registerCommand("quickstart", newQuickstart) }
 
 func newQuickstart(stdout, stderr io.Writer) *cobra.Command {
-	var out, size string
-	var reps int
+	var out string
+	sizes := flagtype.Counts("10000").Check(w.CheckSize)
+	reps := flagtype.Int(5).Check(flagtype.AtLeast(1, "repetition"))
 	cmd := &cobra.Command{
 		Use:   "quickstart",
 		Short: "Run the Wisconsin suite on embedded SQLite and DuckDB at a small size, side by side",
@@ -29,20 +31,8 @@ engines (no server needed), and print the tables side by side. The run
 directory holds one sub-directory per engine plus the side-by-side tables
 and report.html: both engines query by query, relative to the fastest, with
 links to each engine's own report. The page needs no network.`,
-		Args: cobra.NoArgs,
+		Args: noArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			sizes, err := parseSizes("size", size)
-			if err != nil {
-				return err
-			}
-			for _, n := range sizes {
-				if err := w.CheckSize(n); err != nil {
-					return usagef("--size: %v", err)
-				}
-			}
-			if reps < 1 {
-				return usagef("--reps %d: at least one repetition is needed", reps)
-			}
 			if out == "" {
 				out = results.DefaultDir(defaultRunsDir, "quickstart", time.Now())
 			}
@@ -51,7 +41,7 @@ links to each engine's own report. The page needs no network.`,
 			}
 			abs, _ := filepath.Abs(out)
 			all, _ := w.ParseQueries("1-32")
-			plan := experiment.WisconsinPlan{Sizes: sizes, Reps: reps, Orgs: w.Orgs, Dests: []string{results.DestRelation}, Queries: all, Seed: 1, Limit: 2 * time.Minute}
+			plan := experiment.WisconsinPlan{Sizes: sizes.Values, Reps: reps.V, Orgs: w.Orgs, Dests: []string{results.DestRelation}, Queries: all, Seed: 1, Limit: 2 * time.Minute}
 			var runs []*results.WisconsinResults
 			for _, eng := range []string{"sqlite", "duckdb"} {
 				dir := filepath.Join(abs, eng)
@@ -69,7 +59,7 @@ links to each engine's own report. The page needs no network.`,
 				}
 			}
 			var b bytes.Buffer
-			for _, n := range sizes {
+			for _, n := range sizes.Values {
 				for _, t := range report.PaperTables(runs, n) {
 					t.Text(&b)
 				}
@@ -99,8 +89,8 @@ links to each engine's own report. The page needs no network.`,
 		},
 	}
 	cmd.Flags().StringVar(&out, "out", "", "run directory (default runs/<UTC time>-quickstart)")
-	cmd.Flags().StringVar(&size, "size", "10000", "base relation size")
-	cmd.Flags().IntVar(&reps, "reps", 5, "repetitions of each query")
+	cmd.Flags().Var(sizes, "size", "base relation size")
+	cmd.Flags().Var(reps, "reps", "repetitions of each query")
 	addConfigFlag(cmd)
 	return cmd
 }

@@ -32,7 +32,7 @@ byte, as the run wrote. A quickstart directory gets its engines page and
 each engine's own files. --html writes only the page of a single DIR, and
 elsewhere. The tables of Wisconsin runs are printed side by side, one
 engine per row.`,
-		Args: cobra.MinimumNArgs(1),
+		Args: minArgs(1, "at least one run directory"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if html != "" && len(args) > 1 {
 				return usagef("--html names one page: give one DIR")

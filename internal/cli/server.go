@@ -4,10 +4,12 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
 
+	"github.com/dbgauge/dbgauge/internal/cli/flagtype"
 	"github.com/dbgauge/dbgauge/internal/server"
 )
 
@@ -19,7 +21,7 @@ func newServer(stdout, stderr io.Writer) *cobra.Command {
 		Short: "Start or stop a private local engine instance (postgres, mariadb, firebird)",
 	}
 	var dir string
-	var port int
+	port := flagtype.Int(0).Check(flagtype.AtLeast(0, "")).Check(flagtype.AtMost(65535, "")).WithExample("5432")
 	var settings []string
 	var socket bool
 	start := &cobra.Command{
@@ -30,12 +32,12 @@ URL for --db: TCP on loopback, or with --socket the same database through the
 instance's Unix-domain socket (inside DIR), in the form the engine's own
 clients take (postgres:///dbgauge?host=DIR/sock&port=P&user=postgres for
 libpq, psql and pgbench; mysql://root@unix(DIR/mariadbd.sock)/dbgauge).`,
-		Args: cobra.ExactArgs(1),
+		Args: exactArgs(1, "the engine ("+strings.Join(server.Engines(), ", ")+")"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if dir == "" {
 				return usagef("server start: --dir is required (a directory for the instance's data)")
 			}
-			opt := server.Options{Port: port, Settings: map[string]string{}}
+			opt := server.Options{Port: port.V, Settings: map[string]string{}}
 			for _, s := range settings {
 				k, v, ok := cut(s)
 				if !ok {
@@ -74,13 +76,13 @@ libpq, psql and pgbench; mysql://root@unix(DIR/mariadbd.sock)/dbgauge).`,
 		},
 	}
 	start.Flags().StringVar(&dir, "dir", "", "directory holding the instance (created if missing)")
-	start.Flags().IntVar(&port, "port", 0, "loopback port (default: a free one)")
+	start.Flags().Var(port, "port", "loopback port (default: a free one)")
 	start.Flags().StringArrayVar(&settings, "set", nil, "server setting name=value (repeatable), e.g. --set shared_buffers=256MB")
 	start.Flags().BoolVar(&socket, "socket", false, "print the URL through the instance's Unix-domain socket instead of the TCP one (postgres, mariadb)")
 	stop := &cobra.Command{
 		Use:   "stop ENGINE --dir DIR",
 		Short: "Stop the private instance in DIR (its data stays)",
-		Args:  cobra.ExactArgs(1),
+		Args:  exactArgs(1, "the engine ("+strings.Join(server.Engines(), ", ")+")"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if dir == "" {
 				return usagef("server stop: --dir is required")

@@ -3,11 +3,11 @@ package cli
 import (
 	"fmt"
 	"io"
-	"slices"
-	"strconv"
 
 	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 
+	"github.com/dbgauge/dbgauge/internal/cli/flagtype"
 	"github.com/dbgauge/dbgauge/internal/experiment"
 	"github.com/dbgauge/dbgauge/internal/progress"
 	"github.com/dbgauge/dbgauge/internal/report"
@@ -15,16 +15,52 @@ import (
 	w "github.com/dbgauge/dbgauge/internal/workload/wisconsin"
 )
 
+// sizeSweepFlags are sizesweep's flags, typed: Set has validated each.
 type sizeSweepFlags struct {
-	db, sizes, access, retrieve, basis, seed, out string
-	reps, warmup                                  int
-	keep                                          bool
+	db, out         string
+	sizes           *flagtype.List[int64]
+	access          *flagtype.List[string]
+	retrieve, basis *flagtype.Value[string]
+	reps, warmup    *flagtype.Value[int]
+	seed            *flagtype.Value[uint64]
+	keep            bool
+}
+
+// sweepAccessOrder is the order methods are built, timed and reported in.
+var sweepAccessOrder = []string{results.AccessNone, results.AccessClustered, results.AccessNonClustered}
+
+// newSizeSweepFlags are the defaults.
+func newSizeSweepFlags() *sizeSweepFlags {
+	return &sizeSweepFlags{
+		// The relation is cut from the generated size rounded up to 100.
+		sizes: flagtype.Counts("100,1000,5000,10000,25000,50000,100000,150000").
+			Check(func(n int64) error { return w.CheckSize((n + 99) / 100 * 100) }).Sorted(flagtype.Ascending).WithExample("10000,100000"),
+		access:   flagtype.Choices("none,clustered,nonclustered", sweepAccessOrder...).Sorted(flagtype.InAllowedOrder(sweepAccessOrder...)),
+		retrieve: flagtype.Choice(experiment.RetrieveSingle, experiment.RetrieveSingle, experiment.RetrievePercent),
+		basis:    flagtype.Choice("mean", "mean", "median"),
+		reps:     flagtype.Int(5).Check(flagtype.AtLeast(1, "")),
+		warmup:   flagtype.Int(1).Check(flagtype.AtLeast(0, "")),
+		seed:     flagtype.Seed("1"),
+	}
+}
+
+func (f *sizeSweepFlags) bind(fl *pflag.FlagSet) {
+	fl.StringVar(&f.db, "db", "", "engine URL (default: SQLite in the run directory)")
+	fl.Var(f.sizes, "sizes", "relation sizes in tuples (seed 004's eight by default)")
+	fl.Var(f.access, "access", "access methods: none, clustered, nonclustered")
+	fl.Var(f.retrieve, "retrieve", "single (one tuple by equality, seed 004) or 1pct (a 1% range, seed 003)")
+	fl.Var(f.basis, "basis", "time the analysis and diagram use: mean (the seed's average) or median (robust to a disturbed repetition)")
+	fl.Var(f.reps, "reps", "timed retrieves per size and access method")
+	fl.Var(f.warmup, "warmup", "untimed retrieves per size and access method before the timed ones")
+	fl.Var(f.seed, "seed", "seed of the retrieves' constants")
+	fl.BoolVar(&f.keep, "keep", false, "keep the relations in the database (default: each size's are dropped once measured)")
+	fl.StringVar(&f.out, "out", "", "run directory (default runs/<UTC time>-sizesweep)")
 }
 
 func init() { registerCommand("sizesweep", newSizeSweep) }
 
 func newSizeSweep(stdout, stderr io.Writer) *cobra.Command {
-	var f sizeSweepFlags
+	f := newSizeSweepFlags()
 	cmd := &cobra.Command{
 		Use:   "sizesweep [--db URL] [--sizes LIST] [--access LIST] [--reps N]",
 		Short: "Time simple retrieves against relation size under no index, a clustered and a non-clustered index",
@@ -48,7 +84,7 @@ the median.
 --retrieve single (default) fetches one tuple by equality, as the IDM
 test's indexed times, flat over a 1500-fold range, imply; --retrieve 1pct
 fetches a 1% range, as seed 003's selections do.`,
-		Args: cobra.NoArgs,
+		Args: noArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			plan, err := f.plan()
 			if err != nil {
@@ -69,81 +105,19 @@ fetches a 1% range, as seed 003's selections do.`,
 			return err
 		},
 	}
-	fl := cmd.Flags()
-	fl.StringVar(&f.db, "db", "", "engine URL (default: SQLite in the run directory)")
-	fl.StringVar(&f.sizes, "sizes", "100,1000,5000,10000,25000,50000,100000,150000", "relation sizes in tuples (seed 004's eight by default)")
-	fl.StringVar(&f.access, "access", "none,clustered,nonclustered", "access methods: none, clustered, nonclustered")
-	fl.StringVar(&f.retrieve, "retrieve", experiment.RetrieveSingle, "single (one tuple by equality, seed 004) or 1pct (a 1% range, seed 003)")
-	fl.StringVar(&f.basis, "basis", "mean", "time the analysis and diagram use: mean (the seed's average) or median (robust to a disturbed repetition)")
-	fl.IntVar(&f.reps, "reps", 5, "timed retrieves per size and access method")
-	fl.IntVar(&f.warmup, "warmup", 1, "untimed retrieves per size and access method before the timed ones")
-	fl.StringVar(&f.seed, "seed", "1", "seed of the retrieves' constants")
-	fl.BoolVar(&f.keep, "keep", false, "keep the relations in the database (default: each size's are dropped once measured)")
-	fl.StringVar(&f.out, "out", "", "run directory (default runs/<UTC time>-sizesweep)")
+	f.bind(cmd.Flags())
 	addConfigFlag(cmd)
 	return cmd
 }
 
-// sweepAccessOrder is the order methods are built, timed and reported in.
-var sweepAccessOrder = []string{results.AccessNone, results.AccessClustered, results.AccessNonClustered}
-
-// plan validates the flags: every refusal is one line naming the flag and
-// the fix, and nothing is touched.
+// plan makes the plan from the flags, each already validated by its own
+// Set, and refuses what involves several flags or the outside world: one
+// line naming the flag and the fix, nothing touched.
 func (f *sizeSweepFlags) plan() (experiment.SizeSweepPlan, error) {
-	var p experiment.SizeSweepPlan
-	sizes, err := parseSizes("sizes", f.sizes)
-	if err != nil {
-		return p, err
-	}
-	strs := make([]string, len(sizes))
-	for i, n := range sizes {
-		strs[i] = strconv.FormatInt(n, 10)
-		// The relation is cut from the generated size rounded up to 100.
-		if err := w.CheckSize((n + 99) / 100 * 100); err != nil {
-			return p, usagef("--sizes: %v", err)
-		}
-	}
-	if d := duplicate(strs); d != "" {
-		return p, usagef("--sizes: %s is given twice", d)
-	}
-	slices.Sort(sizes)
-	p.Sizes = sizes
-	acc, err := parseChoices("access", f.access, sweepAccessOrder)
-	if err != nil {
-		return p, err
-	}
-	if d := duplicate(acc); d != "" {
-		return p, usagef("--access: %s is given twice", d)
-	}
-	for _, a := range sweepAccessOrder {
-		if slices.Contains(acc, a) {
-			p.Access = append(p.Access, a)
-		}
-	}
-	switch f.retrieve {
-	case experiment.RetrieveSingle, experiment.RetrievePercent:
-		p.Retrieve = f.retrieve
-	default:
-		return p, usagef("--retrieve %q: give single or 1pct", f.retrieve)
-	}
-	if p.Retrieve == experiment.RetrievePercent && sizes[0] < 100 {
-		return p, usagef("--sizes: %d has no 1%% range; with --retrieve 1pct give sizes of at least 100", sizes[0])
-	}
-	switch f.basis {
-	case "mean", "median":
-		p.Basis = f.basis
-	default:
-		return p, usagef("--basis %q: give mean or median", f.basis)
-	}
-	if f.reps < 1 {
-		return p, usagef("--reps %d: give at least 1 (default 5)", f.reps)
-	}
-	if f.warmup < 0 {
-		return p, usagef("--warmup %d: must not be negative", f.warmup)
-	}
-	p.Reps, p.Warmup, p.Keep = f.reps, f.warmup, f.keep
-	if p.Seed, err = parseSeed(f.seed); err != nil {
-		return p, err
+	p := experiment.SizeSweepPlan{Sizes: f.sizes.Values, Access: f.access.Values, Retrieve: f.retrieve.V, Basis: f.basis.V,
+		Reps: f.reps.V, Warmup: f.warmup.V, Keep: f.keep, Seed: f.seed.V}
+	if p.Retrieve == experiment.RetrievePercent && p.Sizes[0] < 100 {
+		return p, usagef("--sizes: %d has no 1%% range; with --retrieve 1pct give sizes of at least 100", p.Sizes[0])
 	}
 	return p, nil
 }

@@ -16,6 +16,7 @@ func runSweep(args ...string) (code int, stdout, stderr string) {
 	var o, e bytes.Buffer
 	cmd := newSizeSweep(&o, &e)
 	cmd.SilenceUsage, cmd.SilenceErrors = true, true
+	cmd.SetFlagErrorFunc(flagError) // as the root gives its commands
 	cmd.SetArgs(args)
 	cmd.SetOut(&o)
 	cmd.SetErr(&e)

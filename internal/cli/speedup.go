@@ -4,26 +4,85 @@ import (
 	"fmt"
 	"io"
 	"slices"
-	"strconv"
-	"strings"
 
 	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 
+	"github.com/dbgauge/dbgauge/internal/cli/flagtype"
 	"github.com/dbgauge/dbgauge/internal/experiment"
 	"github.com/dbgauge/dbgauge/internal/progress"
 	"github.com/dbgauge/dbgauge/internal/report"
 	"github.com/dbgauge/dbgauge/internal/results"
 )
 
+// speedupFlags are speedup's flags, typed: Set has validated each.
 type speedupFlags struct {
-	db, parallelism, memory, size, sweep, pageSizes, seed, dest, out string
-	ref, sweepP, reps                                                int
+	db, out           string
+	parallelism       *flagtype.List[int64]
+	sweep, pageSizes  *flagtype.List[int64]
+	memory            *flagtype.Value[int64]
+	size              *flagtype.Value[int64]
+	dest              *flagtype.Value[string]
+	seed              *flagtype.Value[uint64]
+	ref, sweepP, reps *flagtype.Value[int]
+}
+
+// newSpeedupFlags are the defaults.
+func newSpeedupFlags() *speedupFlags {
+	return &speedupFlags{
+		parallelism: flagtype.Counts("").Sorted(flagtype.Ascending).WithExample("1,2,4").Check(func(v int64) error {
+			if v > 256 {
+				return fmt.Errorf("%d is more processes than dbgauge sets for one query (at most 256)", v)
+			}
+			return nil
+		}),
+		memory: flagtype.Bytes("256MiB"),
+		ref:    flagtype.Int(0).Check(flagtype.AtLeast(0, "")),
+		size: flagtype.Count("100000", "Wisconsin base size").Check(func(n int64) error {
+			if n < 1000 {
+				return fmt.Errorf("give one Wisconsin base size of at least 1000")
+			}
+			return nil
+		}),
+		reps: flagtype.Int(5).Check(flagtype.AtLeast(1, "")),
+		// Enough memory first, as seed 003 stepped down.
+		sweep: flagtype.ByteSizes("").Sorted(flagtype.Descending).WithExample("64MiB,16MiB,4MiB,1MiB,256KiB,64KiB").Check(func(m int64) error {
+			if m < 64<<10 {
+				return fmt.Errorf("%d bytes is below 64 KiB, PostgreSQL's smallest work_mem (kB and MB are powers of 1000 here: write 64KiB)", m)
+			}
+			return nil
+		}),
+		sweepP: flagtype.Int(0).Check(flagtype.AtLeast(0, "")).Check(flagtype.AtMost(256, "")),
+		pageSizes: flagtype.ByteSizes("").Sorted(flagtype.Ascending).WithExample("1KiB,4KiB,32KiB").Check(func(ps int64) error {
+			if ps < 512 || ps > 65536 || ps&(ps-1) != 0 {
+				return fmt.Errorf("%d bytes: a page size is a power of two from 512 bytes to 64 KiB (e.g. 4096 or 4KiB)", ps)
+			}
+			return nil
+		}),
+		dest: flagtype.Choice(results.DestRelation, results.DestRelation, results.DestCount),
+		seed: flagtype.Seed("1"),
+	}
+}
+
+func (f *speedupFlags) bind(fl *pflag.FlagSet) {
+	fl.StringVar(&f.db, "db", "", "engine URL (default: SQLite in the run directory)")
+	fl.Var(f.parallelism, "parallelism", "degrees of parallelism p, processes per query with the leader (e.g. 1,2,4)")
+	fl.Var(f.memory, "memory", "total memory held constant across p (PostgreSQL work_mem = TOTAL/p, DuckDB memory_limit)")
+	fl.Var(f.ref, "ref", "reference p of the speedups (default the smallest p; seed 003 used 2 for its joins)")
+	fl.Var(f.size, "size", "Wisconsin base size N (TENKTUP1 and TENKTUP2 have N tuples)")
+	fl.Var(f.reps, "reps", "timed repetitions per point (after one untimed warm-up)")
+	fl.Var(f.sweep, "memory-sweep", "total join memories, largest first (e.g. 64MiB,16MiB,4MiB,1MiB,256KiB,64KiB)")
+	fl.Var(f.sweepP, "sweep-p", "the fixed p of --memory-sweep (default --ref, or 1 without --parallelism)")
+	fl.Var(f.pageSizes, "page-sizes", "page sizes in bytes or KiB (e.g. 1KiB,2KiB,4KiB,8KiB,16KiB,32KiB): SQLite and Firebird")
+	fl.Var(f.dest, "dest", "where each result goes: relation (stored with CREATE TABLE AS) or count (COUNT(*) inside the engine)")
+	fl.Var(f.seed, "seed", "seed of the data and of the query constants")
+	fl.StringVar(&f.out, "out", "", "run directory (default runs/<UTC time>-speedup)")
 }
 
 func init() { registerCommand("speedup", newSpeedup) }
 
 func newSpeedup(stdout, stderr io.Writer) *cobra.Command {
-	var f speedupFlags
+	f := newSpeedupFlags()
 	cmd := &cobra.Command{
 		Use:   "speedup --db URL --parallelism LIST [--memory TOTAL] [--ref P] [--memory-sweep LIST] [--page-sizes LIST]",
 		Short: "Speedup of the Wisconsin selections and joins against parallelism, join memory and page size",
@@ -48,7 +107,7 @@ run records "not applicable".
 reference p) and reports the hash batches (PostgreSQL) or the temporary
 files (DuckDB). --page-sizes creates a new database per page size (SQLite,
 Firebird) beside --db and removes it afterwards.`,
-		Args: cobra.NoArgs,
+		Args: noArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			plan, err := f.plan()
 			if err != nil {
@@ -69,125 +128,42 @@ Firebird) beside --db and removes it afterwards.`,
 			return err
 		},
 	}
-	fl := cmd.Flags()
-	fl.StringVar(&f.db, "db", "", "engine URL (default: SQLite in the run directory)")
-	fl.StringVar(&f.parallelism, "parallelism", "", "degrees of parallelism p, processes per query with the leader (e.g. 1,2,4)")
-	fl.StringVar(&f.memory, "memory", "256MiB", "total memory held constant across p (PostgreSQL work_mem = TOTAL/p, DuckDB memory_limit)")
-	fl.IntVar(&f.ref, "ref", 0, "reference p of the speedups (default the smallest p; seed 003 used 2 for its joins)")
-	fl.StringVar(&f.size, "size", "100000", "Wisconsin base size N (TENKTUP1 and TENKTUP2 have N tuples)")
-	fl.IntVar(&f.reps, "reps", 5, "timed repetitions per point (after one untimed warm-up)")
-	fl.StringVar(&f.sweep, "memory-sweep", "", "total join memories, largest first (e.g. 64MiB,16MiB,4MiB,1MiB,256KiB,64KiB)")
-	fl.IntVar(&f.sweepP, "sweep-p", 0, "the fixed p of --memory-sweep (default --ref, or 1 without --parallelism)")
-	fl.StringVar(&f.pageSizes, "page-sizes", "", "page sizes in bytes or KiB (e.g. 1KiB,2KiB,4KiB,8KiB,16KiB,32KiB): SQLite and Firebird")
-	fl.StringVar(&f.dest, "dest", results.DestRelation, "where each result goes: relation (stored with CREATE TABLE AS) or count (COUNT(*) inside the engine)")
-	fl.StringVar(&f.seed, "seed", "1", "seed of the data and of the query constants")
-	fl.StringVar(&f.out, "out", "", "run directory (default runs/<UTC time>-speedup)")
+	f.bind(cmd.Flags())
 	addConfigFlag(cmd)
 	return cmd
 }
 
+// plan makes the plan from the flags, each already validated by its own
+// Set, and refuses what involves several flags or the outside world: one
+// line naming the flag and the fix, nothing touched.
 func (f *speedupFlags) plan() (experiment.SpeedupPlan, error) {
-	var p experiment.SpeedupPlan
-	switch f.dest {
-	case results.DestRelation, results.DestCount:
-		p.Dest = f.dest
-	default:
-		return p, usagef("--dest %q: give relation or count", f.dest)
-	}
-	if f.parallelism == "" && f.sweep == "" && f.pageSizes == "" {
+	p := experiment.SpeedupPlan{Dest: f.dest.V, Memory: f.memory.V, MemorySweep: f.sweep.Values, PageSizes: f.pageSizes.Values,
+		Size: f.size.V, Reps: f.reps.V, Seed: f.seed.V}
+	if !f.parallelism.IsSet() && !f.sweep.IsSet() && !f.pageSizes.IsSet() {
 		return p, usagef("give what to vary: --parallelism LIST (e.g. 1,2,4), --memory-sweep LIST or --page-sizes LIST")
 	}
-	if f.parallelism != "" {
-		ps, err := parseSizes("parallelism", f.parallelism)
-		if err != nil {
-			return p, err
-		}
-		var strs []string
-		for _, v := range ps {
-			if v > 256 {
-				return p, usagef("--parallelism %d: more processes than dbgauge sets for one query (at most 256)", v)
-			}
+	ref, sweepP := f.ref.V, f.sweepP.V
+	if f.parallelism.IsSet() {
+		for _, v := range f.parallelism.Values {
 			p.Parallelism = append(p.Parallelism, int(v))
-			strs = append(strs, strconv.FormatInt(v, 10))
 		}
-		if d := duplicate(strs); d != "" {
-			return p, usagef("--parallelism: %s is given twice", d)
-		}
-		slices.Sort(p.Parallelism)
 		p.Ref = p.Parallelism[0]
-		if f.ref != 0 {
-			if !slices.Contains(p.Parallelism, f.ref) {
-				return p, usagef("--ref %d: the reference must be one of --parallelism %s", f.ref, f.parallelism)
+		if ref != 0 {
+			if !slices.Contains(p.Parallelism, ref) {
+				return p, usagef("--ref %d: the reference must be one of --parallelism %s", ref, f.parallelism)
 			}
-			p.Ref = f.ref
+			p.Ref = ref
 		}
-	} else if f.ref != 0 {
+	} else if ref != 0 {
 		return p, usagef("--ref goes with --parallelism: it is the reference p of the speedups")
 	}
-	var err error
-	if p.Memory, err = parseBytes("memory", f.memory); err != nil {
-		return p, err
-	}
-	if f.sweep != "" {
-		var strs []string
-		for _, part := range strings.Split(f.sweep, ",") {
-			m, err := parseBytes("memory-sweep", part)
-			if err != nil {
-				return p, err
-			}
-			if m < 64<<10 {
-				return p, usagef("--memory-sweep %s: %d bytes is below 64 KiB, PostgreSQL's smallest work_mem (kB and MB are powers of 1000 here: write 64KiB)", strings.TrimSpace(part), m)
-			}
-			p.MemorySweep = append(p.MemorySweep, m)
-			strs = append(strs, strconv.FormatInt(m, 10))
-		}
-		if d := duplicate(strs); d != "" {
-			return p, usagef("--memory-sweep: %s bytes are given twice", d)
-		}
-		slices.Sort(p.MemorySweep)
-		slices.Reverse(p.MemorySweep) // enough memory first, as seed 003 stepped down
+	if f.sweep.IsSet() {
 		p.SweepP = max(p.Ref, 1)
-		if f.sweepP != 0 {
-			if f.sweepP < 1 || f.sweepP > 256 {
-				return p, usagef("--sweep-p %d: give 1 to 256", f.sweepP)
-			}
-			p.SweepP = f.sweepP
+		if sweepP != 0 {
+			p.SweepP = sweepP
 		}
-	} else if f.sweepP != 0 {
+	} else if sweepP != 0 {
 		return p, usagef("--sweep-p goes with --memory-sweep")
-	}
-	if f.pageSizes != "" {
-		var strs []string
-		for _, part := range strings.Split(f.pageSizes, ",") {
-			ps, err := parseBytes("page-sizes", part)
-			if err != nil {
-				return p, err
-			}
-			if ps < 512 || ps > 65536 || ps&(ps-1) != 0 {
-				return p, usagef("--page-sizes %s: a page size is a power of two from 512 bytes to 64 KiB (e.g. 4096 or 4KiB)", strings.TrimSpace(part))
-			}
-			p.PageSizes = append(p.PageSizes, ps)
-			strs = append(strs, strconv.FormatInt(ps, 10))
-		}
-		if d := duplicate(strs); d != "" {
-			return p, usagef("--page-sizes: %s bytes are given twice", d)
-		}
-		slices.Sort(p.PageSizes)
-	}
-	sizes, err := parseSizes("size", f.size)
-	if err != nil {
-		return p, err
-	}
-	if len(sizes) != 1 || sizes[0] < 1000 {
-		return p, usagef("--size %s: give one Wisconsin base size of at least 1000", f.size)
-	}
-	p.Size = sizes[0]
-	if f.reps < 1 {
-		return p, usagef("--reps %d: give at least 1", f.reps)
-	}
-	p.Reps = f.reps
-	if p.Seed, err = parseSeed(f.seed); err != nil {
-		return p, err
 	}
 	return p, nil
 }

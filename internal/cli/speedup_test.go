@@ -4,10 +4,24 @@ import (
 	"errors"
 	"slices"
 	"testing"
+
+	"github.com/spf13/pflag"
 )
 
+// parseFlags parses args into a command's typed flags (bound by bind), as
+// the command line would, and fails the test on a refused value.
+func parseFlags(t *testing.T, bind func(*pflag.FlagSet), args ...string) {
+	t.Helper()
+	fs := pflag.NewFlagSet("test", pflag.ContinueOnError)
+	bind(fs)
+	if err := fs.Parse(args); err != nil {
+		t.Fatalf("%v: %v", args, err)
+	}
+}
+
 func TestSpeedupPlan(t *testing.T) {
-	f := speedupFlags{parallelism: "4,1,2", memory: "256MiB", size: "100000", reps: 3, seed: "1", sweep: "256kB,64MB,4MB", dest: "relation"}
+	f := newSpeedupFlags()
+	parseFlags(t, f.bind, "--parallelism", "4,1,2", "--reps", "3", "--memory-sweep", "256kB,64MB,4MB")
 	p, err := f.plan()
 	if err != nil {
 		t.Fatal(err)
@@ -18,24 +32,32 @@ func TestSpeedupPlan(t *testing.T) {
 	if !slices.Equal(p.MemorySweep, []int64{64e6, 4e6, 256e3}) || p.Memory != 256<<20 {
 		t.Errorf("memory sweep %v (largest first), memory %d", p.MemorySweep, p.Memory)
 	}
-	f.pageSizes = "32KiB,1024,4K"
+	parseFlags(t, f.bind, "--page-sizes", "32KiB,1024,4K")
 	if p, err = f.plan(); err != nil || !slices.Equal(p.PageSizes, []int64{1024, 4096, 32768}) {
 		t.Errorf("page sizes %v %v, want [1024 4096 32768]", p.PageSizes, err)
 	}
-	for name, bad := range map[string]speedupFlags{
-		"nothing to vary":   {memory: "1MiB", size: "1000", reps: 1, seed: "1", dest: "relation"},
-		"ref outside list":  {parallelism: "1,2", ref: 3, memory: "1MiB", size: "1000", reps: 1, seed: "1", dest: "relation"},
-		"duplicate p":       {parallelism: "2,2", memory: "1MiB", size: "1000", reps: 1, seed: "1", dest: "relation"},
-		"page not a power":  {pageSizes: "3000", memory: "1MiB", size: "1000", reps: 1, seed: "1", dest: "relation"},
-		"sweep below 64KiB": {sweep: "32KiB", memory: "1MiB", size: "1000", reps: 1, seed: "1", dest: "relation"},
-		"size too small":    {parallelism: "1", memory: "1MiB", size: "999", reps: 1, seed: "1", dest: "relation"},
-		"no reps":           {parallelism: "1", memory: "1MiB", size: "1000", reps: 0, seed: "1", dest: "relation"},
-		"unknown dest":      {parallelism: "1", memory: "1MiB", size: "1000", reps: 1, seed: "1", dest: "client"},
+	// Refused by the plan (what spans flags) or by the flag's own Set.
+	for name, bad := range map[string][]string{
+		"nothing to vary":   {"--memory", "1MiB", "--size", "1000"},
+		"ref outside list":  {"--parallelism", "1,2", "--ref", "3"},
+		"duplicate p":       {"--parallelism", "2,2"},
+		"page not a power":  {"--page-sizes", "3000"},
+		"sweep below 64KiB": {"--memory-sweep", "32KiB"},
+		"size too small":    {"--parallelism", "1", "--size", "999"},
+		"no reps":           {"--parallelism", "1", "--reps", "0"},
+		"unknown dest":      {"--parallelism", "1", "--dest", "client"},
+		"p above 256":       {"--parallelism", "1,300"},
+		"ref without p":     {"--page-sizes", "4KiB", "--ref", "2"},
 	} {
-		_, err := bad.plan()
-		var ue *UsageError
-		if !errors.As(err, &ue) {
-			t.Errorf("%s: %v, want a usage error (exit 2)", name, err)
+		code, _, stderr := run(append([]string{"speedup"}, append(bad, "--out", t.TempDir()+"/run")...)...)
+		if code != ExitBadInput {
+			t.Errorf("%s: exit %d (%s), want a usage error (exit 2)", name, code, stderr)
 		}
+	}
+	f = newSpeedupFlags()
+	parseFlags(t, f.bind, "--page-sizes", "4KiB", "--ref", "2")
+	var ue *UsageError
+	if _, err := f.plan(); !errors.As(err, &ue) {
+		t.Errorf("--ref without --parallelism: %v, want a usage error", err)
 	}
 }

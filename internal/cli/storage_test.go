@@ -68,22 +68,3 @@ func TestStorageCommand(t *testing.T) {
 		t.Errorf("left in --dir: %v", left)
 	}
 }
-
-func TestParseBytes(t *testing.T) {
-	cases := []struct {
-		in   string
-		want int64
-	}{
-		{"256MiB", 256 << 20}, {"4GiB", 4 << 30}, {"1M", 1 << 20}, {"1000000", 1000000}, {"2 GB", 2e9}, {"1_048_576", 1 << 20}, {"8kB", 8000},
-	}
-	for _, c := range cases {
-		if got, err := parseBytes("size", c.in); err != nil || got != c.want {
-			t.Errorf("parseBytes(%q) = %d, %v; want %d", c.in, got, err, c.want)
-		}
-	}
-	for _, bad := range []string{"", "MiB", "-5MiB", "0", "5 parsecs", "1.5GiB", "99999999999TiB"} {
-		if _, err := parseBytes("size", bad); err == nil {
-			t.Errorf("parseBytes(%q) accepted", bad)
-		}
-	}
-}

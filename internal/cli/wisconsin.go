@@ -5,13 +5,14 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"slices"
 	"strconv"
 	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 
+	"github.com/dbgauge/dbgauge/internal/cli/flagtype"
 	"github.com/dbgauge/dbgauge/internal/dbms"
 	"github.com/dbgauge/dbgauge/internal/experiment"
 	"github.com/dbgauge/dbgauge/internal/progress"
@@ -21,19 +22,59 @@ import (
 	w "github.com/dbgauge/dbgauge/internal/workload/wisconsin"
 )
 
+// wisconsinFlags are wisconsin's flags, typed: Set has validated each.
 type wisconsinFlags struct {
-	db, size, org, dest, cache, queries, seed, out string
-	reps                                           int
-	drop                                           bool
-	server, protocol                               string
-	limit                                          time.Duration
-	session                                        []string
+	db, out, server string
+	size            *flagtype.List[int64]
+	org, dest       *flagtype.List[string]
+	cache, protocol *flagtype.Value[string]
+	queries         *flagtype.Value[[]int]
+	seed            *flagtype.Value[uint64]
+	reps            *flagtype.Value[int]
+	limit           *flagtype.Value[time.Duration]
+	drop            bool
+	session         []string
+}
+
+// wisconsinOrgs are the --org values, in w.Orgs' order.
+var wisconsinOrgs = []string{"heap", "hash", "clustered", "nonclustered", "indexed"}
+
+// newWisconsinFlags are the defaults.
+func newWisconsinFlags() *wisconsinFlags {
+	return &wisconsinFlags{
+		size:     flagtype.Counts("10000").Check(w.CheckSize).WithExample("10000,100000"),
+		org:      flagtype.Choices("heap,hash,clustered,nonclustered,indexed", wisconsinOrgs...).Sorted(flagtype.InAllowedOrder(wisconsinOrgs...)),
+		dest:     flagtype.Choices("relation", results.DestRelation, results.DestClient, results.DestCount),
+		cache:    flagtype.Choice("warm", "warm", "cold"),
+		queries:  flagtype.Func("1-32", w.ParseQueries),
+		seed:     flagtype.Seed("1"),
+		reps:     flagtype.Int(10).Check(flagtype.AtLeast(1, "repetition")),
+		limit:    flagtype.NonNegativeDuration(2 * time.Minute),
+		protocol: flagtype.Choice("none", "none", "ttp"),
+	}
+}
+
+func (f *wisconsinFlags) bind(fl *pflag.FlagSet) {
+	fl.StringVar(&f.db, "db", "", "engine URL: postgres://user@host:port/db, mysql://user:pass@host:port/db, sqlite:PATH, duckdb:PATH, firebird://user:pass@host:port//path.fdb (default: SQLite in the run directory)")
+	fl.Var(f.size, "size", "base relation size N, a multiple of 100; a list runs the scale-up (e.g. 10000,100000,1000000)")
+	fl.Var(f.reps, "reps", "repetitions of each query, alternating TENKTUP1 and TENKTUP2 with fresh constants")
+	fl.Var(f.org, "org", "storage organisations to run (indexed: both indices, for queries 23-25 and 29-32)")
+	fl.Var(f.dest, "dest", "where retrieval results go: relation, client, count (a list runs each)")
+	fl.Var(f.cache, "cache", "warm, or cold (drop the OS page cache as root and the engine's cache where possible before every execution)")
+	fl.Var(f.queries, "queries", "queries to run, e.g. 1-8,18,20-22")
+	fl.Var(f.seed, "seed", "seed of the query constants")
+	fl.StringVar(&f.out, "out", "", "run directory (default runs/<UTC time>-wisconsin)")
+	fl.BoolVar(&f.drop, "drop", false, "drop the benchmark relations at the end")
+	fl.StringVar(&f.server, "server", "", "directory of a private instance from 'dbgauge server start': with --cache cold it is restarted before every execution to empty the engine's cache")
+	fl.Var(f.limit, "limit", "time limit of one execution; a query past it is reported as timed out and its other repetitions are skipped (0: none)")
+	fl.Var(f.protocol, "protocol", "none (wall clock only), or ttp: time every execution with the Tucson Timing Protocol and report its computed time beside the elapsed time (protocol.txt says how)")
+	fl.StringArrayVar(&f.session, "session", nil, "SQL run at the start of the session, repeatable (e.g. --session 'SET SESSION join_cache_level = 4')")
 }
 
 func init() { registerCommand("wisconsin", newWisconsin) }
 
 func newWisconsin(stdout, stderr io.Writer) *cobra.Command {
-	var f wisconsinFlags
+	f := newWisconsinFlags()
 	cmd := &cobra.Command{
 		Use:   "wisconsin",
 		Short: "Run the Wisconsin benchmark (32 queries, storage organisations, sizes)",
@@ -42,7 +83,7 @@ scaled relations of the Gamma study (1988): four relations of base size N
 (TENKTUP1, TENKTUP2, ONEKTUP, BPRIME), the 32 queries under each storage
 organisation, every result cardinality checked. The relations stay in the
 database afterwards unless --drop is given.`,
-		Args: cobra.NoArgs,
+		Args: noArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			plan, err := f.plan()
 			if err != nil {
@@ -52,64 +93,19 @@ database afterwards unless --drop is given.`,
 			return err
 		},
 	}
-	fl := cmd.Flags()
-	fl.StringVar(&f.db, "db", "", "engine URL: postgres://user@host:port/db, mysql://user:pass@host:port/db, sqlite:PATH, duckdb:PATH, firebird://user:pass@host:port//path.fdb (default: SQLite in the run directory)")
-	fl.StringVar(&f.size, "size", "10000", "base relation size N, a multiple of 100; a list runs the scale-up (e.g. 10000,100000,1000000)")
-	fl.IntVar(&f.reps, "reps", 10, "repetitions of each query, alternating TENKTUP1 and TENKTUP2 with fresh constants")
-	fl.StringVar(&f.org, "org", "heap,hash,clustered,nonclustered,indexed", "storage organisations to run (indexed: both indices, for queries 23-25 and 29-32)")
-	fl.StringVar(&f.dest, "dest", "relation", "where retrieval results go: relation, client, count (a list runs each)")
-	fl.StringVar(&f.cache, "cache", "warm", "warm, or cold (drop the OS page cache as root and the engine's cache where possible before every execution)")
-	fl.StringVar(&f.queries, "queries", "1-32", "queries to run, e.g. 1-8,18,20-22")
-	fl.StringVar(&f.seed, "seed", "1", "seed of the query constants")
-	fl.StringVar(&f.out, "out", "", "run directory (default runs/<UTC time>-wisconsin)")
-	fl.BoolVar(&f.drop, "drop", false, "drop the benchmark relations at the end")
-	fl.StringVar(&f.server, "server", "", "directory of a private instance from 'dbgauge server start': with --cache cold it is restarted before every execution to empty the engine's cache")
-	fl.DurationVar(&f.limit, "limit", 2*time.Minute, "time limit of one execution; a query past it is reported as timed out and its other repetitions are skipped (0: none)")
-	fl.StringVar(&f.protocol, "protocol", "none", "none (wall clock only), or ttp: time every execution with the Tucson Timing Protocol and report its computed time beside the elapsed time (protocol.txt says how)")
-	fl.StringArrayVar(&f.session, "session", nil, "SQL run at the start of the session, repeatable (e.g. --session 'SET SESSION join_cache_level = 4')")
+	f.bind(cmd.Flags())
 	addConfigFlag(cmd)
 	return cmd
 }
 
+// plan makes the plan from the flags, each already validated by its own
+// Set, and refuses what involves several flags or the outside world: one
+// line naming the flag and the fix, nothing touched.
 func (f *wisconsinFlags) plan() (experiment.WisconsinPlan, error) {
-	var p experiment.WisconsinPlan
-	sizes, err := parseSizes("size", f.size)
-	if err != nil {
-		return p, err
-	}
-	for _, n := range sizes {
-		if err := w.CheckSize(n); err != nil {
-			return p, usagef("--size: %v", err)
-		}
-	}
-	if f.limit < 0 {
-		return p, usagef("--limit %s: must not be negative (0 means no limit)", f.limit)
-	}
-	if f.reps < 1 {
-		return p, usagef("--reps %d: at least one repetition is needed (default 10)", f.reps)
-	}
-	orgs, err := parseChoices("org", f.org, []string{"heap", "hash", "clustered", "nonclustered", "indexed"})
-	if err != nil {
-		return p, err
-	}
-	dests, err := parseChoices("dest", f.dest, []string{results.DestRelation, results.DestClient, results.DestCount})
-	if err != nil {
-		return p, err
-	}
-	cache, err := parseChoices("cache", f.cache, []string{"warm", "cold"})
-	if err != nil || len(cache) != 1 {
-		if err == nil {
-			err = usagef("--cache: give one of warm, cold")
-		}
-		return p, err
-	}
-	qs, err := w.ParseQueries(f.queries)
-	if err != nil {
-		return p, usagef("%v", err)
-	}
-	seed, err := parseSeed(f.seed)
-	if err != nil {
-		return p, err
+	p := experiment.WisconsinPlan{Protocol: f.protocol.V == "ttp", Sizes: f.size.Values, Reps: f.reps.V, Dests: f.dest.Values,
+		Cold: f.cache.V == "cold", Queries: f.queries.V, Seed: f.seed.V, Drop: f.drop, Limit: f.limit.V, Session: f.session}
+	for _, o := range f.org.Values {
+		p.Orgs = append(p.Orgs, w.Org(o))
 	}
 	if f.server != "" {
 		restart, err := serverRestart(f.server, f.db)
@@ -118,21 +114,6 @@ func (f *wisconsinFlags) plan() (experiment.WisconsinPlan, error) {
 		}
 		p.Restart = restart
 	}
-	for flag, list := range map[string][]string{"size": strings.Split(f.size, ","), "org": orgs, "dest": dests} {
-		if d := duplicate(list); d != "" {
-			return p, usagef("--%s: %s is given twice", flag, d)
-		}
-	}
-	switch f.protocol {
-	case "none", "ttp":
-	default:
-		return p, usagef("--protocol %q: give none or ttp", f.protocol)
-	}
-	p = experiment.WisconsinPlan{Protocol: f.protocol == "ttp", Restart: p.Restart, Sizes: sizes, Reps: f.reps, Dests: dests, Cold: cache[0] == "cold", Queries: qs, Seed: seed, Drop: f.drop, Limit: f.limit, Session: f.session}
-	for _, o := range orgs {
-		p.Orgs = append(p.Orgs, w.Org(o))
-	}
-	slices.SortFunc(p.Orgs, func(a, b w.Org) int { return slices.Index(w.Orgs, a) - slices.Index(w.Orgs, b) })
 	return p, nil
 }
 
@@ -154,18 +135,6 @@ func serverRestart(dir, db string) (func(context.Context) error, error) {
 		return nil, usagef("--server %s holds %s at %s, but --db is %s: they must name the same server", dir, inst.Engine, inst.URL, u.Redacted())
 	}
 	return inst.Restart, nil
-}
-
-func duplicate(list []string) string {
-	seen := map[string]bool{}
-	for _, x := range list {
-		x = strings.TrimSpace(x)
-		if seen[x] {
-			return x
-		}
-		seen[x] = true
-	}
-	return ""
 }
 
 // runWisconsin runs one Wisconsin plan into outDir (default under runs/),

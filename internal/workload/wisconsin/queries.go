@@ -288,13 +288,13 @@ func ParseQueries(s string) ([]int, error) {
 		}
 		var l, h int
 		if _, err := fmt.Sscan(lo, &l); err != nil {
-			return nil, fmt.Errorf("--queries %q: %q is not a query number (1-32)", s, part)
+			return nil, fmt.Errorf("%q is not a query number (1-32)", part)
 		}
 		if _, err := fmt.Sscan(hi, &h); err != nil {
-			return nil, fmt.Errorf("--queries %q: %q is not a query number (1-32)", s, part)
+			return nil, fmt.Errorf("%q is not a query number (1-32)", part)
 		}
 		if l < 1 || h > 32 || l > h {
-			return nil, fmt.Errorf("--queries %q: unknown query number in %q (the Wisconsin queries are 1-32)", s, part)
+			return nil, fmt.Errorf("unknown query number in %q (the Wisconsin queries are 1-32)", part)
 		}
 		for q := l; q <= h; q++ {
 			if !seen[q] {
