@@ -3,18 +3,15 @@ package cli
 import (
 	"errors"
 	"fmt"
-	"io"
 	"os"
 	"slices"
 	"strings"
 
-	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
 	"github.com/dbgauge/dbgauge/internal/cli/flagtype"
 	"github.com/dbgauge/dbgauge/internal/dbms"
 	"github.com/dbgauge/dbgauge/internal/experiment"
-	"github.com/dbgauge/dbgauge/internal/progress"
 	"github.com/dbgauge/dbgauge/internal/report"
 	"github.com/dbgauge/dbgauge/internal/results"
 	"github.com/dbgauge/dbgauge/internal/stats"
@@ -80,14 +77,12 @@ func (f *abtestFlags) bind(fl *pflag.FlagSet) {
 	fl.StringVar(&f.out, "out", "", "run directory (default runs/<UTC time>-abtest)")
 }
 
-func init() { registerCommand("abtest", newABTest) }
-
-func newABTest(stdout, stderr io.Writer) *cobra.Command {
-	f := newABTestFlags()
-	cmd := &cobra.Command{
-		Use:   "abtest (--a URL --b URL | --db URL --a-session SQL --b-session SQL) [--wisconsin LIST | --sql FILE]",
-		Short: "Compare two variants of one system on the same queries, interleaved",
-		Long: `A/B comparison (seed 004 Tests 5 and 8, specs/experiments.md §3): two
+func init() {
+	experimentCmd[experiment.ABTestPlan, *results.ABTestResults]{
+		name:  "abtest",
+		use:   "abtest (--a URL --b URL | --db URL --a-session SQL --b-session SQL) [--wisconsin LIST | --sql FILE]",
+		short: "Compare two variants of one system on the same queries, interleaved",
+		long: `A/B comparison (seed 004 Tests 5 and 8, specs/experiments.md §3): two
 variants of one system run the same queries in pairs, A then B with the
 same statement, repetition by repetition, so drift hits both alike. The
 variants are two connection strings (--a URL --b URL) or one server with
@@ -108,55 +103,37 @@ relations of --size N once (into each database when the variants connect
 to different ones) and checks every result's exact cardinality. --sql FILE
 takes one query per line on your own tables; A and B must return the same
 number of rows.`,
-		Args: noArgs,
-		RunE: func(cmd *cobra.Command, args []string) error {
-			plan, db, err := f.plan()
-			if err != nil {
-				return err
-			}
-			setup, err := runSetup(cmd, "abtest", f.out, db)
-			if err != nil {
-				return err
-			}
-			out := setup.Dir
-			pr := progress.New(stderr)
-			res, err := experiment.RunABTest(cmd.Context(), setup, plan, pr)
-			if res != nil {
-				stdout.Write(report.ABTestText(res))
-				fmt.Fprintf(stdout, "run directory: %s (results.json, abtest.txt, abtest.csv, abtest.svg, abtest.png)\n", out)
-				finishRun(stdout, stderr, out, "", false)
-			}
-			return err
+		flags: func() experimentFlags[experiment.ABTestPlan] { return newABTestFlags() },
+		run:   experiment.RunABTest,
+		summary: func(r *results.ABTestResults, dir string) []byte {
+			return append(report.ABTestText(r), runDirLine(dir, "results.json, abtest.txt, abtest.csv, abtest.svg, abtest.png")...)
 		},
-	}
-	f.bind(cmd.Flags())
-	addConfigFlag(cmd)
-	return cmd
+	}.register()
 }
 
 // plan makes the plan from the flags, each already validated by its own
 // Set, and refuses what involves several flags or the outside world: one
-// line naming the flag and the fix, nothing touched. db is the URL the
-// variants share.
-func (f *abtestFlags) plan() (experiment.ABTestPlan, string, error) {
+// line naming the flag and the fix, nothing touched. The URL the variants
+// share is --db (target).
+func (f *abtestFlags) plan() (experiment.ABTestPlan, error) {
 	var p experiment.ABTestPlan
 	var err error
 	if p.A, err = abVariant("a", f.a, f.aSession, f.db); err != nil {
-		return p, "", err
+		return p, err
 	}
 	if p.B, err = abVariant("b", f.b, f.bSession, f.db); err != nil {
-		return p, "", err
+		return p, err
 	}
 	switch {
 	case len(f.a)+len(f.aSession)+len(f.b)+len(f.bSession) == 0:
-		return p, "", usagef("give the two variants: --a URL --b URL, or --db URL --a-session SQL --b-session SQL")
+		return p, usagef("give the two variants: --a URL --b URL, or --db URL --a-session SQL --b-session SQL")
 	case f.db == "" && (p.A.URL == "") != (p.B.URL == ""):
-		return p, "", usagef("only one variant has a URL: give --b URL too, or --db URL for the variant without one")
+		return p, usagef("only one variant has a URL: give --b URL too, or --db URL for the variant without one")
 	case firstNonEmpty(p.A.URL, f.db) == firstNonEmpty(p.B.URL, f.db) && slices.Equal(p.A.Session, p.B.Session):
-		return p, "", usagef("A and B are the same variant (same URL, same session statements): give them different URLs or settings")
+		return p, usagef("A and B are the same variant (same URL, same session statements): give them different URLs or settings")
 	}
 	if err := f.workload(&p); err != nil {
-		return p, "", err
+		return p, err
 	}
 	p.Reps, p.Warmup, p.Dest, p.Level, p.Seed = f.reps.V, f.warmup.V, f.dest.V, f.level.V, f.seed.V
 	p.Caches = []string{f.cache.V}
@@ -165,14 +142,14 @@ func (f *abtestFlags) plan() (experiment.ABTestPlan, string, error) {
 	}
 	if f.server != "" {
 		if p.A.URL != "" || p.B.URL != "" {
-			return p, "", usagef("--server restarts the one server --db names; with --a URL --b URL the variants are two servers")
+			return p, usagef("--server restarts the one server --db names; with --a URL --b URL the variants are two servers")
 		}
 		if p.Restart, err = serverRestart(f.server, f.db); err != nil {
-			return p, "", err
+			return p, err
 		}
 	}
 	p.Drop = f.drop
-	return p, f.db, nil
+	return p, nil
 }
 
 // workload reads --wisconsin/--size or --sql.
@@ -255,3 +232,5 @@ func firstNonEmpty(ss ...string) string {
 	}
 	return ""
 }
+
+func (f *abtestFlags) target() (db, out string) { return f.db, f.out }

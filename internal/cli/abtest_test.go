@@ -15,7 +15,7 @@ import (
 // root command) and returns the error Run would turn into an exit code.
 func runABTest(args ...string) (stdout string, err error) {
 	var o, e bytes.Buffer
-	cmd := newABTest(&o, &e)
+	cmd := commands["abtest"](&o, &e)
 	cmd.SetArgs(args)
 	cmd.SetOut(&o)
 	cmd.SetErr(&e)
@@ -75,7 +75,8 @@ func TestABTestVariants(t *testing.T) {
 	f := newABTestFlags()
 	parseFlags(t, f.bind, "--db", "postgres://u@127.0.0.1:5432/db", "--a", "SET max_parallel_workers_per_gather = 0",
 		"--b", "SET max_parallel_workers_per_gather=2", "--b-session", "SET jit = off", "--reps", "5", "--cache", "both")
-	p, db, err := f.plan()
+	p, err := f.plan()
+	db, _ := f.target()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -92,7 +93,7 @@ func TestABTestVariants(t *testing.T) {
 	// Two URLs; a URL given to --a with --db overrides it for A only.
 	f = newABTestFlags()
 	parseFlags(t, f.bind, "--db", "sqlite:/tmp/base.db", "--a", "sqlite:/tmp/other.db", "--reps", "3", "--dest", "count", "--level", "0.9")
-	if p, _, err = f.plan(); err != nil || p.A.URL != "sqlite:/tmp/other.db" || p.B.URL != "" {
+	if p, err = f.plan(); err != nil || p.A.URL != "sqlite:/tmp/other.db" || p.B.URL != "" {
 		t.Errorf("A overrides --db: %v %+v %+v", err, p.A, p.B)
 	}
 	// A password in a variant's URL is hidden in the manifest.

@@ -3,19 +3,15 @@ package cli
 import (
 	"errors"
 	"fmt"
-	"io"
-	"os"
 	"strconv"
 	"strings"
 	"time"
 
-	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
 	"github.com/dbgauge/dbgauge/internal/cli/flagtype"
 	"github.com/dbgauge/dbgauge/internal/dbms"
 	"github.com/dbgauge/dbgauge/internal/experiment"
-	"github.com/dbgauge/dbgauge/internal/progress"
 	"github.com/dbgauge/dbgauge/internal/report"
 	"github.com/dbgauge/dbgauge/internal/results"
 	"github.com/dbgauge/dbgauge/internal/workload/tpcb"
@@ -29,6 +25,7 @@ var (
 
 // dsbenchFlags are dsbench's flags, typed: Set has validated each.
 type dsbenchFlags struct {
+	fs                                        *pflag.FlagSet // bound to: which flags were given
 	db, out                                   string
 	mode, form                                *flagtype.Value[string]
 	isolation                                 *flagtype.Value[dbms.Isolation]
@@ -60,6 +57,7 @@ func newDSBenchFlags() *dsbenchFlags {
 }
 
 func (f *dsbenchFlags) bind(fl *pflag.FlagSet) {
+	f.fs = fl
 	fl.StringVar(&f.db, "db", "", "engine URL (default: SQLite in the run directory, WAL mode)")
 	fl.Var(f.mode, "mode", "tpcb (the TPC-B transaction) or select (read one account)")
 	fl.Var(f.form, "form", "procedure (one server-side call per transaction; the default on PostgreSQL and MariaDB; Firebird 3 breaks atomicity in it under conflicts) or statements")
@@ -82,14 +80,12 @@ func (f *dsbenchFlags) bind(fl *pflag.FlagSet) {
 	fl.BoolVar(&f.raw, "raw-times", false, "also write every residence time to raw_times_scale<X>.txt")
 }
 
-func init() { registerCommand("dsbench", newDSBench) }
-
-func newDSBench(stdout, stderr io.Writer) *cobra.Command {
-	f := newDSBenchFlags()
-	cmd := &cobra.Command{
-		Use:   "dsbench",
-		Short: "The DSBENCH stress sweep: TPC-B-like or SELECT load over a series of database sizes",
-		Long: `Run seed 001's stress sweep: for every scale (1 branch, 10 tellers, 100,000
+func init() {
+	experimentCmd[experiment.DSBenchPlan, *results.DSBenchResults]{
+		name:  "dsbench",
+		use:   "dsbench",
+		short: "The DSBENCH stress sweep: TPC-B-like or SELECT load over a series of database sizes",
+		long: `Run seed 001's stress sweep: for every scale (1 branch, 10 tellers, 100,000
 accounts per unit) drop and populate the database, run --cycles cycles of
 --duration from threads x connections clients, record every residence time,
 check consistency after every cycle, and report the 23-column table, the
@@ -104,60 +100,32 @@ and keep what was measured. A local server can be named by its Unix socket
 (postgres:///db?host=DIR, mysql://user@unix(PATH)/db). Per scale the run
 records the client's CPU per transaction and its share of the machine, and
 warns when the client took more than a quarter of the machine's CPU.`,
-		Args: noArgs,
-		RunE: func(cmd *cobra.Command, args []string) error {
-			if f.dsi {
-				for _, name := range []string{"scales", "threads", "connections", "retry", "prepare", "reconnect", "nodes"} {
-					if cmd.Flags().Changed(name) {
-						return usagef("--dsi forces the DSI defaults: leave out --%s", name)
-					}
-				}
-				// Through Set, so that the manifest records the values run.
-				if err := errors.Join(f.scales.Set(dsiScales), f.threads.Set(strconv.Itoa(dsiThreads)), f.connections.Set("1"), f.nodes.Set("1")); err != nil {
-					return err
-				}
-				f.retry, f.prepare, f.reconnect = false, false, false
-			}
-			plan, err := f.plan()
-			if err != nil {
-				return err
-			}
-			out := f.out
-			if out == "" {
-				out = results.DefaultDir(defaultRunsDir, "dsbench", time.Now())
-			}
-			if err := results.CheckWritable(out); err != nil {
-				return usagef("%v", err)
-			}
-			setup := experiment.DSBenchSetup{DB: f.db, Dir: out, Command: redactArgs(os.Args), Config: redactConfig(effectiveFlags(cmd.Flags())), Version: Version()}
-			pr := progress.New(stderr)
-			res, err := experiment.RunDSBench(cmd.Context(), setup, plan, pr)
-			if errors.Is(err, experiment.ErrNoProcedure) {
-				return usagef("%v", err)
-			}
-			if res != nil {
-				stdout.Write(dsbenchSummary(res, out))
-				finishRun(stdout, stderr, out, "", true)
-			}
-			if err == nil {
-				for _, s := range res.Scales {
-					if !s.Consistent {
-						return fmt.Errorf("scale %d failed its consistency check: %s", s.Scale, strings.Join(s.Inconsistency, "; "))
-					}
-				}
-			}
-			return err
+		flags: func() experimentFlags[experiment.DSBenchPlan] { return newDSBenchFlags() },
+		run:   experiment.RunDSBench,
+		summary: func(r *results.DSBenchResults, dir string) []byte {
+			return dsbenchSummary(r, dir)
 		},
-	}
-	f.bind(cmd.Flags())
-	addConfigFlag(cmd)
-	return cmd
+		archive: true,
+		after:   dsbenchConsistent,
+	}.register()
 }
 
 // plan makes the plan from the flags, each already validated by its own
 // Set, and refuses what involves several flags or the outside world: one
 // line naming the flag and the fix, nothing touched.
 func (f *dsbenchFlags) plan() (experiment.DSBenchPlan, error) {
+	if f.dsi {
+		for _, name := range []string{"scales", "threads", "connections", "retry", "prepare", "reconnect", "nodes"} {
+			if f.fs.Changed(name) {
+				return experiment.DSBenchPlan{}, usagef("--dsi forces the DSI defaults: leave out --%s", name)
+			}
+		}
+		// Through Set, so that the manifest records the values run.
+		if err := errors.Join(f.scales.Set(dsiScales), f.threads.Set(strconv.Itoa(dsiThreads)), f.connections.Set("1"), f.nodes.Set("1")); err != nil {
+			return experiment.DSBenchPlan{}, err
+		}
+		f.retry, f.prepare, f.reconnect = false, false, false
+	}
 	var p experiment.DSBenchPlan
 	if f.nodes.V != 1 {
 		return p, usagef("--nodes %d: remote load nodes are not implemented yet; use 1", f.nodes.V)
@@ -187,4 +155,20 @@ func dsbenchSummary(r *results.DSBenchResults, dir string) []byte {
 	}
 	fmt.Fprintf(&b, "run directory: %s (results.txt, results.csv, results.json, results.log, *.svg, *.png, manifest.json, journal.jsonl) and %s.tar.gz\n", dir, dir)
 	return []byte(b.String())
+}
+
+func (f *dsbenchFlags) target() (db, out string) { return f.db, f.out }
+
+// dsbenchConsistent fails a sweep that finished but failed a consistency
+// check: its rates are of a database that lost or invented money.
+func dsbenchConsistent(res *results.DSBenchResults, err error) error {
+	if err != nil {
+		return err
+	}
+	for _, s := range res.Scales {
+		if !s.Consistent {
+			return fmt.Errorf("scale %d failed its consistency check: %s", s.Scale, strings.Join(s.Inconsistency, "; "))
+		}
+	}
+	return nil
 }

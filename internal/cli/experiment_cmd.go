@@ -50,8 +50,8 @@ func registeredCommands(stdout, stderr io.Writer) []*cobra.Command {
 // naming the flag and the fix, and nothing is touched.
 type experimentFlags[P any] interface {
 	bind(fs *pflag.FlagSet)
-	// plan validates the flags; cmd tells which were given.
-	plan(cmd *cobra.Command) (P, error)
+	// plan validates the flags into the experiment's plan.
+	plan() (P, error)
 	// target is the engine URL ("" for the embedded default) and the run
 	// directory ("" for runs/<UTC time>-<experiment>).
 	target() (db, out string)
@@ -70,6 +70,8 @@ type experimentCmd[P any, R results.Results] struct {
 	summary func(res R, dir string) []byte
 	// archive packs the run directory into DIR.tar.gz once it is complete.
 	archive bool
+	// subcommands are the command's own (optional).
+	subcommands func(stdout, stderr io.Writer) []*cobra.Command
 	// hidden keeps the command out of help and the generated docs.
 	hidden bool
 	// after maps the run's outcome to the command's error (nil: the
@@ -84,7 +86,7 @@ func (e experimentCmd[P, R]) command(stdout, stderr io.Writer) *cobra.Command {
 	f := e.flags()
 	cmd := &cobra.Command{Use: e.use, Short: e.short, Long: e.long, Args: noArgs, Hidden: e.hidden,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			plan, err := f.plan(cmd)
+			plan, err := f.plan()
 			if err != nil {
 				return err
 			}
@@ -105,6 +107,9 @@ func (e experimentCmd[P, R]) command(stdout, stderr io.Writer) *cobra.Command {
 		}}
 	f.bind(cmd.Flags())
 	addConfigFlag(cmd)
+	if e.subcommands != nil {
+		cmd.AddCommand(e.subcommands(stdout, stderr)...)
+	}
 	return cmd
 }
 

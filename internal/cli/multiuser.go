@@ -2,7 +2,6 @@ package cli
 
 import (
 	"encoding/json"
-	"fmt"
 	"io"
 	"os"
 	"slices"
@@ -12,8 +11,8 @@ import (
 
 	"github.com/dbgauge/dbgauge/internal/cli/flagtype"
 	"github.com/dbgauge/dbgauge/internal/experiment"
-	"github.com/dbgauge/dbgauge/internal/progress"
 	"github.com/dbgauge/dbgauge/internal/report"
+	"github.com/dbgauge/dbgauge/internal/results"
 	w "github.com/dbgauge/dbgauge/internal/workload/wisconsin"
 )
 
@@ -53,14 +52,12 @@ func (f *multiuserFlags) bind(fl *pflag.FlagSet) {
 	fl.StringVar(&f.out, "out", "", "run directory (default runs/<UTC time>-multiuser)")
 }
 
-func init() { registerCommand("multiuser", newMultiuser) }
-
-func newMultiuser(stdout, stderr io.Writer) *cobra.Command {
-	f := newMultiuserFlags()
-	cmd := &cobra.Command{
-		Use:   "multiuser --db URL [--users 0,1,2,4,8,14,16,18,24]",
-		Short: "Multi-user throughput: n users started at once, time until the last ends (IDM Performance Test 1)",
-		Long: `Multi-user throughput (seed 004, IDM Performance Test 1; specs/experiments.md
+func init() {
+	experimentCmd[experiment.MultiuserPlan, *results.MultiuserResults]{
+		name:  "multiuser",
+		use:   "multiuser --db URL [--users 0,1,2,4,8,14,16,18,24]",
+		short: "Multi-user throughput: n users started at once, time until the last ends (IDM Performance Test 1)",
+		long: `Multi-user throughput (seed 004, IDM Performance Test 1; specs/experiments.md
 section 1). A Wisconsin relation (TENKTUP1 of --tuples) gets a clustered
 index on unique2 and a non-clustered index on unique1. Every user has its
 own script of --retrieves retrieves, each a simple restriction on one
@@ -75,31 +72,13 @@ The table gives per user count the median time with its range and a
 bootstrap interval, per_user = time / users and thruput = users x T(1) /
 T(users); the diagram draws thruput against users beside the ideal line.
 Users are goroutines by default; --processes makes each its own process.`,
-		Args: noArgs,
-		RunE: func(cmd *cobra.Command, args []string) error {
-			plan, err := f.plan()
-			if err != nil {
-				return err
-			}
-			setup, err := runSetup(cmd, "multiuser", f.out, f.db)
-			if err != nil {
-				return err
-			}
-			out := setup.Dir
-			pr := progress.New(stderr)
-			res, err := experiment.RunMultiuser(cmd.Context(), setup, plan, pr)
-			if res != nil {
-				stdout.Write(report.MultiuserText(res))
-				fmt.Fprintf(stdout, "run directory: %s (results.json, multiuser.txt, multiuser.csv, multiuser.svg, multiuser.png)\n", out)
-				finishRun(stdout, stderr, out, "", false)
-			}
-			return err
+		flags: func() experimentFlags[experiment.MultiuserPlan] { return newMultiuserFlags() },
+		run:   experiment.RunMultiuser,
+		summary: func(r *results.MultiuserResults, dir string) []byte {
+			return append(report.MultiuserText(r), runDirLine(dir, "results.json, multiuser.txt, multiuser.csv, multiuser.svg, multiuser.png")...)
 		},
-	}
-	f.bind(cmd.Flags())
-	addConfigFlag(cmd)
-	cmd.AddCommand(newMultiuserUser(stdout))
-	return cmd
+		subcommands: func(stdout, _ io.Writer) []*cobra.Command { return []*cobra.Command{newMultiuserUser(stdout)} },
+	}.register()
 }
 
 // plan makes the plan from the flags, each already validated by its own
@@ -158,3 +137,5 @@ func newMultiuserUser(stdout io.Writer) *cobra.Command {
 	cmd.Flags().StringVar(&script, "script", "", "the retrieves, as JSON")
 	return cmd
 }
+
+func (f *multiuserFlags) target() (db, out string) { return f.db, f.out }

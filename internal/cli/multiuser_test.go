@@ -16,7 +16,7 @@ import (
 // line on stderr), without depending on its registration in the root.
 func runMultiuser(args ...string) (code int, stdout, stderr string) {
 	var o, e bytes.Buffer
-	cmd := newMultiuser(&o, &e)
+	cmd := commands["multiuser"](&o, &e)
 	cmd.SetArgs(args)
 	cmd.SetOut(&o)
 	cmd.SetErr(&e)

@@ -2,17 +2,15 @@ package cli
 
 import (
 	"fmt"
-	"io"
 	"os"
 	"strings"
 
-	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
 	"github.com/dbgauge/dbgauge/internal/cli/flagtype"
 	"github.com/dbgauge/dbgauge/internal/experiment"
-	"github.com/dbgauge/dbgauge/internal/progress"
 	"github.com/dbgauge/dbgauge/internal/report"
+	"github.com/dbgauge/dbgauge/internal/results"
 	"github.com/dbgauge/dbgauge/internal/timing"
 )
 
@@ -64,14 +62,12 @@ func (f *qacFlags) bind(fl *pflag.FlagSet) {
 	fl.StringVar(&f.out, "out", "", "run directory (default runs/<UTC time>-qac)")
 }
 
-func init() { registerCommand("qac", newQAC) }
-
-func newQAC(stdout, stderr io.Writer) *cobra.Command {
-	f := newQACFlags()
-	cmd := &cobra.Command{
-		Use:   "qac --db URL (--sql FILE | --wisconsin Q) --cardinalities LIST",
-		Short: "Time one query at several cardinalities with the Tucson Timing Protocol",
-		Long: `Query at cardinality (seed 002, specs/ttp.md): the variable table is built
+func init() {
+	experimentCmd[experiment.QACPlan, *results.QACResults]{
+		name:  "qac",
+		use:   "qac --db URL (--sql FILE | --wisconsin Q) --cardinalities LIST",
+		short: "Time one query at several cardinalities with the Tucson Timing Protocol",
+		long: `Query at cardinality (seed 002, specs/ttp.md): the variable table is built
 once at the largest cardinality and cut down with CREATE TABLE AS for each
 smaller one; every Q@C runs --qe query executions in the protocol's order
 (plan check, cold cache, snapshots of every process and of the machine,
@@ -85,30 +81,12 @@ intervals. protocol.txt in the run directory is the reporting paragraph.
 largest cardinality. --sql FILE takes a query whose text names the variable
 table as {table}; --table names your table and --key an integer column
 numbered 0..N-1 (the cut keeps the rows with key < C).`,
-		Args: noArgs,
-		RunE: func(cmd *cobra.Command, args []string) error {
-			plan, err := f.plan()
-			if err != nil {
-				return err
-			}
-			setup, err := runSetup(cmd, "qac", f.out, f.db)
-			if err != nil {
-				return err
-			}
-			out := setup.Dir
-			pr := progress.New(stderr)
-			res, err := experiment.RunQAC(cmd.Context(), setup, plan, pr)
-			if res != nil {
-				stdout.Write(report.QACText(res))
-				fmt.Fprintf(stdout, "run directory: %s (results.json, qac.txt, qac.csv, protocol.txt, qac.svg, qac.png)\n", out)
-				finishRun(stdout, stderr, out, "", false)
-			}
-			return err
+		flags: func() experimentFlags[experiment.QACPlan] { return newQACFlags() },
+		run:   experiment.RunQAC,
+		summary: func(r *results.QACResults, dir string) []byte {
+			return append(report.QACText(r), runDirLine(dir, "results.json, qac.txt, qac.csv, protocol.txt, qac.svg, qac.png")...)
 		},
-	}
-	f.bind(cmd.Flags())
-	addConfigFlag(cmd)
-	return cmd
+	}.register()
 }
 
 // plan makes the plan from the flags, each already validated by its own
@@ -157,3 +135,5 @@ func (f *qacFlags) plan() (experiment.QACPlan, error) {
 	}
 	return p, nil
 }
+
+func (f *qacFlags) target() (db, out string) { return f.db, f.out }

@@ -10,7 +10,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
 	"github.com/dbgauge/dbgauge/internal/dbms"
@@ -44,7 +43,7 @@ func (f *probeFlags) bind(fs *pflag.FlagSet) {
 	fs.IntVar(&f.reps, "reps", 3, "timed queries")
 }
 
-func (f *probeFlags) plan(*cobra.Command) (int, error) {
+func (f *probeFlags) plan() (int, error) {
 	if f.reps < 1 {
 		return 0, usagef("--reps %d: give at least 1", f.reps)
 	}

@@ -1,15 +1,10 @@
 package cli
 
 import (
-	"fmt"
-	"io"
-
-	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
 	"github.com/dbgauge/dbgauge/internal/cli/flagtype"
 	"github.com/dbgauge/dbgauge/internal/experiment"
-	"github.com/dbgauge/dbgauge/internal/progress"
 	"github.com/dbgauge/dbgauge/internal/report"
 	"github.com/dbgauge/dbgauge/internal/results"
 	w "github.com/dbgauge/dbgauge/internal/workload/wisconsin"
@@ -57,14 +52,12 @@ func (f *sizeSweepFlags) bind(fl *pflag.FlagSet) {
 	fl.StringVar(&f.out, "out", "", "run directory (default runs/<UTC time>-sizesweep)")
 }
 
-func init() { registerCommand("sizesweep", newSizeSweep) }
-
-func newSizeSweep(stdout, stderr io.Writer) *cobra.Command {
-	f := newSizeSweepFlags()
-	cmd := &cobra.Command{
-		Use:   "sizesweep [--db URL] [--sizes LIST] [--access LIST] [--reps N]",
-		Short: "Time simple retrieves against relation size under no index, a clustered and a non-clustered index",
-		Long: `Retrieval time against relation size (seed 004 IDM Test 2, seed 003 §5.1;
+func init() {
+	experimentCmd[experiment.SizeSweepPlan, *results.SizeSweepResults]{
+		name:  "sizesweep",
+		use:   "sizesweep [--db URL] [--sizes LIST] [--access LIST] [--reps N]",
+		short: "Time simple retrieves against relation size under no index, a clustered and a non-clustered index",
+		long: `Retrieval time against relation size (seed 004 IDM Test 2, seed 003 §5.1;
 specs/experiments.md §2). For every size a Wisconsin relation is generated
 (or cut from the next multiple of 100 with CREATE TABLE AS) once per access
 method: none (a heap; the retrieve restricts unique2 and scans), clustered
@@ -84,30 +77,12 @@ the median.
 --retrieve single (default) fetches one tuple by equality, as the IDM
 test's indexed times, flat over a 1500-fold range, imply; --retrieve 1pct
 fetches a 1% range, as seed 003's selections do.`,
-		Args: noArgs,
-		RunE: func(cmd *cobra.Command, args []string) error {
-			plan, err := f.plan()
-			if err != nil {
-				return err
-			}
-			setup, err := runSetup(cmd, "sizesweep", f.out, f.db)
-			if err != nil {
-				return err
-			}
-			out := setup.Dir
-			pr := progress.New(stderr)
-			res, err := experiment.RunSizeSweep(cmd.Context(), setup, plan, pr)
-			if res != nil {
-				stdout.Write(report.SizeSweepText(res))
-				fmt.Fprintf(stdout, "run directory: %s (results.json, sizesweep.txt, sizesweep.csv, sizesweep.svg, sizesweep.png)\n", out)
-				finishRun(stdout, stderr, out, "", false)
-			}
-			return err
+		flags: func() experimentFlags[experiment.SizeSweepPlan] { return newSizeSweepFlags() },
+		run:   experiment.RunSizeSweep,
+		summary: func(r *results.SizeSweepResults, dir string) []byte {
+			return append(report.SizeSweepText(r), runDirLine(dir, "results.json, sizesweep.txt, sizesweep.csv, sizesweep.svg, sizesweep.png")...)
 		},
-	}
-	f.bind(cmd.Flags())
-	addConfigFlag(cmd)
-	return cmd
+	}.register()
 }
 
 // plan makes the plan from the flags, each already validated by its own
@@ -121,3 +96,5 @@ func (f *sizeSweepFlags) plan() (experiment.SizeSweepPlan, error) {
 	}
 	return p, nil
 }
+
+func (f *sizeSweepFlags) target() (db, out string) { return f.db, f.out }

@@ -14,7 +14,7 @@ import (
 // root has it registered: output, one error line, the exit code.
 func runSweep(args ...string) (code int, stdout, stderr string) {
 	var o, e bytes.Buffer
-	cmd := newSizeSweep(&o, &e)
+	cmd := commands["sizesweep"](&o, &e)
 	cmd.SilenceUsage, cmd.SilenceErrors = true, true
 	cmd.SetFlagErrorFunc(flagError) // as the root gives its commands
 	cmd.SetArgs(args)

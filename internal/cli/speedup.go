@@ -2,15 +2,12 @@ package cli
 
 import (
 	"fmt"
-	"io"
 	"slices"
 
-	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
 	"github.com/dbgauge/dbgauge/internal/cli/flagtype"
 	"github.com/dbgauge/dbgauge/internal/experiment"
-	"github.com/dbgauge/dbgauge/internal/progress"
 	"github.com/dbgauge/dbgauge/internal/report"
 	"github.com/dbgauge/dbgauge/internal/results"
 )
@@ -79,14 +76,12 @@ func (f *speedupFlags) bind(fl *pflag.FlagSet) {
 	fl.StringVar(&f.out, "out", "", "run directory (default runs/<UTC time>-speedup)")
 }
 
-func init() { registerCommand("speedup", newSpeedup) }
-
-func newSpeedup(stdout, stderr io.Writer) *cobra.Command {
-	f := newSpeedupFlags()
-	cmd := &cobra.Command{
-		Use:   "speedup --db URL --parallelism LIST [--memory TOTAL] [--ref P] [--memory-sweep LIST] [--page-sizes LIST]",
-		Short: "Speedup of the Wisconsin selections and joins against parallelism, join memory and page size",
-		Long: `Seed 003 sections 5.2 and 6.2 (specs/experiments.md section 4): the 0%, 1% and
+func init() {
+	experimentCmd[experiment.SpeedupPlan, *results.SpeedupResults]{
+		name:  "speedup",
+		use:   "speedup --db URL --parallelism LIST [--memory TOTAL] [--ref P] [--memory-sweep LIST] [--page-sizes LIST]",
+		short: "Speedup of the Wisconsin selections and joins against parallelism, join memory and page size",
+		long: `Seed 003 sections 5.2 and 6.2 (specs/experiments.md section 4): the 0%, 1% and
 10% selections with no index, a clustered and a non-clustered index, and
 joinABprime, joinAselB and joinCselAselB on the key (unique2) and a non-key
 attribute (unique1), on Wisconsin relations of --size tuples. Each result is
@@ -107,30 +102,12 @@ run records "not applicable".
 reference p) and reports the hash batches (PostgreSQL) or the temporary
 files (DuckDB). --page-sizes creates a new database per page size (SQLite,
 Firebird) beside --db and removes it afterwards.`,
-		Args: noArgs,
-		RunE: func(cmd *cobra.Command, args []string) error {
-			plan, err := f.plan()
-			if err != nil {
-				return err
-			}
-			setup, err := runSetup(cmd, "speedup", f.out, f.db)
-			if err != nil {
-				return err
-			}
-			out := setup.Dir
-			pr := progress.New(stderr)
-			res, err := experiment.RunSpeedup(cmd.Context(), setup, plan, pr)
-			if res != nil {
-				stdout.Write(report.SpeedupText(res))
-				fmt.Fprintf(stdout, "run directory: %s (results.json, speedup.txt, speedup.csv and the diagrams)\n", out)
-				finishRun(stdout, stderr, out, "", false)
-			}
-			return err
+		flags: func() experimentFlags[experiment.SpeedupPlan] { return newSpeedupFlags() },
+		run:   experiment.RunSpeedup,
+		summary: func(r *results.SpeedupResults, dir string) []byte {
+			return append(report.SpeedupText(r), runDirLine(dir, "results.json, speedup.txt, speedup.csv and the diagrams")...)
 		},
-	}
-	f.bind(cmd.Flags())
-	addConfigFlag(cmd)
-	return cmd
+	}.register()
 }
 
 // plan makes the plan from the flags, each already validated by its own
@@ -167,3 +144,5 @@ func (f *speedupFlags) plan() (experiment.SpeedupPlan, error) {
 	}
 	return p, nil
 }
+
+func (f *speedupFlags) target() (db, out string) { return f.db, f.out }

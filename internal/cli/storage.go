@@ -2,20 +2,16 @@ package cli
 
 import (
 	"errors"
-	"fmt"
-	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
 	"time"
 
-	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 	"golang.org/x/sys/unix"
 
 	"github.com/dbgauge/dbgauge/internal/cli/flagtype"
 	"github.com/dbgauge/dbgauge/internal/experiment"
-	"github.com/dbgauge/dbgauge/internal/progress"
 	"github.com/dbgauge/dbgauge/internal/report"
 	"github.com/dbgauge/dbgauge/internal/results"
 )
@@ -45,47 +41,24 @@ func (f *storageFlags) bind(fl *pflag.FlagSet) {
 	fl.StringVar(&f.out, "out", "", "run directory (default runs/<UTC time>-storage)")
 }
 
-func init() { registerCommand("storage", newStorage) }
-
-func newStorage(stdout, stderr io.Writer) *cobra.Command {
-	f := newStorageFlags()
-	cmd := &cobra.Command{
-		Use:   "storage --dir PATH",
-		Short: "Measure the storage under a directory: sequential throughput, random reads, commit latency",
-		Long: `Measure the directory that holds a database (specs/dsbench.md section 6):
+func init() {
+	experimentCmd[experiment.StoragePlan, *results.StorageResults]{
+		name:  "storage",
+		use:   "storage --dir PATH",
+		short: "Measure the storage under a directory: sequential throughput, random reads, commit latency",
+		long: `Measure the directory that holds a database (specs/dsbench.md section 6):
 sequential write of --size in 1 MiB blocks with fdatasync, sequential read
 with the page cache dropped first, random 4 KiB and 8 KiB reads (O_DIRECT
 where the file system allows it) and small synchronous writes, each followed
 by fdatasync: what a commit costs. Seed 001 found that sequential figures do
 not predict database behaviour; the last two rows do. The test file is
 removed at the end, also on Ctrl-C.`,
-		Args: noArgs,
-		RunE: func(cmd *cobra.Command, args []string) error {
-			plan, err := f.plan()
-			if err != nil {
-				return err
-			}
-			out := f.out
-			if out == "" {
-				out = results.DefaultDir(defaultRunsDir, "storage", time.Now())
-			}
-			if err := results.CheckWritable(out); err != nil {
-				return usagef("%v", err)
-			}
-			pr := progress.New(stderr)
-			setup := experiment.StorageSetup{Dir: out, Command: redactArgs(os.Args), Config: effectiveFlags(cmd.Flags()), Version: Version()}
-			res, err := experiment.RunStorage(cmd.Context(), setup, plan, pr)
-			if res != nil {
-				stdout.Write(report.StorageText(res))
-				fmt.Fprintf(stdout, "run directory: %s\n", out)
-				finishRun(stdout, stderr, out, "", false)
-			}
-			return err
+		flags: func() experimentFlags[experiment.StoragePlan] { return newStorageFlags() },
+		run:   experiment.RunStorage,
+		summary: func(r *results.StorageResults, dir string) []byte {
+			return append(report.StorageText(r), runDirLine(dir, "")...)
 		},
-	}
-	f.bind(cmd.Flags())
-	addConfigFlag(cmd)
-	return cmd
+	}.register()
 }
 
 // plan makes the plan from the flags, each already validated by its own
@@ -135,3 +108,5 @@ func checkStorageDir(dir string, size int64, sizeText string) error {
 	}
 	return nil
 }
+
+func (f *storageFlags) target() (db, out string) { return "", f.out }
