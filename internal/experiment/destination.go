@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"strconv"
-	"time"
 
 	"github.com/dbgauge/dbgauge/internal/dbms"
 	"github.com/dbgauge/dbgauge/internal/results"
@@ -24,21 +23,18 @@ func intoDest(ctx context.Context, e dbms.Engine, sql string, cols []dbms.Column
 			return 0, 0, fmt.Errorf("drop result relation: %w", err)
 		}
 	}
-	var rows int64
-	var stmt func() error
+	var stmt func() (int64, error)
 	switch dest {
 	case results.DestRelation:
-		stmt = func() error { return e.CreateTableAs(ctx, resultTable, sql, cols) }
+		stmt = func() (int64, error) { return 0, e.CreateTableAs(ctx, resultTable, sql, cols) }
 	case results.DestCount:
-		stmt = func() (err error) { rows, err = countOf(ctx, e, countSQL(sql)); return err }
+		stmt = func() (int64, error) { return countOf(ctx, e, countSQL(sql)) }
 	case results.DestClient:
-		stmt = func() (err error) { rows, err = e.QueryCount(ctx, sql); return err }
+		stmt = func() (int64, error) { return e.QueryCount(ctx, sql) }
 	default:
 		return 0, 0, fmt.Errorf("unknown destination %q", dest)
 	}
-	start := time.Now()
-	err := stmt()
-	ms := float64(time.Since(start).Nanoseconds()) / 1e6
+	ms, rows, err := timed(stmt)
 	if err != nil || dest != results.DestRelation {
 		return ms, rows, err
 	}

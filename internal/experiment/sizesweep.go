@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"path/filepath"
-	"time"
 
 	"github.com/dbgauge/dbgauge/internal/dbms"
 	"github.com/dbgauge/dbgauge/internal/progress"
@@ -159,9 +158,7 @@ func (r *sizeSweepRun) key(n int64) int64 {
 // every row is fetched to the client, then the count is checked.
 func (r *sizeSweepRun) retrieve(ctx context.Context, t sweepTable, key int64) (float64, int64, error) {
 	sql, want := t.retrieve(r.plan.Retrieve, key)
-	start := time.Now()
-	rows, err := r.e.QueryCount(ctx, sql)
-	ms := float64(time.Since(start).Nanoseconds()) / 1e6
+	ms, rows, err := timed(func() (int64, error) { return r.e.QueryCount(ctx, sql) })
 	if err != nil {
 		return 0, 0, err
 	}

@@ -102,21 +102,16 @@ func (r *wisconsinRun) timed(parent context.Context, st w.Stmt, dest string) (ex
 	}
 	var ex execution
 	var err error
-	var elapsed time.Duration
 	if r.ttp != nil {
 		explain := st.Select
 		if st.Timed != "" {
 			explain = st.Timed
 		}
-		var ms float64
-		ex.rows, ms, err = r.ttpMeasure(ctx, explain, statement)
-		elapsed = time.Duration(ms * 1e6)
+		ex.rows, ex.ms, err = r.ttpMeasure(ctx, explain, statement)
 	} else {
-		start := time.Now()
-		ex.rows, err = statement(ctx)
-		elapsed = time.Since(start)
+		ex.ms, ex.rows, err = timed(func() (int64, error) { return statement(ctx) })
 	}
-	ex.ms = float64(elapsed.Nanoseconds()) / 1e6
+	elapsed := time.Duration(ex.ms * 1e6)
 	if r.plan.Limit == 0 || parent.Err() != nil {
 		return ex, err
 	}
