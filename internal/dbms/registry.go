@@ -121,3 +121,20 @@ func Open(ctx context.Context, raw string) (Engine, error) {
 	}
 	return e, nil
 }
+
+// SameEngine says whether two engine URLs name the same adapter through
+// different schemes (mariadb:// and mysql://); false when either is not a
+// URL of a registered engine.
+func SameEngine(a, b string) bool {
+	ua, err := ParseURL(a)
+	if err != nil {
+		return false
+	}
+	ub, err := ParseURL(b)
+	if err != nil {
+		return false
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	return adapters[ua.Scheme] != nil && adapters[ua.Scheme] == adapters[ub.Scheme]
+}
