@@ -20,16 +20,17 @@ var engineName = regexp.MustCompile(`(?i)postgres|mysql|mariadb|sqlite|duckdb|fi
 // which is an engine's client library, not dbgauge's code.
 var engineTrees = []string{"internal/dbms/", "internal/server/", "third_party/"}
 
-// engineNameAllowed lists the few mentions outside engineTrees that are
-// not engine knowledge. An entry allows, in file, either one exact token
-// (an identifier, or a string literal with its quotes) or, with prose set,
-// every string literal that holds a space: sentences of help text and
-// messages, which describe engines to the user and decide nothing.
+// Reasons shared by several entries of engineNameAllowed.
 const (
 	help       = "the command's help text and messages: they describe the engines to the user and decide nothing"
 	quickstart = "quickstart is defined as the Wisconsin suite on the two embedded engines side by side, in this order (its directories are named after them)"
 )
 
+// engineNameAllowed lists the few mentions outside engineTrees that are
+// not engine knowledge. An entry allows, in file, either one exact token
+// (an identifier, or a string literal with its quotes) or, with prose set,
+// every string literal that holds a space: sentences of help text and
+// messages, which describe engines to the user and decide nothing.
 var engineNameAllowed = []struct {
 	file  string
 	token string
