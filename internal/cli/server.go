@@ -48,8 +48,8 @@ libpq, psql and pgbench; mysql://root@unix(DIR/mariadbd.sock)/dbgauge).`,
 			if err := knownServer(args[0]); err != nil {
 				return err
 			}
-			if socket && args[0] == "firebird" {
-				return usagef("server start --socket: a private Firebird instance listens on TCP only")
+			if why := server.NoSocket(args[0]); socket && why != "" {
+				return usagef("server start --socket: %s", why)
 			}
 			t := time.Now()
 			inst, err := server.Start(cmd.Context(), args[0], dir, opt)

@@ -131,7 +131,7 @@ func serverRestart(dir, db string) (func(context.Context) error, error) {
 	if err != nil {
 		return nil, err
 	}
-	if u.Port != strconv.Itoa(inst.Port) || !strings.HasPrefix(inst.URL, u.Scheme+"://") && !(u.Scheme == "mariadb" && strings.HasPrefix(inst.URL, "mysql://")) {
+	if u.Port != strconv.Itoa(inst.Port) || !strings.HasPrefix(inst.URL, u.Scheme+"://") && !dbms.SameEngine(u.Raw, inst.URL) {
 		return nil, usagef("--server %s holds %s at %s, but --db is %s: they must name the same server", dir, inst.Engine, inst.URL, u.Redacted())
 	}
 	return inst.Restart, nil

@@ -17,11 +17,31 @@ type Adapter struct {
 	// Open connects one session. It must fail with an error classified as
 	// BadInput for user mistakes (bad URL, unreachable server, wrong password).
 	Open func(ctx context.Context, u *URL) (Engine, error)
+	// Processes are the names (comm, at most 15 bytes) of the engine's
+	// server processes and their wrappers, so that packages without a
+	// session tell them apart in process snapshots (ServerProcess).
+	Processes []ProcessName
+	// FileSuffixes end the names of the engine's database files (and their
+	// journals), so that a run directory's archive leaves them out
+	// (DatabaseFileSuffixes).
+	FileSuffixes []string
+}
+
+// ProcessName is one process name an engine's server runs under.
+type ProcessName struct {
+	Comm string
+	// Product is the engine as a report names it (MariaDB and MySQL are
+	// one adapter, two products).
+	Product string
+	// Helper: a wrapper or guardian (mysqld_safe, fbguard), not a server.
+	Helper bool
 }
 
 var (
 	mu       sync.Mutex
 	adapters = map[string]*Adapter{} // by scheme
+	comms    = map[string]ProcessName{}
+	suffixes []string
 )
 
 // Register makes an adapter available by its schemes. Adapters call it from
@@ -35,6 +55,31 @@ func Register(a *Adapter) {
 		}
 		adapters[s] = a
 	}
+	for _, p := range a.Processes {
+		if _, dup := comms[p.Comm]; dup {
+			panic("dbms: process name registered twice: " + p.Comm)
+		}
+		comms[p.Comm] = p
+	}
+	suffixes = append(suffixes, a.FileSuffixes...)
+}
+
+// ServerProcess says whether comm is the name of a registered engine's
+// server process (or its wrapper), and which. Timing and the stress sweep
+// call it to find an engine's processes among a machine's.
+func ServerProcess(comm string) (ProcessName, bool) {
+	mu.Lock()
+	defer mu.Unlock()
+	p, ok := comms[comm]
+	return p, ok
+}
+
+// DatabaseFileSuffixes lists the endings of every registered engine's
+// database files, for the archive of a run directory.
+func DatabaseFileSuffixes() []string {
+	mu.Lock()
+	defer mu.Unlock()
+	return append([]string(nil), suffixes...)
 }
 
 // Schemes lists the registered URL schemes, sorted.
@@ -75,4 +120,21 @@ func Open(ctx context.Context, raw string) (Engine, error) {
 		return nil, err
 	}
 	return e, nil
+}
+
+// SameEngine says whether two engine URLs name the same adapter through
+// different schemes (mariadb:// and mysql://); false when either is not a
+// URL of a registered engine.
+func SameEngine(a, b string) bool {
+	ua, err := ParseURL(a)
+	if err != nil {
+		return false
+	}
+	ub, err := ParseURL(b)
+	if err != nil {
+		return false
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	return adapters[ua.Scheme] != nil && adapters[ua.Scheme] == adapters[ub.Scheme]
 }

@@ -73,7 +73,7 @@ const ABResamples = stats.DefaultResamples
 // directory. It returns what was measured even when it fails.
 func RunABTest(ctx context.Context, s Setup, plan ABTestPlan, pr *progress.Printer) (*results.ABTestResults, error) {
 	urlA := firstNonEmpty(plan.A.URL, s.DB)
-	embedded := func(dir string) string { return "sqlite:" + filepath.Join(dir, "abtest.db") }
+	embedded := func(dir string) string { return dbms.DefaultURL(filepath.Join(dir, "abtest.db")) }
 	o, err := open(ctx, Setup{DB: urlA, Dir: s.Dir, Command: s.Command, Config: s.Config, Version: s.Version}, "abtest", plan.Seed, embedded, noCheck)
 	if err != nil {
 		return nil, err

@@ -27,7 +27,7 @@ func populate(ctx context.Context, e dbms.Engine, x int64, form string, pr *prog
 	start := time.Now()
 	// A procedure left by an earlier run depends on the tables: drop it
 	// whatever this run's form.
-	if proc, err := tpcb.ProcedureFor(e.Name()); err == nil && proc.Drop != "" {
+	if proc, err := tpcb.ProcedureFor(e); err == nil && proc.Drop != "" {
 		if _, err := e.Exec(ctx, proc.Drop); err != nil {
 			return nil, fmt.Errorf("drop the procedure: %w", err)
 		}
@@ -90,7 +90,7 @@ func populate(ctx context.Context, e dbms.Engine, x int64, form string, pr *prog
 		}
 	}
 	if form == formProcedure {
-		proc, err := tpcb.ProcedureFor(e.Name())
+		proc, err := tpcb.ProcedureFor(e)
 		if err != nil {
 			return nil, err
 		}

@@ -30,10 +30,8 @@ var ErrNoProcedure = fmt.Errorf("no server-side procedures")
 // diagrams, the load log and the archive. A server's URL is opened before
 // anything is written. It returns what was measured even on failure.
 func RunDSBench(ctx context.Context, s DSBenchSetup, plan DSBenchPlan, pr *progress.Printer) (*results.DSBenchResults, error) {
-	embedded := func(dir string) string {
-		return "sqlite:" + filepath.Join(dir, "dsbench.db") + "?_journal_mode=WAL&_busy_timeout=10000"
-	}
-	o, err := open(ctx, s, "dsbench", plan.Seed, embedded, func(engine string) error { return resolveForm(&plan, engine) })
+	embedded := func(dir string) string { return dbms.DefaultSharedURL(filepath.Join(dir, "dsbench.db")) }
+	o, err := open(ctx, s, "dsbench", plan.Seed, embedded, func(e dbms.Engine) error { return resolveForm(&plan, e) })
 	if err != nil {
 		return nil, err
 	}
@@ -48,7 +46,7 @@ func RunDSBench(ctx context.Context, s DSBenchSetup, plan DSBenchPlan, pr *progr
 	r := &dsbenchRun{url: url, e: e, plan: plan, run: run, res: res, pr: pr,
 		commits: make([]atomic.Int64, max(plan.Nodes, 1)*max(plan.Threads, 1))}
 	if plan.Form == formProcedure {
-		r.proc, _ = tpcb.ProcedureFor(e.Name())
+		r.proc, _ = tpcb.ProcedureFor(e)
 		if r.proc.Defect != "" && max(plan.Nodes, 1)*max(plan.Threads, 1)*max(plan.Conns, 1) > 1 {
 			r.warn("--form procedure: " + r.proc.Defect + "; the consistency check will say if it happened here")
 		}
@@ -118,17 +116,17 @@ func (r *dsbenchRun) reopen(ctx context.Context, o *opened) error {
 // resolveForm picks the engine's default form (the procedure form where
 // the engine has one without a known defect), and refuses the procedure
 // form where the engine has none.
-func resolveForm(p *DSBenchPlan, engine string) error {
+func resolveForm(p *DSBenchPlan, e dbms.Engine) error {
 	if p.Mode == modeSelect {
 		p.Form = formStatements // one statement: there is nothing to wrap
 		return nil
 	}
 	switch p.Form {
 	case "":
-		p.Form = tpcb.DefaultForm(engine)
+		p.Form = tpcb.DefaultForm(e)
 	case formProcedure:
-		if !tpcb.HasProcedure(engine) {
-			return dbms.Wrap(dbms.BadInput, fmt.Errorf("--form procedure: %s has %w; use --form statements", engine, ErrNoProcedure))
+		if !tpcb.HasProcedure(e) {
+			return dbms.Wrap(dbms.BadInput, fmt.Errorf("--form procedure: %s has %w; use --form statements", e.Name(), ErrNoProcedure))
 		}
 	}
 	return nil

@@ -48,13 +48,10 @@ type multiuserRun struct {
 // --reps times and writes the run directory. It returns what was measured
 // even when it fails.
 func RunMultiuser(ctx context.Context, s Setup, plan MultiuserPlan, pr *progress.Printer) (*results.MultiuserResults, error) {
-	embedded := func(dir string) string { return "sqlite:" + filepath.Join(dir, "multiuser.db") }
-	check := func(engine string) error {
-		if engine == "duckdb" {
-			// One process owns a DuckDB file, and an in-memory database is
-			// private to its connection: there is nothing for several users
-			// to share.
-			return dbms.Wrap(dbms.BadInput, fmt.Errorf("multiuser needs a database several sessions can share; DuckDB gives one process one file: use a server engine or SQLite"))
+	embedded := func(dir string) string { return dbms.DefaultURL(filepath.Join(dir, "multiuser.db")) }
+	check := func(e dbms.Engine) error {
+		if p, ok := e.(dbms.PrivateDatabase); ok {
+			return dbms.Wrap(dbms.BadInput, fmt.Errorf("multiuser needs a database several sessions can share; %s", p.PrivateDatabase()))
 		}
 		return nil
 	}
@@ -157,24 +154,17 @@ func (r *multiuserRun) prepare(ctx context.Context) error {
 			return err
 		}
 	}
-	r.res.Organization = "clustered on unique2 (" + clusteredHow(r.e.Name()) + "), non-clustered B-tree index on unique1"
+	r.res.Organization = "clustered on unique2 (" + clusteredHow(r.e) + "), non-clustered B-tree index on unique1"
 	r.pr.Line("%s organised in %.2f s: %s", r.table, time.Since(start).Seconds(), r.res.Organization)
 	return nil
 }
 
-// clusteredHow says what "clustered" is on each engine (see their Cluster).
-func clusteredHow(engine string) string {
-	switch engine {
-	case "postgres":
-		return "a B-tree index and CLUSTER: the heap ordered once"
-	case "mysql":
-		return "the InnoDB primary key"
-	case "sqlite":
-		return "a WITHOUT ROWID table keyed on it"
-	case "firebird":
-		return "loaded in unique2 order, with an ascending index"
+// clusteredHow says what "clustered" is on the engine (its Cluster).
+func clusteredHow(e dbms.Engine) string {
+	if c, ok := e.(dbms.ClusterDescriber); ok {
+		return c.ClusteredHow()
 	}
-	return engine + "'s Cluster"
+	return e.Name() + "'s Cluster"
 }
 
 // checkIdle records the machine's load average before the measurements: a

@@ -37,9 +37,11 @@ type opened struct {
 // server's URL is opened before anything is written, so bad input leaves
 // nothing behind; the embedded default (embedded(dir) gives its URL) lives
 // in the run directory, which is removed again if it cannot be opened. check
-// runs on the engine's name before anything is written when it can. The
+// runs on the opened engine (its abilities say what it can do): before
+// anything is written for a server, right after opening the embedded
+// default, whose run directory is then removed again when check fails. The
 // caller closes e and run.
-func open(ctx context.Context, s Setup, experiment string, seed uint64, embedded func(absDir string) string, check func(engine string) error) (*opened, error) {
+func open(ctx context.Context, s Setup, experiment string, seed uint64, embedded func(absDir string) string, check func(e dbms.Engine) error) (*opened, error) {
 	started := time.Now()
 	o := &opened{url: s.DB}
 	if s.DB == "" {
@@ -57,11 +59,7 @@ func open(ctx context.Context, s Setup, experiment string, seed uint64, embedded
 		if o.e, err = dbms.Open(ctx, o.url); err != nil {
 			return nil, err
 		}
-	} else if err := check(u.Scheme); err != nil {
-		return nil, err
-	}
-	if o.e != nil {
-		if err := check(o.e.Name()); err != nil {
+		if err := check(o.e); err != nil {
 			o.e.Close()
 			return nil, err
 		}
@@ -76,6 +74,12 @@ func open(ctx context.Context, s Setup, experiment string, seed uint64, embedded
 		if o.e, err = dbms.Open(ctx, o.url); err != nil {
 			o.run.Close()
 			os.RemoveAll(s.Dir) // nothing was measured: leave nothing behind
+			return nil, err
+		}
+		if err := check(o.e); err != nil {
+			o.e.Close()
+			o.run.Close()
+			os.RemoveAll(s.Dir)
 			return nil, err
 		}
 	}
@@ -104,4 +108,4 @@ func (o *opened) close() {
 	o.run.Close()
 }
 
-func noCheck(string) error { return nil }
+func noCheck(dbms.Engine) error { return nil }

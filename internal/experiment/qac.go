@@ -51,7 +51,7 @@ type qacRun struct {
 // with the protocol, analyses the executions and writes the run directory.
 // It returns what was measured even when it fails.
 func RunQAC(ctx context.Context, s Setup, plan QACPlan, pr *progress.Printer) (*results.QACResults, error) {
-	embedded := func(dir string) string { return "sqlite:" + filepath.Join(dir, "qac.db") }
+	embedded := func(dir string) string { return dbms.DefaultURL(filepath.Join(dir, "qac.db")) }
 	o, err := open(ctx, s, "qac", plan.Seed, embedded, noCheck)
 	if err != nil {
 		return nil, err

@@ -57,7 +57,7 @@ type sizeSweepRun struct {
 // every access method, analyses the times and writes the run directory. It
 // returns what was measured even when it fails.
 func RunSizeSweep(ctx context.Context, s Setup, plan SizeSweepPlan, pr *progress.Printer) (*results.SizeSweepResults, error) {
-	embedded := func(dir string) string { return "sqlite:" + filepath.Join(dir, "sizesweep.db") }
+	embedded := func(dir string) string { return dbms.DefaultURL(filepath.Join(dir, "sizesweep.db")) }
 	o, err := open(ctx, s, "sizesweep", plan.Seed, embedded, noCheck)
 	if err != nil {
 		return nil, err

@@ -48,7 +48,7 @@ type speedupRun struct {
 // at every degree of parallelism (and memory, and page size, as asked) and
 // writes the run directory. It returns what was measured even when it fails.
 func RunSpeedup(ctx context.Context, s Setup, plan SpeedupPlan, pr *progress.Printer) (*results.SpeedupResults, error) {
-	embedded := func(dir string) string { return "sqlite:" + filepath.Join(dir, "speedup.db") }
+	embedded := func(dir string) string { return dbms.DefaultURL(filepath.Join(dir, "speedup.db")) }
 	o, err := open(ctx, s, "speedup", plan.Seed, embedded, noCheck)
 	if err != nil {
 		return nil, err
@@ -78,17 +78,17 @@ func (r *speedupRun) measure(ctx context.Context) error {
 		for _, p := range r.plan.Parallelism {
 			r.res.Speedup.Values = append(r.res.Speedup.Values, int64(p))
 		}
-		r.res.Speedup.Reason = parallelNotApplicable(engine)
+		r.res.Speedup.Reason = parallelNotApplicable(r.e)
 		r.res.Speedup.Applicable = r.res.Speedup.Reason == ""
 	}
 	if len(r.plan.MemorySweep) > 0 {
 		r.res.Memory = &results.SpeedupPart{Variable: "memory", Values: r.plan.MemorySweep, P: r.plan.SweepP}
-		r.res.Memory.Reason = memoryNotApplicable(engine)
+		r.res.Memory.Reason = memoryNotApplicable(r.e)
 		r.res.Memory.Applicable = r.res.Memory.Reason == ""
 	}
 	if len(r.plan.PageSizes) > 0 {
 		r.res.PageSize = &results.SpeedupPart{Variable: "page_size", Values: r.plan.PageSizes}
-		r.res.PageSize.Reason = pageSizeNotApplicable(engine)
+		r.res.PageSize.Reason = pageSizeNotApplicable(r.e)
 		r.res.PageSize.Applicable = r.res.PageSize.Reason == ""
 	}
 	for _, part := range []*results.SpeedupPart{r.res.Speedup, r.res.Memory, r.res.PageSize} {
@@ -121,10 +121,10 @@ func (r *speedupRun) onEngine(ctx context.Context, sp, mem bool) error {
 		return err
 	}
 	if sp {
-		r.res.Speedup.Knob, r.res.Speedup.Fixed = parallelKnob(r.e.Name(), r.plan.Memory), fixed
+		r.res.Speedup.Knob, r.res.Speedup.Fixed = parallelKnob(r.e, r.plan.Memory), fixed
 	}
 	if mem {
-		r.res.Memory.Knob, r.res.Memory.Fixed = memoryKnob(r.e.Name(), r.plan.SweepP), fixed
+		r.res.Memory.Knob, r.res.Memory.Fixed = memoryKnob(r.e, r.plan.SweepP), fixed
 	}
 	for _, org := range speedupOrgs {
 		if err := r.organize(ctx, r.e, org); err != nil {

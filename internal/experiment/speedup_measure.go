@@ -26,12 +26,14 @@ func (q speedupQuery) label() string {
 func (r *speedupRun) parallelCurve(ctx context.Context, q speedupQuery) (results.SpeedupCurve, error) {
 	c := newCurve(q)
 	for _, p := range r.plan.Parallelism {
-		pt, err := r.point(ctx, r.e, q, int64(p), pointSettings(r.e.Name(), p, r.plan.Memory))
+		pt, err := r.point(ctx, r.e, q, int64(p), parallelSettings(r.e, p, r.plan.Memory))
 		c.Points = append(c.Points, pt)
 		if err != nil {
 			return c, err
 		}
-		if r.e.Name() == "postgres" && pt.WorkersPlanned >= 0 && pt.WorkersLaunched < p-1 && pt.WorkersPlanned > 0 {
+		// Only an engine whose plan reports workers (dbms.PlanAnalyzer)
+		// plans more than 0.
+		if pt.WorkersPlanned > 0 && pt.WorkersLaunched < p-1 {
 			r.warn(fmt.Sprintf("%s at p=%d: %d of %d planned workers launched (max_parallel_workers or max_worker_processes)", q.label(), p, pt.WorkersLaunched, pt.WorkersPlanned))
 		}
 	}
@@ -63,7 +65,7 @@ func speedups(c *results.SpeedupCurve, ref int) {
 func (r *speedupRun) memoryCurve(ctx context.Context, q speedupQuery) (results.SpeedupCurve, error) {
 	c := newCurve(q)
 	for _, m := range r.plan.MemorySweep {
-		pt, err := r.point(ctx, r.e, q, m, pointSettings(r.e.Name(), r.plan.SweepP, m))
+		pt, err := r.point(ctx, r.e, q, m, parallelSettings(r.e, r.plan.SweepP, m))
 		c.Points = append(c.Points, pt)
 		if err != nil {
 			return c, err
@@ -89,7 +91,7 @@ func (r *speedupRun) point(ctx context.Context, e dbms.Engine, q speedupQuery, x
 	if err != nil {
 		return fail(fmt.Errorf("warm-up: %w", err))
 	}
-	pt.WorkersPlanned, pt.WorkersLaunched, pt.HashBatches, pt.TempBytes = facts.planned, facts.launched, facts.batches, temp
+	pt.WorkersPlanned, pt.WorkersLaunched, pt.HashBatches, pt.TempBytes = facts.WorkersPlanned, facts.WorkersLaunched, facts.HashBatches, temp
 	for i := 0; i < r.plan.Reps; i++ {
 		ms, n, err := intoDest(ctx, e, q.sql, q.columns, r.plan.Dest)
 		if err != nil {

@@ -10,6 +10,8 @@ import (
 	"path/filepath"
 	"strings"
 	"time"
+
+	"github.com/dbgauge/dbgauge/internal/dbms"
 )
 
 // Archive packs the run directory dir into <dir>.tar.gz beside it (seed 001
@@ -127,9 +129,9 @@ func addEntry(tw *tar.Writer, p, name string, d fs.DirEntry) error {
 
 // isDatabaseFile tells the embedded engines' files (kept in the run
 // directory by default) that an archive leaves out: they can be gigabytes
-// and are not results.
+// and are not results. The engines register their files' suffixes.
 func isDatabaseFile(name string) bool {
-	for _, suffix := range []string{".db", ".db-wal", ".db-shm", ".db-journal", ".duckdb", ".duckdb.wal", ".db.wal", ".fdb"} {
+	for _, suffix := range dbms.DatabaseFileSuffixes() {
 		if strings.HasSuffix(name, suffix) {
 			return true
 		}

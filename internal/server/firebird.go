@@ -50,6 +50,8 @@ type firebirdKind struct{}
 
 func init() { register("firebird", firebirdKind{}) }
 
+func (firebirdKind) tcpOnly() string { return "a private Firebird instance listens on TCP only" }
+
 func (firebirdKind) available() error {
 	if _, err := os.Stat(fbServer); err != nil {
 		return fmt.Errorf("firebird server not found at %s: install the Debian package firebird3.0-server", fbServer)

@@ -58,6 +58,21 @@ type kind interface {
 	available() error
 }
 
+// tcpOnly is a kind whose instance has no Unix-domain socket; tcpOnly
+// says so in words.
+type tcpOnly interface {
+	tcpOnly() string
+}
+
+// NoSocket says why engine's private instance cannot be reached through
+// a Unix-domain socket, "" when it can (or the engine is unknown).
+func NoSocket(engine string) string {
+	if t, ok := kinds[engine].(tcpOnly); ok {
+		return t.tcpOnly()
+	}
+	return ""
+}
+
 var kinds = map[string]kind{}
 
 func register(name string, k kind) {

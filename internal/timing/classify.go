@@ -4,6 +4,8 @@ import (
 	"os"
 	"slices"
 	"strings"
+
+	"github.com/dbgauge/dbgauge/internal/dbms"
 )
 
 // Roles says which processes play which part in a QE; every other process
@@ -451,24 +453,13 @@ func overall(b, a SystemSample) (o Overall, disk, psiIO, psiCPU bool) {
 }
 
 // dbmsComm maps the comm of a database server's processes (at most 15
-// bytes: longer names are cut by the kernel) to its engine.
+// bytes: longer names are cut by the kernel) to its engine: the engines
+// dbgauge does not measure. Those it measures register their own
+// (dbms.Adapter's Processes).
 var dbmsComm = map[string]struct {
 	dbms   string
 	helper bool
 }{
-	"postgres":        {"PostgreSQL", false},
-	"postmaster":      {"PostgreSQL", false},
-	"mariadbd":        {"MariaDB", false},
-	"mysqld":          {"MySQL", false},
-	"mariadbd-safe":   {"MariaDB", true},
-	"mysqld_safe":     {"MySQL", true},
-	"fbserver":        {"Firebird", false},
-	"fb_smp_server":   {"Firebird", false},
-	"fb_inet_server":  {"Firebird", false},
-	"firebird":        {"Firebird", false},
-	"fbguard":         {"Firebird", true},
-	"duckdb":          {"DuckDB", false},
-	"sqlite3":         {"SQLite", false},
 	"mongod":          {"MongoDB", false},
 	"redis-server":    {"Redis", false},
 	"clickhouse-serv": {"ClickHouse", false},
@@ -482,7 +473,10 @@ var dbmsComm = map[string]struct {
 }
 
 // DBMSOf says which database engine a comm belongs to ("" for none).
-func DBMSOf(comm string) (dbms string, helper bool) {
+func DBMSOf(comm string) (engine string, helper bool) {
+	if p, ok := dbms.ServerProcess(comm); ok {
+		return p.Product, p.Helper
+	}
 	if d, ok := dbmsComm[comm]; ok {
 		return d.dbms, d.helper
 	}

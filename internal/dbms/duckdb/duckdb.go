@@ -25,7 +25,10 @@ const (
 )
 
 func init() {
-	dbms.Register(&dbms.Adapter{Name: "duckdb", Schemes: []string{"duckdb"}, Open: open})
+	dbms.Register(&dbms.Adapter{Name: "duckdb", Schemes: []string{"duckdb"}, Open: open,
+		// The duckdb command-line shell.
+		Processes:    []dbms.ProcessName{{Comm: "duckdb", Product: "DuckDB"}},
+		FileSuffixes: []string{".duckdb", ".duckdb.wal", ".db.wal"}})
 }
 
 // Engine is one DuckDB connection, pinned for the whole session.

@@ -35,7 +35,13 @@ const (
 )
 
 func init() {
-	dbms.Register(&dbms.Adapter{Name: "firebird", Schemes: []string{"firebird"}, Open: open})
+	dbms.Register(&dbms.Adapter{Name: "firebird", Schemes: []string{"firebird"}, Open: open,
+		Processes: []dbms.ProcessName{
+			{Comm: "fbserver", Product: "Firebird"}, {Comm: "fb_smp_server", Product: "Firebird"},
+			{Comm: "fb_inet_server", Product: "Firebird"}, {Comm: "firebird", Product: "Firebird"},
+			{Comm: "fbguard", Product: "Firebird", Helper: true},
+		},
+		FileSuffixes: []string{".fdb"}})
 }
 
 // Engine is one Firebird attachment.

@@ -23,7 +23,11 @@ import (
 const defaultPort = "3306"
 
 func init() {
-	dbms.Register(&dbms.Adapter{Name: "mysql", Schemes: []string{"mysql", "mariadb"}, Open: Open})
+	dbms.Register(&dbms.Adapter{Name: "mysql", Schemes: []string{"mysql", "mariadb"}, Open: Open,
+		Processes: []dbms.ProcessName{
+			{Comm: "mariadbd", Product: "MariaDB"}, {Comm: "mysqld", Product: "MySQL"},
+			{Comm: "mariadbd-safe", Product: "MariaDB", Helper: true}, {Comm: "mysqld_safe", Product: "MySQL", Helper: true},
+		}})
 	// The driver also prints the errors it returns ("unexpected EOF" when a
 	// session is killed) to stderr, where they would tear the progress line;
 	// every one of them reaches the caller, classified.

@@ -16,7 +16,8 @@ import (
 )
 
 func init() {
-	dbms.Register(&dbms.Adapter{Name: "postgres", Schemes: []string{"postgres", "postgresql"}, Open: Open})
+	dbms.Register(&dbms.Adapter{Name: "postgres", Schemes: []string{"postgres", "postgresql"}, Open: Open,
+		Processes: []dbms.ProcessName{{Comm: "postgres", Product: "PostgreSQL"}, {Comm: "postmaster", Product: "PostgreSQL"}}})
 }
 
 // driverModule is the client library whose version runs record.

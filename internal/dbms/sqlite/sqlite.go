@@ -15,7 +15,10 @@ import (
 )
 
 func init() {
-	dbms.Register(&dbms.Adapter{Name: "sqlite", Schemes: []string{"sqlite", "sqlite3"}, Open: open})
+	dbms.Register(&dbms.Adapter{Name: "sqlite", Schemes: []string{"sqlite", "sqlite3"}, Open: open,
+		// The sqlite3 command-line shell.
+		Processes:    []dbms.ProcessName{{Comm: "sqlite3", Product: "SQLite"}},
+		FileSuffixes: []string{".db", ".db-wal", ".db-shm", ".db-journal"}})
 }
 
 // Engine is one SQLite connection.

@@ -28,8 +28,8 @@ func ReadBalances(ctx context.Context, e dbms.Engine) (Balances, error) {
  (SELECT COUNT(*) FROM %[4]s),
  (SELECT COUNT(*) FROM %[3]s br WHERE br.bbalance <> (SELECT COALESCE(SUM(t.tbalance), 0) FROM %[2]s t WHERE t.bid = br.bid))`,
 		Accounts, Tellers, Branches, History)
-	if e.Name() == "firebird" {
-		q += " FROM RDB$DATABASE" // Firebird's SELECT needs a table
+	if d, ok := e.(dbms.DummyTable); ok {
+		q += " FROM " + d.DummyTable() // a SELECT that needs a table
 	}
 	rows, err := e.QueryRows(ctx, q)
 	if err != nil {

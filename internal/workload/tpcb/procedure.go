@@ -2,11 +2,12 @@ package tpcb
 
 import (
 	"fmt"
-	"strings"
+
+	"github.com/dbgauge/dbgauge/internal/dbms"
 )
 
-// Procedure is the TPC-B transaction as a server-side procedure for one
-// engine: the DDL that creates it (after the tables) and the call, with ?
+// Procedure is the TPC-B transaction as a server-side procedure in one
+// engine's language (dbms.ProcedureLanguage): the DDL that creates it (after the tables) and the call, with ?
 // placeholders for (aid, tid, bid, delta), returning the new account balance.
 type Procedure struct {
 	Drop   string
@@ -17,19 +18,25 @@ type Procedure struct {
 	Defect string
 }
 
-// ProcedureFor returns the procedure of an engine (postgres, mysql,
-// firebird); SQLite and DuckDB have no stored procedures.
-func ProcedureFor(engine string) (*Procedure, error) {
-	p, ok := procedures[engine]
-	if !ok {
-		return nil, fmt.Errorf("%s has no server-side procedures: use --form statements", engine)
+// ProcedureFor returns the procedure of an engine in its language, with
+// the engine's defect, if it has one; an engine without procedures (or in
+// a language written for none here) has no procedure form.
+func ProcedureFor(e dbms.Engine) (*Procedure, error) {
+	if pl, ok := e.(dbms.ProcedureLanguage); ok {
+		lang, defect := pl.ProcedureLanguage()
+		if p, ok := procedures[lang]; ok {
+			q := *p
+			q.Defect = defect
+			return &q, nil
+		}
 	}
-	return p, nil
+	return nil, fmt.Errorf("%s has no server-side procedures: use --form statements", e.Name())
 }
 
-// The bodies are the five statements of Transaction, in the same order.
+// The bodies are the five statements of Transaction, in the same order, by
+// procedure language.
 var procedures = map[string]*Procedure{
-	"postgres": {
+	"plpgsql": {
 		Drop: "DROP FUNCTION IF EXISTS tpcb_txn(bigint, integer, integer, integer)",
 		Create: `CREATE FUNCTION tpcb_txn(p_aid bigint, p_tid integer, p_bid integer, p_delta integer) RETURNS bigint AS $$
 DECLARE bal bigint;
@@ -44,7 +51,7 @@ END;
 $$ LANGUAGE plpgsql`,
 		Call: "SELECT tpcb_txn(?, ?, ?, ?)",
 	},
-	"mysql": {
+	"sql/psm": {
 		Drop: "DROP PROCEDURE IF EXISTS tpcb_txn",
 		Create: `CREATE PROCEDURE tpcb_txn(IN p_aid BIGINT, IN p_tid INT, IN p_bid INT, IN p_delta INT)
 BEGIN
@@ -58,8 +65,8 @@ BEGIN
 END`,
 		Call: "CALL tpcb_txn(?, ?, ?, ?)",
 	},
-	"firebird": {
-		// Firebird 3 has no DROP ... IF EXISTS.
+	"psql": {
+		// No DROP ... IF EXISTS in Firebird 3's PSQL.
 		Drop: "EXECUTE BLOCK AS BEGIN IF (EXISTS(SELECT 1 FROM RDB$PROCEDURES WHERE RDB$PROCEDURE_NAME = 'TPCB_TXN')) THEN EXECUTE STATEMENT 'DROP PROCEDURE TPCB_TXN'; END",
 		Create: `CREATE OR ALTER PROCEDURE tpcb_txn (p_aid BIGINT, p_tid INTEGER, p_bid INTEGER, p_delta INTEGER) RETURNS (bal BIGINT) AS
 BEGIN
@@ -70,36 +77,17 @@ BEGIN
   INSERT INTO ` + History + ` (tid, bid, aid, delta, mtime, filler) VALUES (:p_tid, :p_bid, :p_aid, :p_delta, CURRENT_TIMESTAMP, '` + HistoryFiller + `');
 END`,
 		Call: "EXECUTE PROCEDURE tpcb_txn(?, ?, ?, ?)",
-		// Seen on Firebird 3.0.11 with 4 clients on one branch (update
-		// conflicts in SNAPSHOT WAIT or READ COMMITTED NO WAIT): now and
-		// then (about once in 5,000 commits) a committed transaction is
-		// applied only in part (its teller's and branch's deltas missing,
-		// or its history row) or not at all. The same happens through the
-		// official client library when the tellers and accounts reference
-		// their branch (scripts/repro/firebird-psql-atomicity.py) and with
-		// EXECUTE BLOCK, never with the same statements sent one by one,
-		// so it is the server's PSQL, not the Go driver.
-		Defect: "Firebird 3.0.11 was seen to break atomicity in PSQL under concurrent update conflicts (now and then a committed transaction is applied only in part; scripts/repro/firebird-psql-atomicity.py)",
 	},
 }
 
 // DefaultForm is "procedure" where the engine has a procedure without a
 // known defect, else "statements".
-func DefaultForm(engine string) string {
-	if p, ok := procedures[engine]; ok && p.Defect == "" {
+func DefaultForm(e dbms.Engine) string {
+	if p, err := ProcedureFor(e); err == nil && p.Defect == "" {
 		return "procedure"
 	}
 	return "statements"
 }
 
 // HasProcedure says whether an engine has the procedure form.
-func HasProcedure(engine string) bool { _, ok := procedures[engine]; return ok }
-
-// Engines with the procedure form, for messages.
-func ProcedureEngines() string {
-	var out []string
-	for e := range procedures {
-		out = append(out, e)
-	}
-	return strings.Join(out, ", ")
-}
+func HasProcedure(e dbms.Engine) bool { _, err := ProcedureFor(e); return err == nil }

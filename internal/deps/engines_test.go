@@ -1,0 +1,124 @@
+package deps
+
+import (
+	"go/scanner"
+	"go/token"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+)
+
+// engineName matches the engines' names (postgresql included) in an
+// identifier or a string literal.
+var engineName = regexp.MustCompile(`(?i)postgres|mysql|mariadb|sqlite|duckdb|firebird`)
+
+// engineTrees may name engines: the engine layer (one package per engine,
+// the registry import file internal/dbms/all among them), the private
+// server instances (one file per engine), and the vendored Firebird driver,
+// which is an engine's client library, not dbgauge's code.
+var engineTrees = []string{"internal/dbms/", "internal/server/", "third_party/"}
+
+// Reasons shared by several entries of engineNameAllowed.
+const (
+	help       = "the command's help text and messages: they describe the engines to the user and decide nothing"
+	quickstart = "quickstart is defined as the Wisconsin suite on the two embedded engines side by side, in this order (its directories are named after them)"
+)
+
+// engineNameAllowed lists the few mentions outside engineTrees that are
+// not engine knowledge. An entry allows, in file, either one exact token
+// (an identifier, or a string literal with its quotes) or, with prose set,
+// every string literal that holds a space: sentences of help text and
+// messages, which describe engines to the user and decide nothing.
+var engineNameAllowed = []struct {
+	file  string
+	token string
+	prose bool
+	why   string
+}{
+	{file: "internal/cli/abtest.go", prose: true, why: help},
+	{file: "internal/cli/dsbench.go", prose: true, why: help},
+	{file: "internal/cli/list.go", prose: true, why: help},
+	{file: "internal/cli/multiuser.go", prose: true, why: help},
+	{file: "internal/cli/qac.go", prose: true, why: help},
+	{file: "internal/cli/quickstart.go", prose: true, why: help},
+	{file: "internal/cli/server.go", prose: true, why: help},
+	{file: "internal/cli/sizesweep.go", prose: true, why: help},
+	{file: "internal/cli/speedup.go", prose: true, why: help},
+	{file: "internal/cli/wisconsin.go", prose: true, why: help},
+	{file: "internal/cli/quickstart.go", token: `"sqlite"`, why: quickstart},
+	{file: "internal/cli/quickstart.go", token: `"duckdb"`, why: quickstart},
+	{file: "internal/results/catalog_db.go", token: `"github.com/mattn/go-sqlite3"`, why: "the catalog of runs is itself an SQLite database (its storage, not an engine under test)"},
+	{file: "internal/results/catalog_db.go", token: "sqlite3", why: "the catalog's driver package and its error codes"},
+	{file: "internal/results/catalog_db.go", token: `"sqlite3"`, why: "the catalog's database/sql driver name"},
+	{file: "internal/results/catalog_db.go", token: `"SELECT count(*) FROM sqlite_master"`, why: "the catalog's integrity probe"},
+}
+
+// TestNoEngineNamesOutsideEngines keeps engine knowledge in the engines: a
+// non-test .go file outside engineTrees that names an engine in code (an
+// identifier or a string literal; comments do not count) fails, unless
+// engineNameAllowed lists it with a reason. Engine facts reach other
+// packages through dbms's optional abilities (type assertions on an
+// Engine) and the facts each adapter registers (dbms.Adapter).
+func TestNoEngineNamesOutsideEngines(t *testing.T) {
+	root := filepath.Join("..", "..")
+	used := make([]bool, len(engineNameAllowed))
+	err := filepath.Walk(root, func(path string, info os.FileInfo, err error) error {
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(root, path)
+		rel = filepath.ToSlash(rel)
+		if info.IsDir() {
+			if strings.HasPrefix(info.Name(), ".") && rel != "." || info.Name() == "testdata" {
+				return filepath.SkipDir
+			}
+			for _, tree := range engineTrees {
+				if rel+"/" == tree {
+					return filepath.SkipDir
+				}
+			}
+			return nil
+		}
+		if !strings.HasSuffix(path, ".go") || strings.HasSuffix(path, "_test.go") {
+			return nil
+		}
+		src, err := os.ReadFile(path)
+		if err != nil {
+			return err
+		}
+		fset := token.NewFileSet()
+		file := fset.AddFile(rel, fset.Base(), len(src))
+		var s scanner.Scanner
+		s.Init(file, src, func(pos token.Position, msg string) { t.Errorf("%s: %s", pos, msg) }, 0) // comments skipped
+		for {
+			pos, tok, lit := s.Scan()
+			if tok == token.EOF {
+				break
+			}
+			if tok != token.IDENT && tok != token.STRING && tok != token.CHAR || !engineName.MatchString(lit) {
+				continue
+			}
+			allowed := false
+			for i, a := range engineNameAllowed {
+				if a.file == rel && (a.token == lit || a.prose && tok == token.STRING && strings.ContainsAny(lit, " \n")) {
+					used[i], allowed = true, true
+					break
+				}
+			}
+			if !allowed {
+				t.Errorf("%s names an engine (%s) in %.60q (engine knowledge belongs in internal/dbms/<engine>, reached through an ability; or allow it in engineNameAllowed with a reason)", fset.Position(pos), strings.Join(engineName.FindAllString(lit, -1), ", "), lit)
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, a := range engineNameAllowed {
+		if !used[i] {
+			t.Errorf("engineNameAllowed: %s %q (prose %v) matches nothing any more: remove it", a.file, a.token, a.prose)
+		}
+	}
+}
