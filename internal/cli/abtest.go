@@ -82,7 +82,7 @@ func init() {
 		name:  "abtest",
 		use:   "abtest (--a URL --b URL | --db URL --a-session SQL --b-session SQL) [--wisconsin LIST | --sql FILE]",
 		short: "Compare two variants of one system on the same queries, interleaved",
-		long: `A/B comparison (seed 004 Tests 5 and 8, specs/experiments.md §3): two
+		long: `A/B comparison (seed 004 Tests 5 and 8, docs/experiments.md §3): two
 variants of one system run the same queries in pairs, A then B with the
 same statement, repetition by repetition, so drift hits both alike. The
 variants are two connection strings (--a URL --b URL) or one server with

@@ -17,7 +17,7 @@ import (
 	"github.com/dbgauge/dbgauge/internal/workload/tpcb"
 )
 
-// The DSI defaults (specs/dsbench.md §4): --dsi forces them.
+// The DSI defaults (docs/dsbench.md §4): --dsi forces them.
 var (
 	dsiScales  = "1,2,5,10,20,50,100,200,500,1000,2000,5000,10000"
 	dsiThreads = 16

@@ -57,7 +57,7 @@ func init() {
 		name:  "multiuser",
 		use:   "multiuser --db URL [--users 0,1,2,4,8,14,16,18,24]",
 		short: "Multi-user throughput: n users started at once, time until the last ends (IDM Performance Test 1)",
-		long: `Multi-user throughput (seed 004, IDM Performance Test 1; specs/experiments.md
+		long: `Multi-user throughput (seed 004, IDM Performance Test 1; docs/experiments.md
 section 1). A Wisconsin relation (TENKTUP1 of --tuples) gets a clustered
 index on unique2 and a non-clustered index on unique1. Every user has its
 own script of --retrieves retrieves, each a simple restriction on one

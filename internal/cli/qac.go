@@ -67,7 +67,7 @@ func init() {
 		name:  "qac",
 		use:   "qac --db URL (--sql FILE | --wisconsin Q) --cardinalities LIST",
 		short: "Time one query at several cardinalities with the Tucson Timing Protocol",
-		long: `Query at cardinality (seed 002, specs/ttp.md): the variable table is built
+		long: `Query at cardinality (seed 002, docs/ttp.md): the variable table is built
 once at the largest cardinality and cut down with CREATE TABLE AS for each
 smaller one; every Q@C runs --qe query executions in the protocol's order
 (plan check, cold cache, snapshots of every process and of the machine,

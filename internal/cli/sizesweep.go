@@ -58,7 +58,7 @@ func init() {
 		use:   "sizesweep [--db URL] [--sizes LIST] [--access LIST] [--reps N]",
 		short: "Time simple retrieves against relation size under no index, a clustered and a non-clustered index",
 		long: `Retrieval time against relation size (seed 004 IDM Test 2, seed 003 §5.1;
-specs/experiments.md §2). For every size a Wisconsin relation is generated
+docs/experiments.md §2). For every size a Wisconsin relation is generated
 (or cut from the next multiple of 100 with CREATE TABLE AS) once per access
 method: none (a heap; the retrieve restricts unique2 and scans), clustered
 (ordered on unique2 with its index) and nonclustered (a secondary index on

@@ -81,7 +81,7 @@ func init() {
 		name:  "speedup",
 		use:   "speedup --db URL --parallelism LIST [--memory TOTAL] [--ref P] [--memory-sweep LIST] [--page-sizes LIST]",
 		short: "Speedup of the Wisconsin selections and joins against parallelism, join memory and page size",
-		long: `Seed 003 sections 5.2 and 6.2 (specs/experiments.md section 4): the 0%, 1% and
+		long: `Seed 003 sections 5.2 and 6.2 (docs/experiments.md §4): the 0%, 1% and
 10% selections with no index, a clustered and a non-clustered index, and
 joinABprime, joinAselB and joinCselAselB on the key (unique2) and a non-key
 attribute (unique1), on Wisconsin relations of --size tuples. Each result is

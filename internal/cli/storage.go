@@ -46,7 +46,7 @@ func init() {
 		name:  "storage",
 		use:   "storage --dir PATH",
 		short: "Measure the storage under a directory: sequential throughput, random reads, commit latency",
-		long: `Measure the directory that holds a database (specs/dsbench.md section 6):
+		long: `Measure the directory that holds a database (docs/experiments.md §5):
 sequential write of --size in 1 MiB blocks with fdatasync, sequential read
 with the page cache dropped first, random 4 KiB and 8 KiB reads (O_DIRECT
 where the file system allows it) and small synchronous writes, each followed

@@ -1,4 +1,4 @@
-// Package deps holds one test: the package boundaries of DESIGN.md. It fails
+// Package deps holds one test: the package boundaries of docs/architecture.md. It fails
 // when a package imports what its row of the table says it must not.
 package deps
 
@@ -47,7 +47,7 @@ func TestPackageBoundaries(t *testing.T) {
 				p := strings.Trim(imp.Path.Value, `"`)
 				for _, ban := range bans {
 					if p == module+ban || strings.HasPrefix(p, module+ban+"/") {
-						t.Errorf("%s imports %s: DESIGN.md says %s must not know %s", path, p, owner, ban)
+						t.Errorf("%s imports %s: docs/architecture.md says %s must not know %s", path, p, owner, ban)
 					}
 				}
 			}

@@ -46,7 +46,7 @@ func trivialRun(t testing.TB, cfg Config, n int64) (ops, failed int64, allocs, b
 }
 
 // TestDriverAllocations: a million transactions cost the driver no
-// allocation each (STYLE.md: no allocation per transaction); what it
+// allocation each (docs/architecture.md: no allocation per transaction); what it
 // allocates is a fixed cost of the run (sessions, histograms, goroutines).
 // A failed trial may cost a few: dbms.Classify's errors.As calls allocate.
 func TestDriverAllocations(t *testing.T) {

@@ -6,7 +6,7 @@ import (
 	"testing"
 )
 
-// TestDependencies guards DESIGN.md's boundary: the driver must not know
+// TestDependencies guards docs/architecture.md's boundaries: the driver must not know
 // which benchmark runs, so nothing it imports, directly or not, may be a
 // workload (or an experiment, which knows them all).
 func TestDependencies(t *testing.T) {

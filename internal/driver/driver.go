@@ -1,7 +1,7 @@
 // Package driver runs load: nodes x threads x connections firing
 // transactions in cycles of a demanded duration, closed loop or at an open-loop
 // rate, with retries and reconnects, and records every residence time into
-// per-worker HDR histograms (seed 001 §2.3-2.6, specs/dsbench.md §3).
+// per-worker HDR histograms (seed 001 §2.3-2.6, docs/dsbench.md §3).
 //
 // It never knows which benchmark runs: a workload hands it an Op per thread
 // and a Setup per session; the driver owns the loop, the clock, pacing,

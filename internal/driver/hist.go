@@ -7,7 +7,7 @@ import (
 )
 
 // Histogram geometry of every time the driver records: microseconds from
-// 1 us to 1 hour at 3 significant digits (0.1 % resolution; STYLE.md asks
+// 1 us to 1 hour at 3 significant digits (0.1 % resolution; docs/architecture.md asks
 // for no coarser). A dense histogram of this geometry is about 190 KB; the
 // per-thread copies kept in results are sparse (PackedHistogram), a few KB.
 const (

@@ -22,7 +22,7 @@ type ABVariantPlan struct {
 	Session []string
 }
 
-// ABTestPlan is a validated A/B comparison (specs/experiments.md §3):
+// ABTestPlan is a validated A/B comparison (docs/experiments.md §3):
 // nothing touched yet.
 type ABTestPlan struct {
 	A, B ABVariantPlan

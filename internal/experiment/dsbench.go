@@ -22,7 +22,7 @@ import (
 	"github.com/dbgauge/dbgauge/internal/workload/tpcb"
 )
 
-// DSBenchPlan is a validated stress sweep (specs/dsbench.md): nothing
+// DSBenchPlan is a validated stress sweep (docs/dsbench.md): nothing
 // touched yet. Form "" means the procedure where the engine has one.
 type DSBenchPlan struct {
 	Mode, Form                string
@@ -232,7 +232,7 @@ func quantilePoints(h *hdr.Histogram) []results.QuantilePoint {
 
 // RunDSBench is the whole sweep over the plan's scales; see dsbench_run.go.
 
-// dsiSettings names what a DSI depends on (specs §4): it is comparable only
+// dsiSettings names what a DSI depends on (docs/dsbench.md §4): it is comparable only
 // between runs with the same values.
 func dsiSettings(p DSBenchPlan, engine string) string {
 	scales := make([]string, len(p.Scales))

@@ -15,7 +15,7 @@ import (
 	w "github.com/dbgauge/dbgauge/internal/workload/wisconsin"
 )
 
-// MultiuserPlan is a validated multi-user throughput run (specs/experiments.md
+// MultiuserPlan is a validated multi-user throughput run (docs/experiments.md
 // section 1; seed 004, IDM Performance Test 1): nothing touched yet.
 type MultiuserPlan struct {
 	Users           []int // ascending, distinct; 1 among them when any is above 0

@@ -14,7 +14,7 @@ import (
 	"github.com/dbgauge/dbgauge/internal/timing"
 )
 
-// QACPlan is a validated query-at-cardinality run (specs/ttp.md): nothing
+// QACPlan is a validated query-at-cardinality run (docs/ttp.md): nothing
 // touched yet.
 type QACPlan struct {
 	// Wisconsin is a selection query 1-8 on TENKTUP1, or 0 with SQL.

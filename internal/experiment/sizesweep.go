@@ -25,7 +25,7 @@ const (
 	RetrievePercent = "1pct"
 )
 
-// SizeSweepPlan is a validated size sweep (specs/experiments.md §2):
+// SizeSweepPlan is a validated size sweep (docs/experiments.md §2):
 // nothing touched yet.
 type SizeSweepPlan struct {
 	Sizes    []int64  // ascending, distinct, at least 1 (1pct: at least 100)

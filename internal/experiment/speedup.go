@@ -10,7 +10,7 @@ import (
 	w "github.com/dbgauge/dbgauge/internal/workload/wisconsin"
 )
 
-// SpeedupPlan is a validated speedup run (specs/experiments.md §4, seed 003
+// SpeedupPlan is a validated speedup run (docs/experiments.md §4, seed 003
 // §5.2, §6.2): nothing touched yet. At least one of Parallelism,
 // MemorySweep and PageSizes is set.
 type SpeedupPlan struct {

@@ -12,7 +12,7 @@ import (
 	"github.com/dbgauge/dbgauge/internal/results"
 )
 
-// How each engine's knobs carry p, memory and page size (specs/experiments.md
+// How each engine's knobs carry p, memory and page size (docs/experiments.md
 // §4) is the engine's: dbms.ParallelQuery, dbms.PageSizer and the reasons
 // of the engines without them (dbms.SerialQuery, dbms.FixedPageSize).
 // DECISION: p counts the processes (threads) that work on one query, the

@@ -14,7 +14,7 @@ import (
 	"github.com/dbgauge/dbgauge/internal/sysinfo"
 )
 
-// StoragePlan is a validated storage run (specs/dsbench.md §6): nothing
+// StoragePlan is a validated storage run (docs/dsbench.md §6): nothing
 // touched yet.
 type StoragePlan struct {
 	// Dir is the directory measured (the one that holds, or will hold, the

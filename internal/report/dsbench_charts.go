@@ -18,7 +18,7 @@ import (
 	"github.com/dbgauge/dbgauge/internal/stats"
 )
 
-// The five diagrams of a stress sweep (seed 001 §4.1, specs/dsbench.md §5),
+// The five diagrams of a stress sweep (seed 001 §4.1, docs/dsbench.md §5),
 // drawn from results.json alone:
 //
 //	rate   median line, mean with standard-deviation bars, min-max band of

@@ -1,7 +1,7 @@
 package results
 
 // DSBenchResults is results.json of a stress sweep (dbgauge dsbench), the
-// contract of specs/dsbench.md: experiment, engine, mode, form, threads,
+// contract of docs/dsbench.md: experiment, engine, mode, form, threads,
 // connections, scales (per scale the rates, counts, cycle rates T_i, f,
 // confidence rates, consistency and the five durations) and dsi.
 type DSBenchResults struct {

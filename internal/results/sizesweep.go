@@ -10,7 +10,7 @@ const (
 	AccessNonClustered = "nonclustered"
 )
 
-// SizeSweepResults is results.json of dbgauge sizesweep (specs/experiments.md
+// SizeSweepResults is results.json of dbgauge sizesweep (docs/experiments.md
 // §2): one kind of simple retrieve timed on Wisconsin relations of several
 // sizes under each access method.
 type SizeSweepResults struct {

@@ -92,7 +92,7 @@ type GrowthResult struct {
 	Growth       stats.Growth `json:"growth"`
 }
 
-// BufferRatio is relation size against the engine's buffer pool (specs §4:
+// BufferRatio is relation size against the engine's buffer pool (docs/wisconsin.md §4:
 // the Handbook asks for at least 5).
 type BufferRatio struct {
 	Size            int64   `json:"size"`

@@ -9,7 +9,7 @@ import (
 	"github.com/dbgauge/dbgauge/internal/stats"
 )
 
-// The sanity checks of the protocol's step 1 (specs/ttp.md §3, seed 002
+// The sanity checks of the protocol's step 1 (docs/ttp.md §3, seed 002
 // Tables X-XII), with the predicates of the authors' SQL implementation.
 // Every check has a stable id: the report, results.json and the tests use it.
 
@@ -208,7 +208,7 @@ func CheckQE(qe QE, sw SwitchStats) []Violation {
 		add(CheckOverallComputation, fmt.Sprintf("overall user+nice+system = %d > %d cores x ceil(mt/10) = %d", all, cores, cores*mt),
 			Value{"overall_ticks", float64(all)}, mtv)
 	}
-	// The benchmark's own process is a class of its own (specs/ttp.md §1):
+	// The benchmark's own process is a class of its own (docs/ttp.md §1):
 	// the predicate's qp+up+dp leaves it out.
 	if all := cpuTicks(qp) + cpuTicks(up) + cpuTicks(dp); all > cores*mt+10 {
 		add(CheckComputation, fmt.Sprintf("(qp+up+dp)(u+s) = %d > %d cores x ceil(mt/10)+10 = %d", all, cores, cores*mt+10),
@@ -243,7 +243,7 @@ func CheckQE(qe QE, sw SwitchStats) []Violation {
 }
 
 // blockIOOutlier finds a process whose block-I/O delay exceeds the
-// measured time (a delay-accounting counter gone wrong, specs/ttp.md §2):
+// measured time (a delay-accounting counter gone wrong, docs/ttp.md §2):
 // every process of the QE, and the query class, which is the query thread
 // when the query process is a thread of a larger process.
 func blockIOOutlier(qe QE, mt int64) (name string, blk int64, bad bool) {

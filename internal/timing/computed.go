@@ -2,7 +2,7 @@ package timing
 
 import "time"
 
-// The computed time (specs/ttp.md step 4, seed 002 eq. 1-2): the query
+// The computed time (docs/ttp.md §3, step 4, seed 002 eq. 1-2): the query
 // process's CPU time plus its block-I/O delay, less half the machine's
 // IOWait time. In an IOWait tick every running process waits on I/O; with
 // little utility and daemon I/O there are two of them, the query process
@@ -18,7 +18,7 @@ func TickComputedMS(qe QE) float64 {
 }
 
 // FineComputedMS is the same formula from the query process's finer
-// measures (specs/ttp.md §4): CPU time from schedstat (the scheduler's
+// measures (docs/ttp.md §4): CPU time from schedstat (the scheduler's
 // sum_exec_runtime, ns) or, when schedstat gave none, from taskstats;
 // block-I/O delay from taskstats (ns). taskstats' ac_utime and ac_stime
 // are in µs but move in jiffies (4 ms at HZ=250 here): measured on this

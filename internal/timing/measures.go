@@ -1,4 +1,4 @@
-// Package timing is the Tucson Timing Protocol (seed 002, specs/ttp.md):
+// Package timing is the Tucson Timing Protocol (seed 002, docs/ttp.md):
 // per-process and overall snapshots from /proc and taskstats around each
 // query execution, the classification of processes, the sanity checks, the
 // protocol's five steps, and the computed time.

@@ -9,7 +9,7 @@ import (
 	"github.com/dbgauge/dbgauge/internal/stats"
 )
 
-// The reporting statement of seed 002 §9 (specs/ttp.md §6): two paragraphs
+// The reporting statement of seed 002 §9 (docs/ttp.md §6): two paragraphs
 // that name the protocol, the machine, the measure, every deviation, the
 // experiment-wide violations, the drops and the post checks.
 

@@ -10,7 +10,7 @@ import (
 // ProtocolVersion names the protocol in reports.
 const ProtocolVersion = "TTPv2 (dbgauge)"
 
-// The computed measure a run reports (specs/ttp.md §4).
+// The computed measure a run reports (docs/ttp.md §4).
 const (
 	MeasureTick = "tick" // the paper's, from clock ticks
 	MeasureFine = "fine" // from taskstats (µs) or schedstat (ns)
@@ -67,7 +67,7 @@ type Estimate struct {
 	N                 int
 }
 
-// Confidence level and bootstrap of the estimates (specs/ttp.md §4).
+// Confidence level and bootstrap of the estimates (docs/ttp.md §4).
 const ciLevel = 0.95
 
 func estimate(xs []float64) Estimate {
@@ -189,7 +189,7 @@ type Analysis struct {
 	Post PostChecks
 }
 
-// Analyze runs the protocol's five steps (specs/ttp.md §3) over e.
+// Analyze runs the protocol's five steps (docs/ttp.md §3) over e.
 func Analyze(e *Experiment) *Analysis {
 	a := &Analysis{Env: e.Env, QECheckCounts: map[string]int{}}
 	if a.Env.Protocol == "" {
@@ -259,7 +259,7 @@ func Analyze(e *Experiment) *Analysis {
 	return a
 }
 
-// step3 decides whether a Q@C survives (specs/ttp.md step 3) and computes
+// step3 decides whether a Q@C survives (docs/ttp.md §3, step 3) and computes
 // its estimates over the QEs step 2 kept (step 4).
 func step3(r *QaCResult, q QaC, qacVs []Violation, n *Step3Counts) {
 	var mt, ct, fine []float64

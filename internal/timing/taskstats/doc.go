@@ -2,7 +2,7 @@
 // netlink family "TASKSTATS", include/uapi/linux/taskstats.h), built on
 // github.com/mdlayher/genetlink.
 //
-// It does two things for the timing protocol (specs/ttp.md):
+// It does two things for the timing protocol (docs/ttp.md):
 //
 //   - Client asks for the statistics of a live task (TASKSTATS_CMD_ATTR_PID,
 //     one thread) or a live thread group (TASKSTATS_CMD_ATTR_TGID, one

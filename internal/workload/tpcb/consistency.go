@@ -64,7 +64,7 @@ func trimDecimal(s string) string {
 	return s
 }
 
-// Check states the consistency conditions of specs/dsbench.md §3 against
+// Check states the consistency conditions of docs/dsbench.md §3 against
 // what the run committed: carried is the sum of the deltas of history rows
 // already removed by earlier cleanups, committed the transactions committed
 // since the last cleanup (counted by the client, including any that

@@ -1,5 +1,5 @@
 // Package tpcb describes the TPC-B-like workload of the DSBENCH stress sweep
-// (seed 001, specs/dsbench.md): its tables and rows per scale, the input
+// (seed 001, docs/dsbench.md): its tables and rows per scale, the input
 // rules of TPC-B 2.0, the transaction as client statements and as a
 // server-side procedure per engine, the SELECT transaction, and the
 // consistency conditions. It describes; the driver runs it.
@@ -28,7 +28,7 @@ const (
 // Tables lists the four tables in creation order.
 var Tables = []string{Branches, Tellers, Accounts, History}
 
-// Fillers make every row at least TPC-B's 100 bytes (specs §1 DECISION:
+// Fillers make every row at least TPC-B's 100 bytes (docs/dsbench.md §1 DECISION:
 // filled, not NULL as pgbench leaves them).
 const (
 	branchFillerLen  = 88

@@ -1,16 +1,16 @@
 // Package wisconsin describes the Wisconsin benchmark (seeds 000 and 003,
-// specs/wisconsin.md): its relations, their data, generated deterministically
+// docs/wisconsin.md): its relations, their data, generated deterministically
 // and streamed in constant memory, and its 32 queries. It describes; it never
 // drives an engine or measures.
 package wisconsin
 
 import "fmt"
 
-// generator is one row of the prime-modulus table of specs/wisconsin.md §2:
+// generator is one row of the prime-modulus table of docs/wisconsin.md §2:
 // g is a primitive root of the prime p, and every N up to limit uses it.
 type generator struct{ limit, g, p int64 }
 
-// The first six rows are the Handbook's. DECISION (specs §2): above 10^8 the
+// The first six rows are the Handbook's. DECISION (docs/wisconsin.md §2): above 10^8 the
 // original stops; dbgauge adds 1,000,000,007 (prime) with its smallest
 // primitive root 5, checked in permutation_test.go, computed in 64 bits.
 var generators = []generator{

@@ -8,7 +8,7 @@ import (
 	"github.com/dbgauge/dbgauge/internal/dbms"
 )
 
-// Org is a storage organisation (specs §5).
+// Org is a storage organisation (docs/wisconsin.md §5).
 type Org string
 
 const (
@@ -23,7 +23,7 @@ const (
 // to the previous one (hash is added to the heap and removed again).
 var Orgs = []Org{Heap, Hash, Clustered, NonClustered, Indexed}
 
-// Query is one of the 32 queries of the Handbook numbering (specs §6).
+// Query is one of the 32 queries of the Handbook numbering (docs/wisconsin.md §6).
 type Query struct {
 	Num   int
 	Class string // the literature's name: "1% selection", "joinAselB", ...
@@ -81,7 +81,7 @@ type Data struct {
 // Stmt is one execution of a query: for retrievals the SELECT and its result
 // columns; for updates the untimed setup, the timed statement, and the
 // untimed restore that leaves the relation as it was before the setup
-// whether or not the timed statement took effect (specs §6 DECISION), with
+// whether or not the timed statement took effect (docs/wisconsin.md §6 DECISION), with
 // checks that prove it.
 type Stmt struct {
 	Select  string
@@ -249,7 +249,7 @@ func groups(c *Census) int64 {
 }
 
 // insertTuple renders the tuple with unique1 = unique2 = k (k >= N, so no
-// existing key collides: specs §6 DECISION).
+// existing key collides: docs/wisconsin.md §6 DECISION).
 func insertTuple(table string, k int64) string {
 	row := make([]any, len(Attributes))
 	Fill(row, k, k)

@@ -6,7 +6,7 @@ import (
 	"github.com/dbgauge/dbgauge/internal/dbms"
 )
 
-// Attributes in schema order (specs §1).
+// Attributes in schema order (docs/wisconsin.md §1).
 var Attributes = []string{
 	"unique1", "unique2", "two", "four", "ten", "twenty", "onepercent",
 	"tenpercent", "twentypercent", "fiftypercent", "unique3",

@@ -18,7 +18,7 @@ func NewRows(r Relation, n int64) (*Rows, error) {
 	}
 	gen := n // the cardinality the permutation is drawn over
 	if r == Onektup {
-		gen = n / 10 // C has its own N/10 (specs §4)
+		gen = n / 10 // C has its own N/10 (docs/wisconsin.md §4)
 	}
 	perm, err := NewPermutation(gen)
 	if err != nil {

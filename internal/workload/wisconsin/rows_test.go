@@ -100,7 +100,7 @@ func TestRelationInvariants(t *testing.T) {
 		}
 		want := int64(400)
 		if n == 1000 {
-			want = 376 // specs §6, Q18 note
+			want = 376 // docs/wisconsin.md §6, Q18 note
 		}
 		if cen.Q18Distinct != want {
 			t.Errorf("N=%d: Q18 distinct = %d, want %d", n, cen.Q18Distinct, want)

@@ -7,7 +7,7 @@ const StringLen = 52
 
 var xs = strings.Repeat("x", StringLen)
 
-// Str is str(v) of specs §3: v in base 26 (A=0..Z=25) in positions 1-7,
+// Str is str(v) of docs/wisconsin.md §3: v in base 26 (A=0..Z=25) in positions 1-7,
 // left-padded with A, then 45 'x'. Lexicographic order is numeric order.
 func Str(v int64) string {
 	var b [StringLen]byte
