@@ -10,19 +10,13 @@ package report_test
 //	go test ./internal/report -run TestGoldenTables -update
 
 import (
-	"bytes"
-	"flag"
-	"fmt"
-	"os"
 	"path/filepath"
-	"strings"
 	"testing"
 
+	"github.com/dbgauge/dbgauge/internal/golden"
 	"github.com/dbgauge/dbgauge/internal/report"
 	"github.com/dbgauge/dbgauge/internal/results"
 )
-
-var update = flag.Bool("update", false, "rewrite golden files")
 
 // goldenRuns is the one copy of the run directories, shared with the
 // htmlreport goldens.
@@ -72,7 +66,7 @@ func TestGoldenTables(t *testing.T) {
 				t.Fatalf("%s: experiment %q, want %q", tc.run, s.Experiment, tc.run)
 			}
 			got := tc.text(t, s.Results)
-			checkGolden(t, filepath.Join("testdata", "golden", tc.run+"_"+tc.file+".golden"), got)
+			golden.Check(t, filepath.Join("testdata", "golden", tc.run+"_"+tc.file+".golden"), got)
 		})
 	}
 }
@@ -86,62 +80,4 @@ func as[T any](t *testing.T, res any) T {
 		t.Fatalf("results are %T, want %T", res, want)
 	}
 	return v
-}
-
-// checkGolden compares got with the golden file (or rewrites it with
-// -update); a mismatch prints the first differing lines.
-func checkGolden(t *testing.T, golden string, got []byte) {
-	t.Helper()
-	if *update {
-		if err := os.MkdirAll(filepath.Dir(golden), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(golden, got, 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(golden)
-	if err != nil {
-		t.Fatalf("%v (run with -update to create it)", err)
-	}
-	if !bytes.Equal(got, want) {
-		t.Errorf("%s differs (run with -update if the change is intended):\n%s", golden, lineDiff(want, got))
-	}
-}
-
-// lineDiff is a short unified-ish diff: the first differing lines with
-// their line numbers, "-" from the golden file, "+" from the output.
-func lineDiff(want, got []byte) string {
-	const maxLines = 20
-	w := strings.Split(string(want), "\n")
-	g := strings.Split(string(got), "\n")
-	var b strings.Builder
-	shown := 0
-	for i := 0; i < len(w) || i < len(g); i++ {
-		var wl, gl string
-		wok, gok := i < len(w), i < len(g)
-		if wok {
-			wl = w[i]
-		}
-		if gok {
-			gl = g[i]
-		}
-		if wok && gok && wl == gl {
-			continue
-		}
-		if shown == maxLines {
-			b.WriteString("...\n")
-			break
-		}
-		if wok {
-			fmt.Fprintf(&b, "-%d: %s\n", i+1, wl)
-		}
-		if gok {
-			fmt.Fprintf(&b, "+%d: %s\n", i+1, gl)
-		}
-		shown++
-	}
-	fmt.Fprintf(&b, "(golden %d lines, output %d lines)\n", len(w), len(g))
-	return b.String()
 }
