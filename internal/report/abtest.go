@@ -185,8 +185,11 @@ func ABTestText(r *results.ABTestResults) []byte {
 
 // ABTestCSV is the A/B table as CSV.
 func ABTestCSV(r *results.ABTestResults) []byte {
-	return abTable(r, true).CSVBytes()
+	return ABTestCSVTable(r).CSVBytes()
 }
+
+// ABTestCSVTable is abtest.csv as a table value: every pair's times.
+func ABTestCSVTable(r *results.ABTestResults) *Table { return abTable(r, true) }
 
 // ABTestChart draws, per query, the ratio time A / time B with its
 // interval, one series per cache mode side by side, and the line at 1:

@@ -2,7 +2,6 @@ package report
 
 import (
 	"bytes"
-	"encoding/csv"
 	"fmt"
 	"math"
 	"strconv"
@@ -179,14 +178,17 @@ func DSBenchText(r *results.DSBenchResults) []byte {
 // DSBenchCSV renders results.csv: the seed's descriptions as header, one row
 // per scale, numbers at full precision, an empty cell for a missing value.
 func DSBenchCSV(r *results.DSBenchResults) []byte {
+	return DSBenchCSVTable(r).CSVBytes()
+}
+
+// DSBenchCSVTable is results.csv as a table value.
+func DSBenchCSVTable(r *results.DSBenchResults) *Table {
 	cols := DSBenchColumns(r.Confidence)
-	var b bytes.Buffer
-	w := csv.NewWriter(&b)
 	head := make([]string, len(cols))
 	for i, c := range cols {
 		head[i] = c.Long
 	}
-	w.Write(head)
+	t := &Table{Rows: [][]string{head}}
 	for i := range r.Scales {
 		row := make([]string, len(cols))
 		for j, c := range cols {
@@ -194,10 +196,9 @@ func DSBenchCSV(r *results.DSBenchResults) []byte {
 				row[j] = strconv.FormatFloat(v, 'f', -1, 64)
 			}
 		}
-		w.Write(row)
+		t.Rows = append(t.Rows, row)
 	}
-	w.Flush()
-	return b.Bytes()
+	return t
 }
 
 // sigDigits writes v with n significant digits and no exponent (gnuplot and

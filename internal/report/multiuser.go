@@ -97,8 +97,11 @@ func MultiuserText(r *results.MultiuserResults) []byte {
 
 // MultiuserCSV is the table as CSV (multiuser.csv).
 func MultiuserCSV(r *results.MultiuserResults) []byte {
-	return multiuserTable(r).CSVBytes()
+	return MultiuserCSVTable(r).CSVBytes()
 }
+
+// MultiuserCSVTable is multiuser.csv as a table value.
+func MultiuserCSVTable(r *results.MultiuserResults) *Table { return multiuserTable(r) }
 
 // MultiuserChart draws thruput against users with the ideal line (thruput
 // = users) and, as error bars, the thruput the fastest and the slowest

@@ -102,8 +102,11 @@ func QACText(r *results.QACResults) []byte {
 
 // QACCSV is the Q@C table as CSV (the protocol's result).
 func QACCSV(r *results.QACResults) []byte {
-	return qacTable(r).CSVBytes()
+	return QACCSVTable(r).CSVBytes()
 }
+
+// QACCSVTable is qac.csv as a table value.
+func QACCSVTable(r *results.QACResults) *Table { return qacTable(r) }
 
 // QACChart draws time against cardinality: the medians of measured and
 // computed time with their bootstrap intervals, and a dashed mark where the

@@ -2,9 +2,10 @@ package report
 
 import (
 	"bytes"
-	"github.com/dbgauge/dbgauge/internal/results"
 	"strings"
 	"testing"
+
+	"github.com/dbgauge/dbgauge/internal/results"
 
 	"github.com/dbgauge/dbgauge/internal/stats"
 )

@@ -2,7 +2,6 @@ package report
 
 import (
 	"bytes"
-	"encoding/csv"
 	"fmt"
 	"image/color"
 	"math"
@@ -177,15 +176,21 @@ func SizeSweepText(r *results.SizeSweepResults) []byte {
 // flatness, the ratios and the predictions, each row led by its table's
 // name (a header row has "table" there).
 func SizeSweepCSV(r *results.SizeSweepResults) []byte {
-	var b bytes.Buffer
-	w := csv.NewWriter(&b)
-	sweepDetailTable(r).CSV(w, "times")
-	sweepFitTable(r).CSV(w, "fit")
-	sweepFlatTable(r).CSV(w, "flatness")
-	sweepRatioTable(r).CSV(w, "ratios")
-	sweepPredictionTable(r).CSV(w, "prediction")
-	w.Flush()
-	return b.Bytes()
+	return SizeSweepCSVTable(r).CSVBytes()
+}
+
+// SizeSweepCSVTable is sizesweep.csv as a table value: its parts one
+// after the other, each row led by the part's name (Table.Led).
+func SizeSweepCSVTable(r *results.SizeSweepResults) *Table {
+	t := &Table{}
+	for _, p := range []struct {
+		name string
+		t    *Table
+	}{{"times", sweepDetailTable(r)}, {"fit", sweepFitTable(r)}, {"flatness", sweepFlatTable(r)},
+		{"ratios", sweepRatioTable(r)}, {"prediction", sweepPredictionTable(r)}} {
+		t.Rows = append(t.Rows, p.t.Led(p.name)...)
+	}
+	return t
 }
 
 // SizeSweepChart draws mean time against size (sizesweep.svg, .png): on

@@ -2,7 +2,6 @@ package report
 
 import (
 	"bytes"
-	"encoding/csv"
 	"fmt"
 	"math"
 	"strconv"
@@ -249,27 +248,27 @@ func SpeedupText(r *results.SpeedupResults) []byte {
 // SpeedupCSV is every point of every part (a not-applicable part is one
 // row saying so).
 func SpeedupCSV(r *results.SpeedupResults) []byte {
-	var b bytes.Buffer
-	w := csv.NewWriter(&b)
-	header := false
+	return SpeedupCSVTable(r).CSVBytes()
+}
+
+// SpeedupCSVTable is speedup.csv as a table value: one header, then every
+// part's rows, each led by the part's variable.
+func SpeedupCSVTable(r *results.SpeedupResults) *Table {
+	t := &Table{}
 	for _, part := range speedupParts(r) {
 		l := speedupLong(part)
-		if !header {
-			w.Write(l.Rows[0])
-			header = true
+		if len(t.Rows) == 0 {
+			t.Rows = append(t.Rows, l.Rows[0])
 		}
 		if !part.Applicable {
 			row := make([]string, len(l.Rows[0]))
 			row[0], row[len(row)-1] = part.Variable, "not applicable: "+part.Reason
-			w.Write(row)
+			t.Rows = append(t.Rows, row)
 			continue
 		}
-		for _, row := range l.Rows[1:] {
-			w.Write(row)
-		}
+		t.Rows = append(t.Rows, l.Rows[1:]...)
 	}
-	w.Flush()
-	return b.Bytes()
+	return t
 }
 
 // SpeedupCharts draws response.svg/png and speedup.svg/png against p (the

@@ -64,6 +64,15 @@ func (t *Table) Text(out io.Writer) {
 // CSV writes the rows (header first) as CSV, prefixed with extra leading
 // columns (e.g. the table's name) when given.
 func (t *Table) CSV(w *csv.Writer, lead ...string) {
+	for _, r := range t.Led(lead...) {
+		w.Write(r)
+	}
+}
+
+// Led is the rows (header first) prefixed with extra leading columns, as
+// CSV writes them: the header's lead cells say "table", the others lead.
+func (t *Table) Led(lead ...string) [][]string {
+	out := make([][]string, len(t.Rows))
 	for i, r := range t.Rows {
 		row := append([]string{}, lead...)
 		if i == 0 && len(lead) > 0 {
@@ -72,8 +81,9 @@ func (t *Table) CSV(w *csv.Writer, lead ...string) {
 				row[j] = "table"
 			}
 		}
-		w.Write(append(row, r...))
+		out[i] = append(row, r...)
 	}
+	return out
 }
 
 // Numeric says whether a cell holds a number (right-aligned in text and HTML).

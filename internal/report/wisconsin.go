@@ -4,11 +4,12 @@ import (
 	"bytes"
 	"encoding/csv"
 	"fmt"
-	"github.com/dbgauge/dbgauge/internal/results"
 	"sort"
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/dbgauge/dbgauge/internal/results"
 )
 
 // The wisconsin run's derived files, as the run writes them and `dbgauge

@@ -32,7 +32,7 @@ func (r *Run) abtestDoc(d *Doc) error {
 		{"abtest", "Time A / time B per query", abtestReading(a)},
 	})...)
 	d.Sections = append(d.Sections, Section{ID: "variants", Title: "The two variants", Table: abVariantsTable(a)})
-	all := CSVTable("", report.ABTestCSV(a))
+	all := csvTable("", report.ABTestCSVTable(a))
 	for _, c := range a.Caches {
 		if t := cacheColumns(all, c, a.Caches); t != nil {
 			t.Title = []string{fmt.Sprintf("%s cache: median ms over the pairs (A then B, interleaved); factor = A / B; improvement = (rate B - rate A) / rate A x 100; ratio_ci: %s bootstrap interval of A / B over the pairs",

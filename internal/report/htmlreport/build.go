@@ -1,8 +1,6 @@
 package htmlreport
 
 import (
-	"bytes"
-	"encoding/csv"
 	"fmt"
 	"sort"
 	"strings"
@@ -134,19 +132,17 @@ func bytesLabel(n int64) string {
 	return fmt.Sprintf("%d B", n)
 }
 
-// CSVTable reads a CSV export back into a table for the page.
-func CSVTable(title string, b []byte) *report.Table {
-	rd := csv.NewReader(bytes.NewReader(b))
-	rd.FieldsPerRecord = -1
-	rows, err := rd.ReadAll()
-	if err != nil || len(rows) == 0 {
+// csvTable is a CSV export's table value on the page: its rows (header
+// first), without the text table's title and notes; nil without rows.
+func csvTable(title string, t *report.Table) *report.Table {
+	if t == nil || len(t.Rows) == 0 {
 		return nil
 	}
-	t := &report.Table{Rows: rows}
+	out := &report.Table{Rows: t.Rows}
 	if title != "" {
-		t.Title = []string{title}
+		out.Title = []string{title}
 	}
-	return t
+	return out
 }
 
 // chartSections are the diagrams of charts (name.svg entries, in the

@@ -12,7 +12,7 @@ import (
 // seed's column descriptions as header), its numbers rounded for reading:
 // the CSV keeps full precision for programs.
 func dsbenchResultsTable(r *results.DSBenchResults) *report.Table {
-	t := CSVTable("", report.DSBenchCSV(r))
+	t := csvTable("", report.DSBenchCSVTable(r))
 	if t == nil {
 		return nil
 	}

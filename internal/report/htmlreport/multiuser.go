@@ -31,7 +31,7 @@ func (r *Run) multiuserDoc(d *Doc) error {
 	d.Sections = append(d.Sections, chartSections(charts, []diagram{
 		{"multiuser", "Thruput against users", multiuserReading(m)},
 	})...)
-	if t := CSVTable(multiuserCaption(m), report.MultiuserCSV(m)); t != nil {
+	if t := csvTable(multiuserCaption(m), report.MultiuserCSVTable(m)); t != nil {
 		t.Notes = append(t.Notes, "thruput = users x T(1) / T(users): 1 for one user, ideally equal to the users; organisation: "+m.Organization)
 		d.Sections = append(d.Sections, Section{ID: "table", Title: "Time, per user and thruput by user count", Table: t})
 	}

@@ -32,7 +32,7 @@ func (r *Run) qacDoc(d *Doc) error {
 	charts, err := report.QACChart(q)
 	d.Sections = append(d.Sections, chartSections(charts, []diagram{{"qac", "Time against cardinality", qacReading(q)}})...)
 	d.Sections = append(d.Sections, Section{ID: "qacs", Title: "Every cardinality",
-		Reading: "Medians with their 95% bootstrap intervals over the QEs the protocol kept.", Table: CSVTable("", report.QACCSV(q))})
+		Reading: "Medians with their 95% bootstrap intervals over the QEs the protocol kept.", Table: csvTable("", report.QACCSVTable(q))})
 	if t := qacViolationsTable(q.Protocol); t != nil {
 		d.Sections = append(d.Sections, Section{ID: "checks", Title: "Failed sanity checks", Table: t})
 	}

@@ -38,7 +38,7 @@ func (r *Run) sizesweepDoc(d *Doc) error {
 		"ratios":     {"Non-clustered over clustered", s.Basis + " time per size, and the sum of one over the sum of the other (seed 004 Table 10: about 1.1)"},
 		"prediction": {"Scale model", "a line fitted on every size but the largest, extrapolated to the largest; error = (predicted - measured) / measured x 100"},
 	}
-	names, parts := ledTables(CSVTable("", report.SizeSweepCSV(s)))
+	names, parts := ledTables(csvTable("", report.SizeSweepCSVTable(s)))
 	for _, name := range names {
 		t, c := parts[name], captions[name]
 		if c[0] == "" {

@@ -51,7 +51,7 @@ func (r *Run) speedupDoc(d *Doc) error {
 		{"memory_batches", "Hash batches against join memory", batchRead},
 		{"pagesize", "Response time against page size", pageRead},
 	})...)
-	names, parts := ledTables(CSVTable("", report.SpeedupCSV(s)))
+	names, parts := ledTables(csvTable("", report.SpeedupCSVTable(s)))
 	byVar := map[string]*results.SpeedupPart{}
 	for _, p := range []*results.SpeedupPart{s.Speedup, s.Memory, s.PageSize} {
 		if p != nil {
