@@ -27,7 +27,7 @@ func (r *Run) abtestDoc(d *Doc) error {
 	d.Title = "A/B comparison: " + abWorkload(a)
 	d.Summary = abtestSummary(a)
 	d.Warnings = append(d.Warnings, abtestWarnings(a)...)
-	charts, err := report.ABTestChart(a)
+	charts, err := r.charts()
 	d.Sections = append(d.Sections, chartSections(charts, []diagram{
 		{"abtest", "Time A / time B per query", abtestReading(a)},
 	})...)

@@ -32,7 +32,7 @@ func (r *Run) dsbenchDoc(d *Doc) error {
 	d.Summary = dsbenchHeadlines(ds)
 	r.dsbenchWarnings(d)
 	scales := sortedScales(ds)
-	charts, err := report.DSBenchCharts(ds)
+	charts, err := r.charts()
 	d.Sections = append(d.Sections, chartSections(charts, []diagram{
 		{"rate", "Rate against scale", rateReading(scales)},
 		{"node", "Rate per node", nodeReading(ds, scales)},

@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 
+	"github.com/dbgauge/dbgauge/internal/report"
 	"github.com/dbgauge/dbgauge/internal/results"
 )
 
@@ -39,4 +40,25 @@ func (r *Run) file(name string) []byte {
 		return nil
 	}
 	return b
+}
+
+// charts are the run's diagrams as the run wrote them (name.svg beside
+// results.json), so that a diagram is drawn once and the page inlines the
+// very file the run directory holds. A run directory without them (a copy
+// of its results alone) gets them drawn by the same builder the run used,
+// report.Files.
+func (r *Run) charts() (map[string][]byte, error) {
+	paths, _ := filepath.Glob(filepath.Join(r.Dir, "*.svg"))
+	if len(paths) == 0 {
+		return report.Files(r.Experiment, r.Results)
+	}
+	out := map[string][]byte{}
+	for _, p := range paths {
+		b, err := os.ReadFile(p)
+		if err != nil {
+			return out, err
+		}
+		out[filepath.Base(p)] = b
+	}
+	return out, nil
 }

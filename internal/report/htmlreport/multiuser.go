@@ -27,7 +27,7 @@ func (r *Run) multiuserDoc(d *Doc) error {
 	d.Title = fmt.Sprintf("Throughput as users are added: %s", m.Engine)
 	d.Summary = multiuserSummary(m)
 	d.Warnings = append(d.Warnings, multiuserWarnings(m)...)
-	charts, err := report.MultiuserChart(m)
+	charts, err := r.charts()
 	d.Sections = append(d.Sections, chartSections(charts, []diagram{
 		{"multiuser", "Thruput against users", multiuserReading(m)},
 	})...)

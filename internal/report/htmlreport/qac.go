@@ -29,7 +29,7 @@ func (r *Run) qacDoc(d *Doc) error {
 	d.Title = fmt.Sprintf("Query at cardinality: %s on %s %s", q.Query, q.Engine, q.EngineVersion)
 	d.Summary = qacHeadlines(q)
 	r.qacWarnings(d)
-	charts, err := report.QACChart(q)
+	charts, err := r.charts()
 	d.Sections = append(d.Sections, chartSections(charts, []diagram{{"qac", "Time against cardinality", qacReading(q)}})...)
 	d.Sections = append(d.Sections, Section{ID: "qacs", Title: "Every cardinality",
 		Reading: "Medians with their 95% bootstrap intervals over the QEs the protocol kept.", Table: csvTable("", report.QACCSVTable(q))})

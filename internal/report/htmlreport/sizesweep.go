@@ -27,7 +27,7 @@ func (r *Run) sizesweepDoc(d *Doc) error {
 	d.Title = fmt.Sprintf("Retrieval time against relation size: %s", s.Engine)
 	d.Summary = sizesweepSummary(s)
 	d.Warnings = append(d.Warnings, sizesweepWarnings(s)...)
-	charts, err := report.SizeSweepChart(s)
+	charts, err := r.charts()
 	d.Sections = append(d.Sections, chartSections(charts, []diagram{
 		{"sizesweep", "Time against size", sizesweepReading(s)},
 	})...)

@@ -33,7 +33,7 @@ func (r *Run) speedupDoc(d *Doc) error {
 		cpus = r.Manifest.System.CPUs
 	}
 	d.Warnings = append(d.Warnings, speedupWarnings(s, cpus)...)
-	charts, err := report.SpeedupCharts(s)
+	charts, err := r.charts()
 	var speedRead, respRead, memRead, batchRead, pageRead string
 	if p := s.Speedup; p != nil && p.Applicable {
 		speedRead, respRead = speedupReading(p), responseReading(p)
