@@ -159,31 +159,3 @@ func cmpRunState(r *Run) (complete bool, errMsg string, warnings []string) {
 	h := r.Results.Head()
 	return h.Complete, h.Error, h.Warnings
 }
-
-// cmpDSBenchMismatch warns when stress sweeps ran different transactions or
-// clients: their rates are then not the same measurement.
-func cmpDSBenchMismatch(c *comparison) []string {
-	base := c.runs[0].dsbench()
-	var out []string
-	for i, r := range c.runs[1:] {
-		o := r.dsbench()
-		var diffs []string
-		for _, f := range []struct {
-			name string
-			a, b any
-		}{
-			{"mode", base.Mode, o.Mode}, {"form", base.Form, o.Form}, {"threads", base.Threads, o.Threads},
-			{"connections", base.Connections, o.Connections}, {"nodes", base.Nodes, o.Nodes},
-			{"isolation", base.Isolation, o.Isolation}, {"target rate", base.RateTPS, o.RateTPS},
-		} {
-			if f.a != f.b {
-				diffs = append(diffs, fmt.Sprintf("%s %v against %v", f.name, f.b, f.a))
-			}
-		}
-		if len(diffs) > 0 {
-			out = append(out, fmt.Sprintf("%s ran a different load from the baseline (%s): its rates measure different work, not only a different system.",
-				c.name(i+1), strings.Join(diffs, ", ")))
-		}
-	}
-	return out
-}

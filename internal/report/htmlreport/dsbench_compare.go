@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"path/filepath"
 	"slices"
+	"strings"
 
 	"github.com/dbgauge/dbgauge/internal/report"
 	"github.com/dbgauge/dbgauge/internal/results"
@@ -95,4 +96,32 @@ func dsbenchDiagrams(c *comparison, add addDiagram) {
 	add(charts, err, "compare_latency", "Latency distributions",
 		"Residence time (response time in an open loop) against percentile, log axes, one panel per scale: a lower curve is faster at that percentile. "+
 			c.rowsReading("residence99|", 4))
+}
+
+// cmpDSBenchMismatch warns when stress sweeps ran different transactions or
+// clients: their rates are then not the same measurement.
+func cmpDSBenchMismatch(c *comparison) []string {
+	base := c.runs[0].dsbench()
+	var out []string
+	for i, r := range c.runs[1:] {
+		o := r.dsbench()
+		var diffs []string
+		for _, f := range []struct {
+			name string
+			a, b any
+		}{
+			{"mode", base.Mode, o.Mode}, {"form", base.Form, o.Form}, {"threads", base.Threads, o.Threads},
+			{"connections", base.Connections, o.Connections}, {"nodes", base.Nodes, o.Nodes},
+			{"isolation", base.Isolation, o.Isolation}, {"target rate", base.RateTPS, o.RateTPS},
+		} {
+			if f.a != f.b {
+				diffs = append(diffs, fmt.Sprintf("%s %v against %v", f.name, f.b, f.a))
+			}
+		}
+		if len(diffs) > 0 {
+			out = append(out, fmt.Sprintf("%s ran a different load from the baseline (%s): its rates measure different work, not only a different system.",
+				c.name(i+1), strings.Join(diffs, ", ")))
+		}
+	}
+	return out
 }
