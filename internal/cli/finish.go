@@ -81,12 +81,13 @@ func writeReport(dir, path string) error {
 	return writePage(path, b)
 }
 
-// writePage writes a page at path, making its directory if need be.
+// writePage writes a page at path, making its directory if need be,
+// atomically: a full disk leaves the old page or none, never half of one.
 func writePage(path string, b []byte) error {
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		return err
 	}
-	return os.WriteFile(path, b, 0o644)
+	return (&results.Run{Dir: filepath.Dir(path)}).WriteFile(filepath.Base(path), b)
 }
 
 // writeQuickstartReport writes the engines page of a quickstart directory

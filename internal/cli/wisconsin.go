@@ -155,7 +155,7 @@ func runWisconsin(ctx context.Context, stdout, stderr io.Writer, db, outDir, cat
 	}
 	if err != nil {
 		if res != nil {
-			pr.Line("run stopped: %v; what was measured is in %s", err, outDir)
+			pr.Line("run failed: %v; what was measured is in %s", err, outDir)
 		}
 		return res, err
 	}
