@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"bytes"
 	"fmt"
 	"io"
 	"os"
@@ -58,16 +57,11 @@ links to each engine's own report. The page needs no network.`,
 					return fmt.Errorf("%s: %w", eng, err)
 				}
 			}
-			var b bytes.Buffer
-			for _, n := range sizes.Values {
-				for _, t := range report.PaperTables(runs, n) {
-					t.Text(&b)
-				}
-			}
-			if err := os.WriteFile(filepath.Join(abs, "side_by_side.txt"), b.Bytes(), 0o644); err != nil {
+			side := report.SideBySideText(runs)
+			if err := writePage(filepath.Join(abs, sideBySideFile), side); err != nil {
 				return err
 			}
-			stdout.Write(b.Bytes())
+			stdout.Write(side)
 			for _, r := range runs {
 				ok, bad := 0, 0
 				for _, q := range r.Queries {
@@ -79,7 +73,7 @@ links to each engine's own report. The page needs no network.`,
 				}
 				fmt.Fprintf(stdout, "%s %s: %d query results with cardinality ok, %d failed\n", r.Engine, r.EngineVersion, ok, bad)
 			}
-			fmt.Fprintf(stdout, "run directory: %s (side_by_side.txt; per engine: */run/tables.txt, results.json, report.html)\n", abs)
+			fmt.Fprintf(stdout, "run directory: %s ("+sideBySideFile+"; per engine: */run/tables.txt, results.json, report.html)\n", abs)
 			page, err := writeQuickstartReport(abs, "")
 			if err != nil {
 				return fmt.Errorf("report.html: %w", err)
@@ -94,3 +88,7 @@ links to each engine's own report. The page needs no network.`,
 	addConfigFlag(cmd)
 	return cmd
 }
+
+// sideBySideFile is the quickstart's engines side by side, in the seed's
+// tables; `dbgauge report` rewrites it from the engines' results.
+const sideBySideFile = "side_by_side.txt"

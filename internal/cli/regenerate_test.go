@@ -52,21 +52,60 @@ func TestReportRegeneratesEveryFile(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			derived, _ := report.Files(s.Experiment, s.Results)
-			gone := []string{results.BenchFile, "report.html"}
-			for f := range derived {
-				gone = append(gone, f)
-			}
-			for _, f := range gone {
-				if err := os.Remove(filepath.Join(cp, f)); err != nil {
-					t.Errorf("the run did not write %s: %v", f, err)
-				}
-			}
+			removeDerived(t, cp, s)
 			if code, _, stderr := run("report", cp); code != 0 {
 				t.Fatalf("report: exit %d: %s", code, stderr)
 			}
 			sameTree(t, dir, cp)
 		})
+	}
+}
+
+// TestReportRegeneratesQuickstart does the same for a quickstart
+// directory: each engine's run, the engines side by side and the engines
+// page.
+func TestReportRegeneratesQuickstart(t *testing.T) {
+	tmp := t.TempDir()
+	dir := filepath.Join(tmp, "qs")
+	if code, _, stderr := run("quickstart", "--size", "1000", "--reps", "2", "--out", dir); code != 0 {
+		t.Fatalf("quickstart: exit %d: %s", code, stderr)
+	}
+	cp := filepath.Join(tmp, "qs-copy")
+	if out, err := exec.Command("cp", "-a", dir, cp).CombinedOutput(); err != nil {
+		t.Fatalf("cp: %v: %s", err, out)
+	}
+	for _, f := range []string{sideBySideFile, "report.html"} {
+		if err := os.Remove(filepath.Join(cp, f)); err != nil {
+			t.Errorf("the quickstart did not write %s: %v", f, err)
+		}
+	}
+	for _, eng := range []string{"sqlite", "duckdb"} {
+		s, err := results.ReadRun(filepath.Join(cp, eng, "run"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		removeDerived(t, s.Dir, s)
+	}
+	if code, _, stderr := run("report", cp); code != 0 {
+		t.Fatalf("report: exit %d: %s", code, stderr)
+	}
+	sameTree(t, dir, cp)
+}
+
+// removeDerived deletes from the run directory dir every file derived
+// from its stored results s: the tables and diagrams, bench.txt and
+// report.html.
+func removeDerived(t *testing.T, dir string, s *results.Stored) {
+	t.Helper()
+	derived, _ := report.Files(s.Experiment, s.Results)
+	gone := []string{results.BenchFile, "report.html"}
+	for f := range derived {
+		gone = append(gone, f)
+	}
+	for _, f := range gone {
+		if err := os.Remove(filepath.Join(dir, f)); err != nil {
+			t.Errorf("the run did not write %s: %v", f, err)
+		}
 	}
 }
 

@@ -1,13 +1,13 @@
 package cli
 
 import (
-	"encoding/json"
 	"fmt"
 	"io"
 	"maps"
 	"os"
 	"path/filepath"
 	"slices"
+	"time"
 
 	"github.com/spf13/cobra"
 
@@ -93,6 +93,13 @@ func regenerate(dir, html string) ([]string, error) {
 		}
 		pages = append(pages, page)
 	}
+	runs, err := readWisconsinRuns(dir)
+	if err != nil {
+		return pages, err
+	}
+	if err := writePage(filepath.Join(dir, sideBySideFile), report.SideBySideText(runs)); err != nil {
+		return pages, err
+	}
 	page, err := writeQuickstartReport(dir, html)
 	if err != nil {
 		return pages, err
@@ -101,28 +108,39 @@ func regenerate(dir, html string) ([]string, error) {
 }
 
 // readWisconsinRuns reads the Wisconsin results of DIR/results.json, or
-// for a quickstart directory of every DIR/*/run/results.json; other
-// experiments' runs give none.
+// for a quickstart directory of every DIR/*/run/results.json in the order
+// the runs started (the order the quickstart ran the engines, as its page
+// shows them); other experiments' runs give none.
 func readWisconsinRuns(dir string) ([]*results.WisconsinResults, error) {
 	paths := []string{filepath.Join(dir, "results.json")}
 	if _, err := os.Stat(paths[0]); err != nil {
 		paths, _ = filepath.Glob(filepath.Join(dir, "*", "run", "results.json"))
 	}
-	var out []*results.WisconsinResults
+	var stored []*results.Stored
 	for _, p := range paths {
-		b, err := os.ReadFile(p)
+		s, err := results.ReadRun(filepath.Dir(p))
 		if err != nil {
 			return nil, usagef("%v", err)
 		}
-		var r results.WisconsinResults
-		if err := json.Unmarshal(b, &r); err != nil {
-			return nil, usagef("%s: %v", p, err)
-		}
-		if r.Experiment == "wisconsin" {
-			out = append(out, &r)
+		if _, ok := s.Results.(*results.WisconsinResults); ok {
+			stored = append(stored, s)
 		}
 	}
+	slices.SortStableFunc(stored, func(a, b *results.Stored) int { return startedOf(a).Compare(startedOf(b)) })
+	out := make([]*results.WisconsinResults, len(stored))
+	for i, s := range stored {
+		out[i] = s.Results.(*results.WisconsinResults)
+	}
 	return out, nil
+}
+
+// startedOf is when a stored run started; the zero time without a
+// manifest.
+func startedOf(s *results.Stored) time.Time {
+	if s.Manifest == nil {
+		return time.Time{}
+	}
+	return s.Manifest.Started
 }
 
 // rederive rewrites the run directory's derived files from its stored

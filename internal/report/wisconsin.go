@@ -305,6 +305,18 @@ func sortByQuery(body [][]string) {
 	})
 }
 
+// SideBySideText is the seed's tables of every size with one row per run
+// (a quickstart's side_by_side.txt).
+func SideBySideText(runs []*results.WisconsinResults) []byte {
+	var b bytes.Buffer
+	for _, n := range allSizes(runs) {
+		for _, t := range PaperTables(runs, n) {
+			t.Text(&b)
+		}
+	}
+	return b.Bytes()
+}
+
 // WisconsinText renders every table of a set of runs (one engine each).
 func WisconsinText(runs []*results.WisconsinResults) []byte {
 	var b bytes.Buffer
