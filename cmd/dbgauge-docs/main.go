@@ -3,7 +3,7 @@
 //
 //	go run ./cmd/dbgauge-docs [-man docs/man] [-md docs/commands]
 //
-// internal/cli's TestDocs fails when the committed pages differ from what
+// internal/cli's TestDocsUpToDate fails when the committed pages differ from what
 // the current commands would generate.
 package main
 

@@ -5,7 +5,6 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -23,7 +22,7 @@ var DocsDate = time.Date(2026, time.January, 1, 0, 0, 0, 0, time.UTC)
 // dbgauge*.md) are removed first, so a removed command leaves no page behind.
 // cmd/dbgauge-docs (make docs) calls it.
 func GenerateDocs(manDir, mdDir string) error {
-	for _, d := range []struct{ dir, pattern string }{{manDir, "dbgauge*.1"}, {mdDir, "dbgauge*.md"}} {
+	for _, d := range []struct{ dir, pattern string }{{manDir, docsPatterns[0]}, {mdDir, docsPatterns[1]}} {
 		if err := os.MkdirAll(d.dir, 0o755); err != nil {
 			return fmt.Errorf("docs: %w", err)
 		}
@@ -60,7 +59,16 @@ func docsRoot() *cobra.Command {
 	return root
 }
 
+// docsPatterns are the names of the files GenerateDocs writes: man pages,
+// then Markdown.
+var docsPatterns = [2]string{"dbgauge*.1", "dbgauge*.md"}
+
 // docsName says whether a file name is one GenerateDocs writes.
 func docsName(name string) bool {
-	return strings.HasPrefix(name, "dbgauge") && (strings.HasSuffix(name, ".1") || strings.HasSuffix(name, ".md"))
+	for _, p := range docsPatterns {
+		if ok, _ := filepath.Match(p, name); ok {
+			return true
+		}
+	}
+	return false
 }

@@ -68,7 +68,8 @@ type experimentCmd[P any, R results.Results] struct {
 	// summary is what stdout shows of the results; dir is the run
 	// directory.
 	summary func(res R, dir string) []byte
-	// archive packs the run directory into DIR.tar.gz once it is complete.
+	// archive packs the run directory into DIR.tar.gz once the run has
+	// results (complete or not).
 	archive bool
 	// subcommands are the command's own (optional).
 	subcommands func(stdout, stderr io.Writer) []*cobra.Command

@@ -1,9 +1,9 @@
 package cli
 
 import (
+	"errors"
 	"fmt"
 	"io"
-	"maps"
 	"os"
 	"path/filepath"
 	"slices"
@@ -17,8 +17,9 @@ import (
 
 func init() { registerCommand("report", newReport) }
 
-// newReport regenerates the HTML report of run directories from their
-// files alone, and prints the tables of Wisconsin runs side by side.
+// newReport regenerates the derived files and the page of run
+// directories from their stored results alone, and prints the tables of
+// Wisconsin runs side by side.
 func newReport(stdout, stderr io.Writer) *cobra.Command {
 	var html string
 	cmd := &cobra.Command{
@@ -28,7 +29,8 @@ func newReport(stdout, stderr io.Writer) *cobra.Command {
 and CSV, its diagrams as SVG and PNG, bench.txt and report.html) from
 manifest.json, results.json and the stored measurements alone: a run taken
 months ago, or copied to another machine, gets the same files, byte for
-byte, as the run wrote. A quickstart directory gets its engines page and
+byte, as the run wrote (with this version of dbgauge's renderers: the
+same bytes when it is the version that ran). A quickstart directory gets its engines page and
 each engine's own files. --html writes only the page of a single DIR, and
 elsewhere. The tables of Wisconsin runs are printed side by side, one
 engine per row.`,
@@ -39,7 +41,7 @@ engine per row.`,
 			}
 			var runs []*results.WisconsinResults
 			for _, dir := range args {
-				pages, err := regenerate(dir, html)
+				pages, err := regenerate(dir, html, func(err error) { fmt.Fprintf(stderr, "warning: %v\n", err) })
 				if err != nil {
 					return err
 				}
@@ -63,17 +65,19 @@ engine per row.`,
 	return cmd
 }
 
-// regenerate writes the report page(s) of dir: a run directory's
-// report.html (or to html), or for a quickstart directory each engine's
-// and the engines page.
-func regenerate(dir, html string) ([]string, error) {
+// regenerate rewrites dir's derived files and writes its page(s): a run
+// directory's report.html (or only the page, to html), or for a
+// quickstart directory each engine's files and page, side_by_side.txt and
+// the engines page. A derived file that fails is a warning (warn) and the
+// page is written anyway, as at the end of a run.
+func regenerate(dir, html string, warn func(error)) ([]string, error) {
 	if _, err := os.Stat(filepath.Join(dir, "results.json")); err == nil {
 		if html != "" {
 			return []string{html}, writeReport(dir, html)
 		}
 		html = filepath.Join(dir, "report.html")
 		if err := rederive(dir); err != nil {
-			return nil, err
+			warn(err)
 		}
 		return []string{html}, writeReport(dir, html)
 	}
@@ -86,7 +90,7 @@ func regenerate(dir, html string) ([]string, error) {
 		run := filepath.Dir(s)
 		page := filepath.Join(run, "report.html")
 		if err := rederive(run); err != nil {
-			return pages, fmt.Errorf("%s: %w", run, err)
+			warn(fmt.Errorf("%s: %w", run, err))
 		}
 		if err := writeReport(run, page); err != nil {
 			return pages, fmt.Errorf("%s: %w", run, err)
@@ -144,22 +148,15 @@ func startedOf(s *results.Stored) time.Time {
 }
 
 // rederive rewrites the run directory's derived files from its stored
-// results, with the renderers the run used: its tables and diagrams
-// (report.Files) and bench.txt.
+// results: its tables and diagrams (report.Files) and bench.txt, with this
+// dbgauge's renderers (the same bytes as the run wrote when it is the
+// version that ran). A file that cannot be drawn or written is in the
+// error; the others are written.
 func rederive(dir string) error {
 	s, err := results.ReadRun(dir)
 	if err != nil {
 		return err
 	}
 	files, ferr := report.Files(s.Experiment, s.Results)
-	run := &results.Run{Dir: dir}
-	for _, name := range slices.Sorted(maps.Keys(files)) {
-		if err := run.WriteFile(name, files[name]); err != nil {
-			return err
-		}
-	}
-	if err := results.WriteBench(dir); err != nil {
-		return err
-	}
-	return ferr
+	return errors.Join(ferr, (&results.Run{Dir: dir}).WriteFiles(files), results.WriteBench(dir))
 }

@@ -41,7 +41,7 @@ func newSpeedupFlags() *speedupFlags {
 			}
 			return nil
 		}),
-		reps: flagtype.Int(5).Check(flagtype.AtLeast(1, "")),
+		reps: flagtype.Int(5).Check(flagtype.AtLeast(2, "(the spread of the repetitions, RSD, needs two)")),
 		// Enough memory first, as seed 003 stepped down.
 		sweep: flagtype.ByteSizes("").Sorted(flagtype.Descending).WithExample("64MiB,16MiB,4MiB,1MiB,256KiB,64KiB").Check(func(m int64) error {
 			if m < 64<<10 {

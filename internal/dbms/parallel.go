@@ -39,7 +39,7 @@ type SerialQuery interface {
 // NoJoinMemory is the speedup experiment's reason for an engine without
 // ParallelQuery: it has no join memory dbgauge sets.
 func NoJoinMemory(engine string) string {
-	return engine + " has no per-query join memory dbgauge sets (PostgreSQL work_mem and DuckDB memory_limit are the measured knobs)"
+	return engine + " has no per-query join memory dbgauge sets (only engines with a parallelism and memory knob have one)"
 }
 
 // ReadSettings reads settings by name with current_setting(name), which

@@ -21,9 +21,9 @@ import (
 // queue instead of failing at once).
 type DSBenchSetup = Setup
 
-// ErrNoProcedure is returned when --form procedure names an engine without
+// errNoProcedure is returned when --form procedure names an engine without
 // stored procedures; the CLI reports it as bad input.
-var ErrNoProcedure = fmt.Errorf("no server-side procedures")
+var errNoProcedure = fmt.Errorf("no server-side procedures")
 
 // RunDSBench runs the sweep: for every scale population, cycles,
 // consistency checks and statistics; then the DSI, the tables, the
@@ -126,7 +126,7 @@ func resolveForm(p *DSBenchPlan, e dbms.Engine) error {
 		p.Form = tpcb.DefaultForm(e)
 	case formProcedure:
 		if !tpcb.HasProcedure(e) {
-			return dbms.Wrap(dbms.BadInput, fmt.Errorf("--form procedure: %s has %w; use --form statements", e.Name(), ErrNoProcedure))
+			return dbms.Wrap(dbms.BadInput, fmt.Errorf("--form procedure: %s has %w; use --form statements", e.Name(), errNoProcedure))
 		}
 	}
 	return nil

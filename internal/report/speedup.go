@@ -240,7 +240,7 @@ func SpeedupText(r *results.SpeedupResults) []byte {
 		fmt.Fprintf(&b, "warning: %s\n", w)
 	}
 	if r.Error != "" {
-		fmt.Fprintf(&b, "run stopped: %s\n", r.Error)
+		fmt.Fprintf(&b, "run failed: %s\n", r.Error)
 	}
 	return b.Bytes()
 }

@@ -23,6 +23,9 @@ type Header struct {
 	Error         string   `json:"error,omitempty"`
 }
 
+// Warn adds a warning to the header (a diagram that could not be drawn).
+func (h *Header) Warn(w string) { h.Warnings = append(h.Warnings, w) }
+
 // Head returns the header. Results types that keep their warnings under
 // another key (storage's notes) override it.
 func (h *Header) Head() Header { return *h }

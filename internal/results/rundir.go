@@ -5,9 +5,12 @@ package results
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
+	"slices"
 	"time"
 )
 
@@ -90,6 +93,19 @@ func (r *Run) WriteFile(name string, data []byte) error {
 		return fmt.Errorf("write %s: %w", name, err)
 	}
 	return os.Rename(tmp, r.Path(name))
+}
+
+// WriteFiles writes every file of files (name to bytes), each atomically,
+// in name order; a failure does not stop the others and every one is
+// reported.
+func (r *Run) WriteFiles(files map[string][]byte) error {
+	var errs []error
+	for _, name := range slices.Sorted(maps.Keys(files)) {
+		if err := r.WriteFile(name, files[name]); err != nil {
+			errs = append(errs, err)
+		}
+	}
+	return errors.Join(errs...)
 }
 
 // Close closes the journal.

@@ -105,13 +105,14 @@ func (r *Run) warn(d *Doc, msg string) {
 	d.Warnings = append(d.Warnings, msg)
 }
 
-// warnIncomplete says that a run stopped early, why, and that the page
-// shows what it measured until then ("the scales measured").
+// warnIncomplete says that a run failed (stopped early, or lost journal
+// entries), why, and that the page shows what it measured until then
+// ("the scales measured").
 func (r *Run) warnIncomplete(d *Doc, complete bool, err, shown string) {
 	if complete {
 		return
 	}
-	msg := "the run did not complete: the page shows " + shown + " before it stopped"
+	msg := "the run did not complete: the page shows " + shown + " until it failed"
 	if err != "" {
 		msg += " (" + err + ")"
 	}
