@@ -23,7 +23,9 @@ type Interval struct {
 
 // BootstrapCI is the percentile bootstrap interval of stat over xs: stat of
 // resamples drawn with replacement, limits at the (1-level)/2 and
-// (1+level)/2 quantiles (nearest rank, as Quantile). The generator is seeded
+// (1+level)/2 quantiles (nearest rank, as Quantile: with 2000 resamples at
+// 95% the 50th and the 1950th smallest; nearestRank says why the ranks are
+// not the bare ceilings of the floating-point products). The generator is seeded
 // with seed, so the interval is reproducible. One value gives a zero-width
 // interval at stat(xs); no values give NaN limits.
 func BootstrapCI(xs []float64, stat func([]float64) float64, level float64, resamples int, seed uint64) Interval {

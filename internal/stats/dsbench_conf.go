@@ -50,14 +50,43 @@ func ConfidenceRates(f float64, levels []float64, quantileS func(q float64) floa
 
 // Quantile is the q-quantile (0..1) of sorted values by nearest rank: the
 // smallest value with at least a fraction q of the values at or below it,
-// the convention of HDR histograms. NaN for no values.
+// the convention of HDR histograms: the value of rank nearestRank(q, n).
+// NaN for no values.
 func Quantile(sorted []float64, q float64) float64 {
 	if len(sorted) == 0 {
 		return math.NaN()
 	}
-	k := int(math.Ceil(q*float64(len(sorted)))) - 1
-	k = max(0, min(k, len(sorted)-1))
-	return sorted[k]
+	return sorted[nearestRank(q, len(sorted))-1]
+}
+
+// rankSlack bounds, per value, how far q*n may sit from a whole number and
+// still be taken for it: 16 machine epsilons (about 3.6e-15) times n.
+const rankSlack = 16 * 0x1p-52
+
+// nearestRank is the 1-based rank ceil(q n) of the q-quantile of n values,
+// kept within 1..n.
+//
+// The q that callers pass are computed, not typed: (1-0.95)/2 is
+// 0.025000000000000022 in binary, 1 - that is 0.97499999999999998, and 68/100
+// and 99.9/100 are also off by an ulp. Each is within a few ulps of 1 (about
+// 2.2e-16) of the intended fraction, so q*n is within a few times 2.2e-16 x n
+// of the intended product. Where that product is a whole number (0.025 x 2000
+// = 50, 0.68 x 75 = 51), a bare ceiling of 50.00000000000004 took rank 51, one
+// too high (a product an ulp below, 99.99999999999997 at 90%, came out right
+// only because the error happened to fall that way). So a product within
+// rankSlack x n of a whole number is taken to be that number before the
+// ceiling. A q that truly differs from k/n by less than 16 epsilons (3.6e-15)
+// cannot be told from k/n in float64 anyway, and no level a user writes does.
+func nearestRank(q float64, n int) int {
+	if n <= 0 {
+		return 0
+	}
+	p := q * float64(n)
+	if r := math.Round(p); math.Abs(p-r) <= rankSlack*float64(n) {
+		p = r
+	}
+	k := int(math.Ceil(p))
+	return max(1, min(k, n))
 }
 
 // QuantilePoint is one (quantile, value) point of a stored distribution, as

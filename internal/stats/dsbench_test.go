@@ -226,3 +226,47 @@ func TestScaleRanges(t *testing.T) {
 		t.Error("NaN rate accepted")
 	}
 }
+
+// Nearest rank at levels whose product with n is a whole number in exact
+// arithmetic but not in floating point: 0.68 x 75 = 51, 0.68 x 150 = 102,
+// 0.68 x 175 = 119 and (99.9/100) x 1000 = 999 are each a few ulps above the
+// integer as doubles, and a bare ceiling took the next value. On the values
+// 1..n the q-quantile is the rank ceil(q n) itself. Products that are not
+// whole stay where they were: ceil(0.95 x 10) = ceil(9.5) = 10,
+// ceil(0.5 x 3) = 2, ceil(0.951 x 100) = ceil(95.1) = 96, ceil(0.68 x 10) = 7.
+func TestQuantileNearestRankExact(t *testing.T) {
+	// The division at run time, as ConfidenceRates does it (a constant
+	// expression 99.9/100 would be folded exactly by the compiler).
+	percent := func(p float64) float64 { return p / 100 }
+	ramp := func(n int) []float64 {
+		s := make([]float64, n)
+		for i := range s {
+			s[i] = float64(i + 1)
+		}
+		return s
+	}
+	for _, c := range []struct {
+		n    int
+		q    float64
+		want float64
+	}{
+		{75, 0.68, 51}, {150, 0.68, 102}, {175, 0.68, 119}, {1000, percent(99.9), 999},
+		{10, 0.95, 10}, {3, 0.5, 2}, {100, 0.951, 96}, {10, 0.68, 7},
+		{200, 0.025, 5}, {200, 0.975, 195}, {10, 0, 1}, {10, 1, 10},
+	} {
+		if got := Quantile(ramp(c.n), c.q); got != c.want {
+			t.Errorf("Quantile(1..%d, %v) = %v, want %v", c.n, c.q, got, c.want)
+		}
+	}
+	// ConfidenceRates divides the level in percent by 100 (68/100), the path
+	// the dsbench conf columns take: the 68 % quantile of 1..75 ms is 51 ms,
+	// so with f = 1 the rate is 1/0.051 tps.
+	raw := ramp(75)
+	for i := range raw {
+		raw[i] /= 1000
+	}
+	got, err := ConfidenceRates(1, []float64{68}, func(q float64) float64 { return Quantile(raw, q) })
+	if err != nil || got["68"] != 1/0.051 {
+		t.Errorf("68%% rate over 1..75 ms: %v (%v), want %v", got["68"], err, 1/0.051)
+	}
+}

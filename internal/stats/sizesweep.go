@@ -10,7 +10,10 @@ import (
 // non-clustered/clustered ratio (seed 004 Table 10) and the prediction of
 // the largest size from the smaller ones (seed 004's "scale model").
 
-// LineFit is time = Intercept + Slope x size, fitted by least squares.
+// LineFit is time = Intercept + Slope x size, fitted by least squares
+// (LinearFit: centred sums). R2 is the coefficient of determination, 1 when
+// every point is on the line, including when all times are equal (the flat
+// line fits them exactly).
 type LineFit struct {
 	Intercept float64 `json:"intercept"`
 	Slope     float64 `json:"slope"`
@@ -22,7 +25,8 @@ type LineFit struct {
 func (f LineFit) At(x float64) float64 { return f.Intercept + f.Slope*x }
 
 // FitLine fits ys against xs. Points whose y is NaN (not measured) are
-// left out; at least two distinct xs must remain.
+// left out; at least two distinct xs must remain. Equal times give the flat
+// line through them with R2 1.
 func FitLine(xs, ys []float64) (LineFit, error) {
 	if len(xs) != len(ys) {
 		return LineFit{}, fmt.Errorf("line fit: %d sizes but %d times", len(xs), len(ys))

@@ -128,3 +128,33 @@ func TestPredictLargest(t *testing.T) {
 		t.Error("compared with an unmeasured largest size")
 	}
 }
+
+// The brief's reproduction: FitLine([1e8 .. 1e8+3], [1, 3, 5, 7]) is
+// 2x - 199999999 exactly (see TestLinearFitLargeCloseX for the sums), and
+// a constant time is the flat line with R^2 1.
+func TestFitLineLargeSizesAndConstant(t *testing.T) {
+	f, err := FitLine([]float64{1e8, 1e8 + 1, 1e8 + 2, 1e8 + 3}, []float64{1, 3, 5, 7})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !within(f.Slope, 2, 1e-12) || !within(f.R2, 1, 1e-12) || !within(f.At(1e8+10), 21, 1e-6) {
+		t.Errorf("fit %+v, want slope 2, R^2 1, 21 at 1e8+10", f)
+	}
+	f, err = FitLine([]float64{1, 2, 3, 4}, []float64{0.3, 0.3, math.NaN(), 0.3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if f.Slope != 0 || f.Intercept != 0.3 || f.R2 != 1 || f.N != 3 {
+		t.Errorf("constant fit %+v, want 0.3 + 0x with R^2 1 over 3 points", f)
+	}
+	// TestPredictLargest moved to sizes 1e8+1 .. 1e8+4: the line through
+	// the first three is still 10 ms per unit of size, so it predicts 40
+	// at the largest where 50 was measured, -20%.
+	p, err := PredictLargest([]float64{1e8 + 4, 1e8 + 1, 1e8 + 2, 1e8 + 3}, []float64{50, 10, 20, 30})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !within(p.PredictedMS, 40, 1e-6) || !within(p.ErrorPct, -20, 1e-6) || !within(p.Fit.R2, 1, 1e-12) {
+		t.Errorf("prediction %+v, want 40 against 50 (-20%%), R^2 1", p)
+	}
+}
