@@ -25,6 +25,10 @@ type Adapter struct {
 	// journals), so that a run directory's archive leaves them out
 	// (DatabaseFileSuffixes).
 	FileSuffixes []string
+	// Embedded, set by the one engine experiments run on when --db is not
+	// given, is the URL of its database file at path; shared asks for
+	// many sessions writing at once.
+	Embedded func(path string, shared bool) string
 }
 
 // ProcessName is one process name an engine's server runs under.
@@ -42,6 +46,7 @@ var (
 	adapters = map[string]*Adapter{} // by scheme
 	comms    = map[string]ProcessName{}
 	suffixes []string
+	embedded *Adapter // the default engine (Adapter.Embedded)
 )
 
 // Register makes an adapter available by its schemes. Adapters call it from
@@ -62,6 +67,12 @@ func Register(a *Adapter) {
 		comms[p.Comm] = p
 	}
 	suffixes = append(suffixes, a.FileSuffixes...)
+	if a.Embedded != nil {
+		if embedded != nil {
+			panic("dbms: two default embedded engines: " + embedded.Name + " and " + a.Name)
+		}
+		embedded = a
+	}
 }
 
 // ServerProcess says whether comm is the name of a registered engine's

@@ -20,7 +20,7 @@ type WisconsinSetup = Setup
 // nothing behind. It returns the results gathered so far even when the run
 // fails part-way; they are in the run directory too.
 func RunWisconsin(ctx context.Context, s WisconsinSetup, plan WisconsinPlan, pr *progress.Printer) (*results.WisconsinResults, error) {
-	o, err := open(ctx, s, "wisconsin", plan.Seed, func(dir string) string { return dbms.DefaultURL(filepath.Join(dir, dbms.DefaultEngine+".db")) }, noCheck)
+	o, err := open(ctx, s, "wisconsin", plan.Seed, func(dir string) string { return dbms.DefaultURL(filepath.Join(dir, dbms.DefaultEngine()+".db")) }, noCheck)
 	if err != nil {
 		return nil, err
 	}

@@ -18,7 +18,8 @@ func init() {
 	dbms.Register(&dbms.Adapter{Name: "sqlite", Schemes: []string{"sqlite", "sqlite3"}, Open: open,
 		// The sqlite3 command-line shell.
 		Processes:    []dbms.ProcessName{{Comm: "sqlite3", Product: "SQLite"}},
-		FileSuffixes: []string{".db", ".db-wal", ".db-shm", ".db-journal"}})
+		FileSuffixes: []string{".db", ".db-wal", ".db-shm", ".db-journal"},
+		Embedded:     embeddedURL})
 }
 
 // Engine is one SQLite connection.
@@ -202,4 +203,15 @@ func classify(err error) error {
 		}
 	}
 	return err
+}
+
+// embeddedURL makes SQLite the engine experiments run on without --db: a
+// database file at path; shared adds the write-ahead log and a busy
+// timeout of 10 s instead of failing at once on a locked database, for
+// many sessions writing at once.
+func embeddedURL(path string, shared bool) string {
+	if shared {
+		return "sqlite:" + path + "?_journal_mode=WAL&_busy_timeout=10000"
+	}
+	return "sqlite:" + path
 }
