@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/dbgauge/dbgauge/internal/dbms"
 	"github.com/dbgauge/dbgauge/internal/progress"
 	"github.com/dbgauge/dbgauge/internal/results"
 )
@@ -57,7 +58,7 @@ func TestSpeedupSQLite(t *testing.T) {
 		}
 	}
 	for _, sz := range plan.PageSizes {
-		if _, err := os.Stat(pageDBPath(filepath.Join(dir, "speedup.db"), sz)); !os.IsNotExist(err) {
+		if _, err := os.Stat(dbms.PageDBPath(filepath.Join(dir, "speedup.db"), sz)); !os.IsNotExist(err) {
 			t.Errorf("the page-size database of %d bytes was not removed (%v)", sz, err)
 		}
 	}
@@ -71,34 +72,8 @@ func TestSpeedupSQLite(t *testing.T) {
 	}
 }
 
-func TestPGPlanFacts(t *testing.T) {
-	doc := `[{"Plan": {"Node Type": "Aggregate", "Plans": [{"Node Type": "Gather", "Workers Planned": 2, "Workers Launched": 1,
-		"Plans": [{"Node Type": "Hash Join", "Plans": [{"Node Type": "Seq Scan"}, {"Node Type": "Hash", "Hash Batches": 4, "Original Hash Batches": 2}]}]}]}}]`
-	f, err := pgPlanFacts(doc)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if f.planned != 2 || f.launched != 1 || f.batches != 4 {
-		t.Errorf("facts %+v, want planned 2, launched 1, batches 4", f)
-	}
-	f, err = pgPlanFacts(`[{"Plan": {"Node Type": "Seq Scan"}}]`)
-	if err != nil || f.batches != -1 || f.planned != 0 {
-		t.Errorf("a plan without hash node: %+v %v, want batches -1 (none)", f, err)
-	}
-}
-
-func TestPointSettingsHoldTotalMemory(t *testing.T) {
-	// 256 MiB over 4 processes: work_mem 64 MiB = 65536 kB, 3 workers.
-	got := pointSettings("postgres", 4, 256<<20)
-	if got[0] != "max_parallel_workers_per_gather = 3" || got[1] != "work_mem = '65536kB'" {
-		t.Errorf("postgres p=4: %v", got)
-	}
-	// DuckDB keeps the whole budget for its threads.
-	got = pointSettings("duckdb", 4, 256<<20)
-	if got[0] != "threads = 4" || got[1] != "memory_limit = '262144KiB'" {
-		t.Errorf("duckdb p=4: %v", got)
-	}
-	if pageDBPath("/d/x.db", 4096) != "/d/x-page4096.db" {
-		t.Errorf("pageDBPath: %s", pageDBPath("/d/x.db", 4096))
+func TestPageDBPath(t *testing.T) {
+	if dbms.PageDBPath("/d/x.db", 4096) != "/d/x-page4096.db" {
+		t.Errorf("PageDBPath: %s", dbms.PageDBPath("/d/x.db", 4096))
 	}
 }

@@ -18,11 +18,11 @@ func (e *Engine) FixParallel(ctx context.Context) (map[string]string, error) {
 // ParallelSettings: p threads, and the whole memory for them (DuckDB's
 // memory_limit is the database's, not a thread's).
 func (e *Engine) ParallelSettings(p int, memory int64) []string {
-	return ParallelSettings(p, memory)
+	return parallelSettings(p, memory)
 }
 
-// ParallelSettings is Engine.ParallelSettings, without a session.
-func ParallelSettings(p int, memory int64) []string {
+// parallelSettings is Engine.ParallelSettings, without a session.
+func parallelSettings(p int, memory int64) []string {
 	return []string{fmt.Sprintf("threads = %d", p), fmt.Sprintf("memory_limit = '%dKiB'", max(memory/1024, 1))}
 }
 

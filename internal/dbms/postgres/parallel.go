@@ -31,11 +31,11 @@ func (e *Engine) FixParallel(ctx context.Context) (map[string]string, error) {
 // memory over p (in kB, at least PostgreSQL's smallest, 64 kB), so that the
 // total stays constant.
 func (e *Engine) ParallelSettings(p int, memory int64) []string {
-	return ParallelSettings(p, memory)
+	return parallelSettings(p, memory)
 }
 
-// ParallelSettings is Engine.ParallelSettings, without a session.
-func ParallelSettings(p int, memory int64) []string {
+// parallelSettings is Engine.ParallelSettings, without a session.
+func parallelSettings(p int, memory int64) []string {
 	kb := max(memory/int64(p)/1024, 64)
 	return []string{fmt.Sprintf("max_parallel_workers_per_gather = %d", p-1), fmt.Sprintf("work_mem = '%dkB'", kb)}
 }

@@ -17,13 +17,13 @@ func (e *Engine) AnalyzePlan(ctx context.Context, stmt string) (dbms.PlanFacts, 
 	if err != nil {
 		return dbms.PlanFacts{WorkersPlanned: -1, WorkersLaunched: -1, HashBatches: -1}, err
 	}
-	return PlanFacts(doc)
+	return planFacts(doc)
 }
 
-// PlanFacts reads PostgreSQL's EXPLAIN (ANALYZE, FORMAT JSON): the most
+// planFacts reads PostgreSQL's EXPLAIN (ANALYZE, FORMAT JSON): the most
 // workers any Gather planned and launched, and the most batches of any
 // Hash node (1: the build side fitted in memory; -1: no Hash node).
-func PlanFacts(doc string) (dbms.PlanFacts, error) {
+func planFacts(doc string) (dbms.PlanFacts, error) {
 	var plans []struct {
 		Plan map[string]any `json:"Plan"`
 	}
