@@ -39,6 +39,9 @@ type URL struct {
 	// Path is the file of an embedded engine.
 	Path  string
 	Query url.Values
+	// pass is where the password is written in Raw (start and end), as
+	// Raw spells it: Redacted replaces that text, whatever its escaping.
+	pass [2]int
 }
 
 // ParseURL parses --db. Errors are BadInput and name the expected forms.
@@ -76,6 +79,12 @@ func ParseURL(raw string) (*URL, error) {
 		if u.Socket == "" {
 			return nil, badURL(raw, "unix() names no socket file")
 		}
+		// unix(PATH) is the whole host: after user:pass@ (or //) and
+		// before /database, so that the user information is what
+		// precedes it in raw as in what url.Parse reads.
+		if after := rest[i+j+1:]; (i > 2 && rest[i-1] != '@') || (after != "" && after[0] != '/' && after[0] != '?') {
+			return nil, badURL(raw, "unix(PATH) must be the whole host, as in mysql://user:pass@unix(/path/to/socket)/db")
+		}
 		parse = raw[:len(raw)-len(rest)] + rest[:i] + "localhost" + rest[i+j+1:]
 	}
 	p, err := url.Parse(parse)
@@ -85,6 +94,9 @@ func ParseURL(raw string) (*URL, error) {
 	if p.User != nil {
 		u.User = p.User.Username()
 		u.Password, u.HasPass = p.User.Password()
+		if u.HasPass {
+			u.pass = passwordSpan(parse, len(raw)-len(rest)+2)
+		}
 	}
 	u.Host, u.Port = p.Hostname(), p.Port()
 	u.Database = strings.TrimPrefix(p.Path, "/")
@@ -151,7 +163,27 @@ func (u *URL) Redacted() string {
 	if !u.HasPass {
 		return u.Raw
 	}
+	if a, b := u.pass[0], u.pass[1]; 0 < a && a <= b && b <= len(u.Raw) {
+		return u.Raw[:a] + "***" + u.Raw[b:]
+	}
 	return strings.Replace(u.Raw, ":"+url.UserPassword("", u.Password).String()[1:]+"@", ":***@", 1)
+}
+
+// passwordSpan is where the password of a server URL is written: the
+// authority starts at offset from (after "scheme://") and ends at the
+// first '/', '?' or '#'; its user information ends at its last '@'
+// and the password follows the user name's ':' (url.Parse's reading).
+func passwordSpan(s string, from int) [2]int {
+	auth := s[from:]
+	if i := strings.IndexAny(auth, "/?#"); i >= 0 {
+		auth = auth[:i]
+	}
+	at := strings.LastIndex(auth, "@")
+	c := strings.Index(auth, ":")
+	if at < 0 || c < 0 || c > at {
+		return [2]int{}
+	}
+	return [2]int{from + c + 1, from + at}
 }
 
 func badURL(raw, why string) error {

@@ -47,3 +47,35 @@ func TestParseURLIOTimeout(t *testing.T) {
 		}
 	}
 }
+
+// A password is redacted however the URL spells it: characters url
+// would escape (!, *, ') written as they are, escapes of characters it
+// would not, an @ in it.
+func TestRedactedSpellings(t *testing.T) {
+	for raw, want := range map[string]string{
+		"postgres://u:secret@h:5432/db":          "postgres://u:***@h:5432/db",
+		"postgres://u:pa!ss@h/db":                "postgres://u:***@h/db",
+		"A://:!@0":                               "A://:***@0",
+		"mysql://u:%41b@h/db":                    "mysql://u:***@h/db",
+		"mysql://u:a@b@h/db":                     "mysql://u:***@h/db",
+		"mysql://u:p*'(x)@unix(/run/m.sock)/db":  "mysql://u:***@unix(/run/m.sock)/db",
+		"firebird://SYSDBA:mk!@127.0.0.1//x.fdb": "firebird://SYSDBA:***@127.0.0.1//x.fdb",
+		"postgres://u@h/db":                      "postgres://u@h/db",
+		"sqlite:/tmp/a:b@c.db":                   "sqlite:/tmp/a:b@c.db",
+	} {
+		u, err := ParseURL(raw)
+		if err != nil {
+			t.Errorf("%s: %v", raw, err)
+			continue
+		}
+		if got := u.Redacted(); got != want {
+			t.Errorf("%s: Redacted() = %q, want %q", raw, got, want)
+		}
+	}
+	// unix(PATH) is the whole host: not inside the password, not before a port.
+	for _, bad := range []string{"mysql://u:unix(x)@h/d", "mysql://u:p@unix(/s)@h/d", "mysql://u:p@unix(/s):3306/d"} {
+		if _, err := ParseURL(bad); err == nil || Classify(err) != BadInput {
+			t.Errorf("%s: err %v, want a BadInput", bad, err)
+		}
+	}
+}
