@@ -50,7 +50,7 @@ func newDSBenchFlags() *dsbenchFlags {
 		threads:     flagtype.Int(16).Check(flagtype.AtLeast(0, "")),
 		connections: flagtype.Int(1).Check(flagtype.AtLeast(1, "connection")),
 		isolation:   flagtype.Func("repeatable-read", dbms.ParseIsolation),
-		rate:        flagtype.Float(0).Check(flagtype.AtLeast(0.0, "")),
+		rate:        flagtype.Float(0).Check(flagtype.AtLeast(0.0, "")).Check(checkRate).WithExample("1000"),
 		confidence:  flagtype.Percentages("50,68,87,95,99,99.7"),
 		seed:        flagtype.Seed("1"),
 	}
@@ -135,6 +135,18 @@ func (f *dsbenchFlags) plan() (experiment.DSBenchPlan, error) {
 		Nodes: f.nodes.V, Threads: f.threads.V, Conns: f.connections.V, Retry: f.retry, Prepare: f.prepare, Reconnect: f.reconnect,
 		Isolation: f.isolation.V, Rate: f.rate.V, Confidence: f.confidence.Values, Seed: f.seed.V, Drop: f.drop, RawTimes: f.raw,
 	}, nil
+}
+
+// maxRate bounds --rate: no client machine starts ten million
+// transactions a second, and a rate the clients cannot meet measures
+// nothing but missed starts.
+const maxRate = 10_000_000
+
+func checkRate(r float64) error {
+	if r > maxRate {
+		return &flagtype.Error{Reason: fmt.Sprintf("give at most %d transactions per second: no client starts more, and a rate the clients cannot meet measures only missed starts", maxRate)}
+	}
+	return nil
 }
 
 // dsbenchSummary is what the terminal shows at the end: the 23-column

@@ -192,8 +192,12 @@ func summary(out io.Writer, res *results.WisconsinResults, dir string) {
 	if len(res.Sizes) > 1 {
 		report.ScaleTable(res).Text(out)
 	}
-	fmt.Fprintf(out, "cardinality checks: %d ok, %d mismatch, %d not applicable, %d error\n",
+	fmt.Fprintf(out, "cardinality checks: %d ok, %d mismatch, %d not applicable, %d error",
 		counts[results.StatusOK], counts[results.StatusMismatch], counts[results.StatusNotApplicable], counts[results.StatusError])
+	if n := counts[results.StatusInterrupted]; n > 0 {
+		fmt.Fprintf(out, ", %d interrupted", n)
+	}
+	fmt.Fprintln(out)
 	for _, wmsg := range res.Warnings {
 		fmt.Fprintf(out, "warning: %s\n", wmsg)
 	}

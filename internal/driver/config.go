@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"math"
 	"time"
 
 	"github.com/dbgauge/dbgauge/internal/dbms"
@@ -85,6 +86,10 @@ func (c *Config) connections() int {
 	return max(c.Connections, 1)
 }
 
+// maxStarts bounds a cycle's intended starts: the schedule counts them
+// exactly up to 2^53 (float64's whole numbers).
+const maxStarts = 1 << 53
+
 // check names the first bad field.
 func (c *Config) check() error {
 	switch {
@@ -98,8 +103,10 @@ func (c *Config) check() error {
 		return fmt.Errorf("driver: Cycles = %d, want >= 1", c.Cycles)
 	case c.Duration <= 0:
 		return fmt.Errorf("driver: Duration = %v, want > 0", c.Duration)
-	case c.Rate < 0:
+	case !(c.Rate >= 0) || math.IsInf(c.Rate, 1):
 		return fmt.Errorf("driver: Rate = %v, want >= 0 (0 is the closed loop)", c.Rate)
+	case c.Rate*c.Duration.Seconds() > maxStarts:
+		return fmt.Errorf("driver: Rate x Duration = %g intended starts per cycle, want at most 2^53", c.Rate*c.Duration.Seconds())
 	case c.Poisson && c.Rate == 0:
 		return fmt.Errorf("driver: Poisson needs a Rate")
 	case c.Open == nil:

@@ -3,6 +3,7 @@ package driver
 import (
 	"context"
 	"errors"
+	"math"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -176,6 +177,9 @@ func TestConfigErrors(t *testing.T) {
 		{"cycles", Config{Duration: time.Second, Open: open, NewOp: op}, "Cycles"},
 		{"duration", Config{Cycles: 1, Open: open, NewOp: op}, "Duration"},
 		{"rate", Config{Cycles: 1, Duration: time.Second, Rate: -1, Open: open, NewOp: op}, "Rate"},
+		{"rate nan", Config{Cycles: 1, Duration: time.Second, Rate: math.NaN(), Open: open, NewOp: op}, "Rate"},
+		{"rate inf", Config{Cycles: 1, Duration: time.Second, Rate: math.Inf(1), Open: open, NewOp: op}, "Rate"},
+		{"rate beyond count", Config{Cycles: 1, Duration: time.Second, Rate: 1e300, Open: open, NewOp: op}, "Rate x Duration"},
 		{"poisson", Config{Cycles: 1, Duration: time.Second, Poisson: true, Open: open, NewOp: op}, "Poisson"},
 		{"threads", Config{Cycles: 1, Duration: time.Second, Threads: -1, Open: open, NewOp: op}, "Threads"},
 		{"open", Config{Cycles: 1, Duration: time.Second, NewOp: op}, "Open"},

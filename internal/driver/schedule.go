@@ -1,6 +1,7 @@
 package driver
 
 import (
+	"math"
 	"math/rand/v2"
 	"time"
 )
@@ -26,22 +27,77 @@ type schedule struct {
 	rnd     *rand.Rand // Poisson only
 
 	start time.Duration
-	k     int64         // evenly spaced: this worker's starts so far
-	at    time.Duration // Poisson: the last start
+	k     int64   // evenly spaced: this worker's starts so far
+	at    float64 // Poisson: the last start, in nanoseconds on the run's clock (no rounding of the gaps)
 }
 
 func (s *schedule) begin(start time.Duration) {
-	s.start, s.k, s.at = start, 0, start
+	s.start, s.k, s.at = start, 0, float64(start)
 }
 
 // next returns the next intended start.
 func (s *schedule) next() time.Duration {
 	if s.rnd != nil {
-		perWorker := s.rate / float64(s.workers)
-		s.at += time.Duration(s.rnd.ExpFloat64() / perWorker * 1e9)
-		return s.at
+		s.at += s.rnd.ExpFloat64() / s.perWorker()
+		return time.Duration(s.at)
 	}
-	n := s.k*int64(s.workers) + int64(s.index)
+	t := s.even(s.k)
 	s.k++
+	return t
+}
+
+// perWorker is one worker's rate per nanosecond.
+func (s *schedule) perWorker() float64 { return s.rate / float64(s.workers) / 1e9 }
+
+// even is this worker's k-th evenly spaced start.
+func (s *schedule) even(k int64) time.Duration {
+	n := k*int64(s.workers) + int64(s.index)
 	return s.start + time.Duration(float64(n)*1e9/s.rate)
+}
+
+// poissonDraws is the expected number of starts up to which skip draws
+// them one by one; above it, it draws their number at once.
+const poissonDraws = 1 << 14
+
+// skip passes over every intended start before end that next has not yet
+// returned and returns their number: the starts a worker behind schedule
+// at the end of a cycle has missed. It takes constant time whatever the
+// rate (a rate the clients cannot meet would otherwise leave Rate x D
+// starts to visit one by one).
+func (s *schedule) skip(end time.Duration) int64 {
+	if s.rnd != nil {
+		// The process is memoryless: the number of arrivals in (at, end)
+		// is Poisson with mean perWorker x (end - at).
+		mean := s.perWorker() * (float64(end) - s.at)
+		if mean <= 0 {
+			return 0
+		}
+		if mean <= poissonDraws {
+			var n int64
+			for s.next() < end {
+				n++
+			}
+			return n
+		}
+		// A Poisson count of mean above 2^14 is normal to within 1/128 of
+		// a standard deviation.
+		s.at = float64(end)
+		return max(0, int64(math.Round(mean+math.Sqrt(mean)*s.rnd.NormFloat64())))
+	}
+	// Every n with start + n/Rate < end is a start: ceil(Rate x (end -
+	// start)) of them over all workers, this worker's n = index + kW. The
+	// estimate is corrected against even itself, so skip yields exactly
+	// the starts next would have.
+	total := math.Ceil(float64(end-s.start) * s.rate / 1e9)
+	k := int64(math.Ceil((total - float64(s.index)) / float64(s.workers)))
+	k = max(k, s.k)
+	for k > s.k && s.even(k-1) >= end {
+		k--
+	}
+	for s.even(k) < end {
+		k++
+	}
+	n := k - s.k
+	s.k = k
+	return n
 }

@@ -86,12 +86,10 @@ func (w *worker) runCycle(ctx context.Context, cycle int, start, end time.Durati
 			}
 			if now >= end {
 				// Behind schedule at the end: this start and the rest of the
-				// cycle's are missed.
-				w.missed++
-				for w.sched.next() < end {
-					w.intended++
-					w.missed++
-				}
+				// cycle's are missed, counted at once whatever the rate.
+				rest := w.sched.skip(end)
+				w.intended += rest
+				w.missed += 1 + rest
 				return nil
 			}
 		} else if now >= end {

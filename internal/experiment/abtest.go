@@ -123,7 +123,7 @@ func RunABTest(ctx context.Context, s Setup, plan ABTestPlan, pr *progress.Print
 	if plan.Drop && len(plan.SQL) == 0 {
 		r.dropWisconsin(context.WithoutCancel(ctx))
 	}
-	runErr = runOutcome(r.run, runErr, &r.res.Complete, &r.res.Error)
+	runErr = runOutcome(ctx, r.run, runErr, &r.res.Complete, &r.res.Error)
 	if err := r.write(); err != nil && runErr == nil {
 		runErr = err
 	}

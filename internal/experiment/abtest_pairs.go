@@ -75,14 +75,20 @@ func (r *abRun) pairs(ctx context.Context, q results.ABQuery, cache string, stmt
 }
 
 // failed records a failed execution in run; it returns an error only when
-// the run cannot go on.
+// the run cannot go on. An execution Ctrl-C or SIGTERM stopped is no
+// failure of the engine: the run is marked interrupted (the pairs that
+// finished before stay; the one stopped is not among them).
 func (r *abRun) failed(ctx context.Context, run *results.ABCacheRun, where string, err error) error {
+	status := results.StatusError
+	if ctx.Err() != nil {
+		status, err = results.StatusInterrupted, interrupted(ctx)
+	}
 	if run.Status == results.StatusOK || run.Status == results.StatusMismatch {
-		run.Status, run.Reason = results.StatusError, fmt.Sprintf("%s: %v", where, err)
+		run.Status, run.Reason = status, fmt.Sprintf("%s: %v", where, err)
 	}
 	switch {
 	case ctx.Err() != nil:
-		return ctx.Err()
+		return err
 	case dbms.Classify(err) == dbms.ConnectionLost:
 		return fmt.Errorf("%s: connection lost: %w", where, err)
 	}

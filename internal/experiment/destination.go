@@ -34,7 +34,7 @@ func intoDest(ctx context.Context, e dbms.Engine, sql string, cols []dbms.Column
 	default:
 		return 0, 0, fmt.Errorf("unknown destination %q", dest)
 	}
-	ms, rows, err := timed(stmt)
+	ms, rows, err := timed(ctx, stmt)
 	if err != nil || dest != results.DestRelation {
 		return ms, rows, err
 	}

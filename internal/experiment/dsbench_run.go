@@ -91,7 +91,7 @@ func RunDSBench(ctx context.Context, s DSBenchSetup, plan DSBenchPlan, pr *progr
 		}
 	}
 	r.finish()
-	runErr = runOutcome(run, runErr, &res.Complete, &res.Error)
+	runErr = runOutcome(ctx, run, runErr, &res.Complete, &res.Error)
 	if err := writeDSBench(run, man, res); err != nil && runErr == nil {
 		runErr = err
 	}

@@ -1,7 +1,9 @@
 package experiment
 
 import (
+	"context"
 	"fmt"
+	"strings"
 
 	"github.com/dbgauge/dbgauge/internal/results"
 )
@@ -24,12 +26,32 @@ func journalErr(run *results.Run, runErr error) error {
 	return fmt.Errorf("%w; and %w", runErr, jerr)
 }
 
+// namedStop makes the error of a run that ctx's cancellation stopped name
+// the cause (Ctrl-C's "interrupt signal received"), which an engine's
+// "context canceled" does not.
+func namedStop(ctx context.Context, err error) error {
+	if err == nil || ctx.Err() == nil {
+		return err
+	}
+	cause := context.Cause(ctx)
+	if strings.Contains(err.Error(), cause.Error()) {
+		return err
+	}
+	return fmt.Errorf("%w: %w", cause, err)
+}
+
 // runOutcome settles how a run ended, once it has measured and before its
 // results are written: complete when neither the run nor its journal
-// failed, otherwise not, with the error (journalErr's) in errText. Every
-// experiment ends through it.
-func runOutcome(run *results.Run, runErr error, complete *bool, errText *string) error {
-	runErr = journalErr(run, runErr)
+// failed, otherwise not, with the error (journalErr's) in errText; a run
+// that ctx's cancellation stopped says what stopped it (the signal).
+// Every experiment ends through it.
+func runOutcome(ctx context.Context, run *results.Run, runErr error, complete *bool, errText *string) error {
+	if runErr == nil && ctx.Err() != nil {
+		// Stopped, though nothing said so: the last measurement may have
+		// been cut short, so the run is not whole.
+		runErr = interrupted(ctx)
+	}
+	runErr = journalErr(run, namedStop(ctx, runErr))
 	*complete, *errText = runErr == nil, ""
 	if runErr != nil {
 		*errText = runErr.Error()

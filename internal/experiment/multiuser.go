@@ -74,7 +74,7 @@ func RunMultiuser(ctx context.Context, s Setup, plan MultiuserPlan, pr *progress
 		o.man.Engine.Engine, o.man.Engine.Version, plan.Users, plan.Reps, plan.Retrieves, mode, o.run.Dir)
 	runErr := r.measure(ctx)
 	r.analyze()
-	runErr = runOutcome(r.run, runErr, &r.res.Complete, &r.res.Error)
+	runErr = runOutcome(ctx, r.run, runErr, &r.res.Complete, &r.res.Error)
 	if err := r.write(); err != nil && runErr == nil {
 		runErr = err
 	}

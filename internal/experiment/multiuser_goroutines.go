@@ -70,7 +70,7 @@ func runGoroutines(ctx context.Context, url, table string, scripts [][]Retrieve)
 	done.Wait()
 	out.wall = time.Since(start)
 	if ctx.Err() != nil {
-		return out, context.Cause(ctx)
+		return out, interrupted(ctx)
 	}
 	for _, n := range rows {
 		out.rows += n

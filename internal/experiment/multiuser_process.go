@@ -64,6 +64,11 @@ func MultiuserUser(ctx context.Context, table string, script []Retrieve, release
 	start := time.Now()
 	rows, err := runScript(ctx, e, table, script)
 	elapsed := time.Since(start)
+	if ctx.Err() != nil {
+		// Stopped (Ctrl-C reaches the users' process group too): the
+		// script may have been cut short, its time is no measurement.
+		err = interrupted(ctx)
+	}
 	if err != nil {
 		return fail(err)
 	}
@@ -183,6 +188,11 @@ func runProcesses(ctx context.Context, argv, env []string, url, table string, sc
 	relW.Close()
 	done.Wait()
 	out.wall = time.Since(start)
+	if ctx.Err() != nil {
+		// Stopped while the users ran (the deferred cancel kills them): a
+		// user that had finished does not make this start a measurement.
+		return out, interrupted(ctx)
+	}
 	for _, n := range rows {
 		out.rows += n
 	}

@@ -76,7 +76,7 @@ func RunQAC(ctx context.Context, s Setup, plan QACPlan, pr *progress.Printer) (*
 		r.sess.Close()
 	}
 	r.analyze()
-	runErr = runOutcome(r.run, runErr, &r.res.Complete, &r.res.Error)
+	runErr = runOutcome(ctx, r.run, runErr, &r.res.Complete, &r.res.Error)
 	if err := r.write(); err != nil && runErr == nil {
 		runErr = err
 	}
@@ -163,6 +163,14 @@ func (r *qacRun) qac(ctx context.Context, t qacTable) error {
 				return fmt.Errorf("cardinality %d, QE %d: %w", t.card, i, err)
 			}
 			qe.Index, qe.Plan = i, plan
+			if ctx.Err() != nil {
+				// Ctrl-C or SIGTERM: this QE may have been cut short. It
+				// is journalled as interrupted and is no QE of the Q@C,
+				// which is not kept: its QEs are not all there.
+				qe.Err = interrupted(ctx).Error()
+				r.run.Journal().Append(results.QACExecution{Cardinality: t.card, QE: qe})
+				return fmt.Errorf("cardinality %d, QE %d: %w", t.card, i, interrupted(ctx))
+			}
 			if t.expected >= 0 && qe.Err == "" && qe.Rows != t.expected {
 				return fmt.Errorf("cardinality %d, QE %d: %d rows, expected %d: the engine answered a different query", t.card, i, qe.Rows, t.expected)
 			}

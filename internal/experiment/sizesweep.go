@@ -78,7 +78,7 @@ func RunSizeSweep(ctx context.Context, s Setup, plan SizeSweepPlan, pr *progress
 		r.drop(context.WithoutCancel(ctx), r.base)
 	}
 	r.analyze()
-	runErr = runOutcome(r.run, runErr, &r.res.Complete, &r.res.Error)
+	runErr = runOutcome(ctx, r.run, runErr, &r.res.Complete, &r.res.Error)
 	if err := r.write(); err != nil && runErr == nil {
 		runErr = err
 	}
@@ -158,7 +158,7 @@ func (r *sizeSweepRun) key(n int64) int64 {
 // every row is fetched to the client, then the count is checked.
 func (r *sizeSweepRun) retrieve(ctx context.Context, t sweepTable, key int64) (float64, int64, error) {
 	sql, want := t.retrieve(r.plan.Retrieve, key)
-	ms, rows, err := timed(func() (int64, error) { return r.e.QueryCount(ctx, sql) })
+	ms, rows, err := timed(ctx, func() (int64, error) { return r.e.QueryCount(ctx, sql) })
 	if err != nil {
 		return 0, 0, err
 	}

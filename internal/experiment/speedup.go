@@ -61,7 +61,7 @@ func RunSpeedup(ctx context.Context, s Setup, plan SpeedupPlan, pr *progress.Pri
 	pr.Line("dbgauge speedup on %s %s: Wisconsin N=%d, %d repetitions per point, run directory %s",
 		o.man.Engine.Engine, o.man.Engine.Version, plan.Size, plan.Reps, o.run.Dir)
 	runErr := r.measure(ctx)
-	runErr = runOutcome(r.run, runErr, &r.res.Complete, &r.res.Error)
+	runErr = runOutcome(ctx, r.run, runErr, &r.res.Complete, &r.res.Error)
 	if err := r.write(); err != nil && runErr == nil {
 		runErr = err
 	}

@@ -71,7 +71,7 @@ func RunStorage(ctx context.Context, s StorageSetup, plan StoragePlan, pr *progr
 	pr.Line("dbgauge storage on %s (%s at %s), file of %d MiB, %s per random test, run directory %s",
 		plan.Dir, res.FileSystem, res.Mount, plan.Size>>20, plan.Duration, run.Dir)
 	runErr := Storage(ctx, plan, run, res, pr)
-	runErr = runOutcome(run, runErr, &res.Complete, &res.Error)
+	runErr = runOutcome(ctx, run, runErr, &res.Complete, &res.Error)
 	if err := writeStorage(run, man, res); err != nil && runErr == nil {
 		runErr = err
 	}

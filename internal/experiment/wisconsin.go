@@ -194,13 +194,25 @@ func (r *wisconsinRun) repetitions(ctx context.Context, data *w.Data, q w.Query,
 		}
 		qr.ExpectedRows = st.Expected
 		ex, err := r.execute(ctx, st, dest)
+		stopped := ctx.Err() != nil
+		if stopped && err == nil {
+			err = interrupted(ctx)
+		}
 		r.run.Journal().Append(results.WisconsinExecution{
 			Query: q.Num, Size: data.N, Organization: string(q.Org), Destination: dest, Rep: rep,
-			MS: ex.ms, Rows: ex.rows, ExpectedRows: st.Expected, TimedOut: ex.timedOut, Error: errString(err),
+			MS: ex.ms, Rows: ex.rows, ExpectedRows: st.Expected, TimedOut: ex.timedOut, Error: errString(err), Interrupted: stopped,
 		})
 		switch {
-		case ctx.Err() != nil:
-			return ctx.Err()
+		case stopped:
+			// Ctrl-C or SIGTERM: this execution is no measurement, whatever
+			// it returned. The repetitions before it stay as samples, but
+			// the result is not ok: it is not the result of the plan.
+			why := fmt.Sprintf("repetition %d of %d interrupted (%v); the execution is not a measurement", rep+1, r.plan.Reps, context.Cause(ctx))
+			if ex.stateLost != nil {
+				why += fmt.Sprintf("; %v", ex.stateLost)
+			}
+			r.interrupt(qr, why)
+			return interrupted(ctx)
 		case ex.stateLost != nil:
 			qr.Status, qr.Reason = results.StatusError, fmt.Sprintf("repetition %d: %v", rep+1, ex.stateLost)
 			return fmt.Errorf("query %d: %w", q.Num, ex.stateLost)
@@ -229,6 +241,17 @@ func (r *wisconsinRun) repetitions(ctx context.Context, data *w.Data, q w.Query,
 		r.pr.Live("N=%d %-12s Q%-2d %-8s rep %d/%d  %.2f ms", data.N, q.Org, q.Num, dest, rep+1, r.plan.Reps, ex.ms)
 	}
 	return nil
+}
+
+// interrupt marks qr interrupted: an ok result becomes interrupted, a
+// failure seen before (a mismatch, an error) stays and says it was
+// interrupted too.
+func (r *wisconsinRun) interrupt(qr *results.QueryResult, why string) {
+	if qr.Status == results.StatusOK {
+		qr.Status, qr.Reason = results.StatusInterrupted, why
+		return
+	}
+	qr.Reason += "; then " + why
 }
 
 // setupSession runs the plan's session statements.

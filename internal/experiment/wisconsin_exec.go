@@ -109,7 +109,7 @@ func (r *wisconsinRun) timed(parent context.Context, st w.Stmt, dest string) (ex
 		}
 		ex.rows, ex.ms, err = r.ttpMeasure(ctx, explain, statement)
 	} else {
-		ex.ms, ex.rows, err = timed(func() (int64, error) { return statement(ctx) })
+		ex.ms, ex.rows, err = timed(parent, func() (int64, error) { return statement(ctx) })
 	}
 	elapsed := time.Duration(ex.ms * 1e6)
 	if r.plan.Limit == 0 || parent.Err() != nil {

@@ -29,6 +29,8 @@ func (r *wisconsinRun) organize(ctx context.Context, n int64, org w.Org) (string
 		fallthrough
 	case reason != "":
 		or.Status, or.Reason = results.StatusNotApplicable, reason
+	case err != nil && ctx.Err() != nil:
+		or.Status, or.Reason = results.StatusInterrupted, interrupted(ctx).Error()
 	case err != nil:
 		or.Status, or.Reason = results.StatusError, err.Error()
 	}

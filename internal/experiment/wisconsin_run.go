@@ -29,7 +29,7 @@ func RunWisconsin(ctx context.Context, s WisconsinSetup, plan WisconsinPlan, pr 
 	pr.Line("dbgauge wisconsin on %s %s, sizes %v, %d repetitions, run directory %s", info.Engine, info.Version, plan.Sizes, plan.Reps, o.run.Dir)
 	plan.URL = o.url
 	res, runErr := Wisconsin(ctx, o.e, plan, o.run, info, pr)
-	runErr = runOutcome(o.run, runErr, &res.Complete, &res.Error)
+	runErr = runOutcome(ctx, o.run, runErr, &res.Complete, &res.Error)
 	if err := writeWisconsin(o.run, o.man, res); err != nil && runErr == nil {
 		runErr = err
 	}

@@ -2,6 +2,7 @@ package experiment
 
 import (
 	"context"
+	"errors"
 	"fmt"
 
 	"github.com/dbgauge/dbgauge/internal/sysinfo"
@@ -72,7 +73,9 @@ func (r *wisconsinRun) ttpEnd() {
 
 // ttpMeasure runs one timed statement as a QE: its plan first (untimed),
 // then the protocol's snapshots around it. It returns the statement's rows
-// and error, and the measured milliseconds.
+// and error, and the measured milliseconds. An execution the run's
+// cancellation stopped (ctx's parent, not its time limit) is no QE of the
+// Q@C: its error says it was interrupted.
 func (r *wisconsinRun) ttpMeasure(ctx context.Context, explain string, run func(context.Context) (int64, error)) (int64, float64, error) {
 	t := r.ttp
 	plan := ""
@@ -91,6 +94,9 @@ func (r *wisconsinRun) ttpMeasure(ctx context.Context, explain string, run func(
 	})
 	if err != nil {
 		return 0, 0, err
+	}
+	if errors.Is(ctx.Err(), context.Canceled) {
+		return qe.Rows, float64(qe.Measured.Nanoseconds()) / 1e6, interrupted(ctx)
 	}
 	qe.Plan = plan
 	if t.cur != nil {

@@ -66,6 +66,8 @@ func Cell(q *results.QueryResult) string {
 		return "n/a"
 	case results.StatusMismatch:
 		return "MISMATCH"
+	case results.StatusInterrupted:
+		return "INTERRUPTED"
 	}
 	if q.TimedOut {
 		return "> " + (time.Duration(q.LimitMS) * time.Millisecond).String()

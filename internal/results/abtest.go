@@ -66,7 +66,7 @@ type ABQuery struct {
 // ABCacheRun is one query's pairs in one cache mode and their comparison.
 type ABCacheRun struct {
 	Cache  string `json:"cache"`
-	Status string `json:"status"` // StatusOK, StatusMismatch, StatusError
+	Status string `json:"status"` // StatusOK, StatusMismatch, StatusError, StatusInterrupted
 	Reason string `json:"reason,omitempty"`
 	Rows   int64  `json:"rows"`
 	// AMS[i] and BMS[i] are pair i's times.

@@ -12,11 +12,13 @@ import "github.com/dbgauge/dbgauge/internal/timing"
 type JournalWarning string
 
 // WisconsinExecution ("execution") is one timed repetition of a Wisconsin
-// query; Error is "" when it succeeded.
+// query; Error is "" when it succeeded. Interrupted marks an execution
+// that Ctrl-C or SIGTERM stopped: its MS and Rows are no measurement.
 type WisconsinExecution struct {
 	Destination  string  `json:"destination"`
 	Error        string  `json:"error"`
 	ExpectedRows int64   `json:"expected_rows"`
+	Interrupted  bool    `json:"interrupted,omitempty"`
 	MS           float64 `json:"ms"`
 	Organization string  `json:"organization"`
 	Query        int     `json:"query"`

@@ -18,6 +18,10 @@ const (
 	StatusMismatch      = "mismatch"
 	StatusNotApplicable = "not_applicable"
 	StatusError         = "error"
+	// StatusInterrupted: Ctrl-C or SIGTERM stopped the run during this
+	// result; the execution it stopped is no measurement (any samples are
+	// the repetitions that finished before).
+	StatusInterrupted = "interrupted"
 )
 
 // WisconsinResults is results.json of a Wisconsin run (the contract other
