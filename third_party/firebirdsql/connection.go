@@ -26,6 +26,7 @@ package firebirdsql
 import (
 	"context"
 	"database/sql/driver"
+	"errors"
 	"fmt"
 	"math/big"
 	"reflect"
@@ -141,6 +142,15 @@ func (fc *firebirdsqlConn) checkWire() error {
 // ============ driver.Conn implementation
 
 func (fc *firebirdsqlConn) begin(isolationLevel int) (driver.Tx, error) {
+	// dbgauge patch (PATCHES.md): an autocommit transaction still open (a
+	// statement outside a transaction failed, or its rows are still open)
+	// is committed before the new transaction replaces it in fc.tx; left
+	// open, it would live, unreachable, until the connection closes.
+	if old := fc.tx; old != nil && old.isAutocommit && !old.needBegin {
+		if err := old.commitAutocommit(nil); err != nil {
+			return nil, err
+		}
+	}
 	tx, err := newFirebirdsqlTx(fc, isolationLevel, false, true)
 	fc.tx = tx
 	return driver.Tx(tx), err
@@ -236,9 +246,15 @@ func (fc *firebirdsqlConn) query(ctx context.Context, query string, args []drive
 		return
 	}
 	rows, err = stmt.(*firebirdsqlStmt).query(ctx, args)
-	if err == nil {
-		rows.(*firebirdsqlRows).closeStmtOnClose = true
+	if err != nil {
+		// dbgauge patch (PATCHES.md): free the statement the failed query
+		// prepared, as exec does; left allocated, the server kept it.
+		if !fc.wp.desynced && !errors.Is(err, driver.ErrBadConn) {
+			stmt.Close()
+		}
+		return nil, err
 	}
+	rows.(*firebirdsqlRows).closeStmtOnClose = true
 	return
 }
 

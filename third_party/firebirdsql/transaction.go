@@ -117,7 +117,19 @@ func (tx *firebirdsqlTx) begin() (err error) {
 	return
 }
 
-// commitRetaining commits the autocommit transaction.
+// commitAutocommit commits the autocommit transaction.
+//
+// dbgauge patch (PATCHES.md): upstream ends each autocommit statement with
+// COMMIT RETAINING, which keeps the one autocommit transaction of the
+// connection open for the connection's whole life. On Firebird 3 such a
+// transaction holds back the oldest active and oldest snapshot markers, so
+// garbage collection stops for every attachment of the database; and
+// BeginTx replaced it without ending it, so a session that ran one
+// statement outside a transaction kept it open behind all its explicit
+// transactions. Here the autocommit transaction is committed for good
+// (op_commit) and the next statement outside a transaction begins a new
+// one. With nothing begun there is nothing to commit: the handle is then
+// that of a transaction already ended.
 //
 // On the statement hot path (exec, ExecImmediate, batch) the caller passes its
 // context: the commit response carries the statement's server-side work, so a
@@ -129,17 +141,20 @@ func (tx *firebirdsqlTx) begin() (err error) {
 //
 // The teardown caller (freeStatement) passes nil and keeps the fixed
 // abandonReadTimeout bound, so a silent wire cannot hang rows.Close/stmt.Close.
-func (tx *firebirdsqlTx) commitRetaining(ctx context.Context) (err error) {
+func (tx *firebirdsqlTx) commitAutocommit(ctx context.Context) (err error) {
+	if tx.needBegin {
+		return nil
+	}
 	if ctx != nil && ctx.Err() == nil {
 		err = tx.fc.wp.withContextDeadline(ctx, func() error {
-			if err := tx.fc.wp.opCommitRetaining(tx.transHandle); err != nil {
+			if err := tx.fc.wp.opCommit(tx.transHandle); err != nil {
 				return err
 			}
 			_, _, _, err := tx.fc.wp.opResponse()
 			return err
 		})
 	} else {
-		err = tx.fc.wp.opCommitRetaining(tx.transHandle)
+		err = tx.fc.wp.opCommit(tx.transHandle)
 		if err != nil {
 			return
 		}
@@ -147,6 +162,9 @@ func (tx *firebirdsqlTx) commitRetaining(ctx context.Context) (err error) {
 	}
 	tx.fc.wp.clearInlineBlobCache(tx.transHandle)
 	tx.isAutocommit = tx.fc.isAutocommit
+	if err == nil {
+		tx.needBegin = true
+	}
 	return
 }
 

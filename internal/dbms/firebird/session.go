@@ -36,8 +36,7 @@ var (
 //     level, SNAPSHOT TABLE STABILITY, reserves each table it touches for
 //     the whole transaction: TPC-B's transactions would run one at a time,
 //     and it conflicts with any other transaction that wrote the tables,
-//     including an attachment's autocommit transaction that the driver keeps
-//     open with COMMIT RETAINING.
+//     including another attachment's autocommit statement.
 var txOptions = [...]*sql.TxOptions{
 	dbms.RepeatableRead: {Isolation: sql.LevelRepeatableRead},
 	dbms.ReadCommitted:  {Isolation: firebirdsql.LevelReadCommittedNoWait},
@@ -60,11 +59,12 @@ func (e *Engine) Begin(ctx context.Context, iso dbms.Isolation) error {
 // with them (two round trips). SQLBase runs it before the first statement
 // outside a transaction after one ended, not after every transaction.
 //
-// Without it the driver would start its autocommit transaction with the
-// parameters of the transaction that ended and keep it with COMMIT
-// RETAINING: after a SNAPSHOT the session would go on reading that one
-// snapshot, never seeing other sessions' commits; after TABLE STABILITY it
-// would keep its tables reserved against every other session.
+// Without it the driver would start its autocommit transactions with the
+// parameters of the transaction that ended: a SNAPSHOT or TABLE STABILITY
+// per statement instead of READ COMMITTED. (The patched driver commits
+// each autocommit statement for good, third_party/firebirdsql/PATCHES.md;
+// upstream kept the autocommit transaction open with COMMIT RETAINING,
+// which held back garbage collection for the whole database.)
 func (e *Engine) resetAutocommit(ctx context.Context) error {
 	tx, err := e.Conn.BeginTx(ctx, &sql.TxOptions{Isolation: sql.LevelReadCommitted})
 	if err != nil {
