@@ -200,7 +200,7 @@ func abVariant(flag string, vals, session []string, db string) (experiment.ABVar
 			}
 			v.URL = s
 		case db == "":
-			return v, usagef("--%s %q is not an engine URL (known: %s); to compare session settings give --db URL and --%s-session SQL", flag, s, strings.Join(dbms.Schemes(), ", "), flag)
+			return v, usagef("--%s %q is not an engine URL (known: %s); to compare session settings give --db URL and --%s-session SQL", flag, dbms.RedactPasswords(s), strings.Join(dbms.Schemes(), ", "), flag)
 		default:
 			v.Session = append(v.Session, s)
 		}

@@ -51,7 +51,7 @@ func Run(stdout, stderr io.Writer, args []string) int {
 	defer stop()
 	root := newRoot(stdout, stderr)
 	if err := findCommand(root, args); err != nil {
-		fmt.Fprintf(stderr, "dbgauge: %s\n", err)
+		fmt.Fprintf(stderr, "dbgauge: %s\n", dbms.RedactPasswords(err.Error()))
 		return ExitBadInput
 	}
 	root.SetArgs(args)
@@ -62,7 +62,8 @@ func Run(stdout, stderr io.Writer, args []string) int {
 		return ExitOK
 	}
 	code := exitCode(err)
-	fmt.Fprintf(stderr, "dbgauge: %s\n", firstLine(err.Error()))
+	// No message shows a password, whoever wrote it (a driver quoting the URL).
+	fmt.Fprintf(stderr, "dbgauge: %s\n", dbms.RedactPasswords(firstLine(err.Error())))
 	return code
 }
 
@@ -96,6 +97,9 @@ func newRoot(stdout, stderr io.Writer) *cobra.Command {
 	root.CompletionOptions.DisableDefaultCmd = true
 	root.SetFlagErrorFunc(flagError) // the subcommands inherit it
 	root.PersistentPreRunE = func(cmd *cobra.Command, args []string) error {
+		if err := emptyValues(cmd.Flags()); err != nil {
+			return err
+		}
 		if cmd.Flags().Lookup("config") != nil {
 			return nil // checked once the file is applied (addConfigFlag)
 		}
@@ -110,9 +114,13 @@ func newRoot(stdout, stderr io.Writer) *cobra.Command {
 // marked required must then be set by one or the other.
 func addConfigFlag(cmd *cobra.Command) {
 	cmd.Flags().String("config", "", "YAML file of flag defaults (keys are the long flag names)")
+	cmd.Flags().SetAnnotation("config", exampleAnnotation, []string{"run.yaml"})
 	prev := cmd.PreRunE
 	cmd.PreRunE = func(c *cobra.Command, args []string) error {
 		if err := applyConfig(c.Flags()); err != nil {
+			return err
+		}
+		if err := emptyValues(c.Flags()); err != nil {
 			return err
 		}
 		if err := requiredFlags(c); err != nil {
@@ -137,11 +145,25 @@ func applyConfig(fs *pflag.FlagSet) error {
 	}
 	b, err := os.ReadFile(path)
 	if err != nil {
-		return usagef("--config %s: %v", path, err)
+		return usagef("--config %s: %v: give a YAML file of flag: value lines", path, err)
+	}
+	shape := fmt.Sprintf("give one flag: value per line, keys the long flag names (example: %s)", configExample(fs))
+	var doc any
+	if err := yaml.Unmarshal(b, &doc); err != nil {
+		return usagef("--config %s: not YAML (%s): %s", path, firstLine(err.Error()), shape)
 	}
 	var m map[string]any
-	if err := yaml.Unmarshal(b, &m); err != nil {
-		return usagef("--config %s: not YAML: %v", path, firstLine(err.Error()))
+	switch d := doc.(type) {
+	case nil:
+		return usagef("--config %s: the file sets nothing: %s", path, shape)
+	case map[string]any:
+		m = d
+	case []any:
+		return usagef("--config %s: a list at the top level: %s", path, shape)
+	case map[any]any:
+		return usagef("--config %s: a key that is not a flag name: %s", path, shape)
+	default:
+		return usagef("--config %s: a single value (%T) at the top level: %s", path, d, shape)
 	}
 	for _, k := range slices.Sorted(maps.Keys(m)) {
 		v, f := m[k], fs.Lookup(k)
@@ -181,6 +203,22 @@ func applyConfig(fs *pflag.FlagSet) error {
 		}
 	}
 	return nil
+}
+
+// configExample is a line of a config file for the flags fs: its first
+// flag (by name) that takes a value, with an example value.
+func configExample(fs *pflag.FlagSet) string {
+	ex := "size: 10000"
+	found := false
+	fs.VisitAll(func(f *pflag.Flag) {
+		if found || f.Name == "config" || f.Name == "help" || f.Value.Type() == "bool" {
+			return
+		}
+		if v := example(f); v != strings.ToUpper(f.Name) {
+			ex, found = f.Name+": "+v, true
+		}
+	})
+	return ex
 }
 
 // effectiveFlags returns every flag's value, for the manifest.

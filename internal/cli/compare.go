@@ -36,7 +36,7 @@ relative to the fastest engine).`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			for _, dir := range args {
 				if _, err := os.Stat(filepath.Join(dir, "results.json")); err != nil {
-					return usagef("%s: no results.json (is it a dbgauge run directory?)", dir)
+					return usagef("%s: not a run directory (no results.json): give run directories, as dbgauge list shows them", dir)
 				}
 			}
 			if html == "" {

@@ -92,10 +92,11 @@ func (e experimentCmd[P, R]) command(stdout, stderr io.Writer) *cobra.Command {
 				return err
 			}
 			db, out := f.target()
-			setup, err := runSetup(cmd, e.name, out, db)
+			setup, release, err := runSetup(cmd, e.name, out, db)
 			if err != nil {
 				return err
 			}
+			defer release()
 			res, err := e.run(cmd.Context(), setup, plan, progress.New(stderr))
 			if !isNil(res) {
 				stdout.Write(e.summary(res, setup.Dir))

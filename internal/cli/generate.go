@@ -12,9 +12,6 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/dbgauge/dbgauge/internal/cli/flagtype"
-	"github.com/dbgauge/dbgauge/internal/experiment"
-	"github.com/dbgauge/dbgauge/internal/progress"
-	"github.com/dbgauge/dbgauge/internal/results"
 	w "github.com/dbgauge/dbgauge/internal/workload/wisconsin"
 )
 
@@ -47,7 +44,7 @@ func newGenerate(stdout, stderr io.Writer) *cobra.Command {
 			if output != "" && output != "-" {
 				f, err := os.Create(output)
 				if err != nil {
-					return usagef("--output %s: %v", output, err)
+					return usagef("--output %s: %v: choose another --output (or - for standard output)", output, err)
 				}
 				defer f.Close()
 				out = f
@@ -98,43 +95,4 @@ func writeRelation(out io.Writer, rel w.Relation, n int64, sep byte) (int64, err
 		count++
 	}
 	return count, bw.Flush()
-}
-
-func init() { registerCommand("load", newLoad) }
-
-// newLoad loads Wisconsin relations and nothing else, timing each load.
-func newLoad(stdout, stderr io.Writer) *cobra.Command {
-	var db, out string
-	sizes := flagtype.Counts("10000").Check(w.CheckSize)
-	rels := flagtype.Choices("tenktup1,tenktup2,onektup,bprime", relationNames...)
-	cmd := &cobra.Command{
-		Use:   "load",
-		Short: "Load Wisconsin relations into an engine through its fastest bulk path, timed",
-		Args:  noArgs,
-		RunE: func(cmd *cobra.Command, args []string) error {
-			var rs []w.Relation
-			for _, r := range rels.Values {
-				rs = append(rs, relation(r))
-			}
-			if db == "" {
-				return usagef("load: --db is required")
-			}
-			if out == "" {
-				out = results.DefaultDir(defaultRunsDir, "load", time.Now())
-			}
-			if err := results.CheckWritable(out); err != nil {
-				return usagef("%v", err)
-			}
-			all, err := experiment.RunLoad(cmd.Context(), db, out, sizes.Values, rs, progress.New(stderr))
-			for _, l := range all {
-				fmt.Fprintf(stdout, "%s\t%d rows\t%.3f s\t%.0f rows/s\n", l.Table, l.Rows, l.Seconds, l.RowsPerS)
-			}
-			return err
-		},
-	}
-	cmd.Flags().StringVar(&db, "db", "", "engine URL")
-	cmd.Flags().Var(sizes, "size", "base relation size N (a list loads each)")
-	cmd.Flags().Var(rels, "relations", "relations to load")
-	cmd.Flags().StringVar(&out, "out", "", "run directory (default runs/<UTC time>-load)")
-	return cmd
 }

@@ -32,12 +32,11 @@ and report.html: both engines query by query, relative to the fastest, with
 links to each engine's own report. The page needs no network.`,
 		Args: noArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if out == "" {
-				out = results.DefaultDir(defaultRunsDir, "quickstart", time.Now())
+			out, release, err := reserveOut(out, "quickstart")
+			if err != nil {
+				return err
 			}
-			if err := results.CheckWritable(out); err != nil {
-				return usagef("%v", err)
-			}
+			defer release()
 			abs, _ := filepath.Abs(out)
 			all, _ := w.ParseQueries("1-32")
 			plan := experiment.WisconsinPlan{Sizes: sizes.Values, Reps: reps.V, Orgs: w.Orgs, Dests: []string{results.DestRelation}, Queries: all, Seed: 1, Limit: 2 * time.Minute}

@@ -65,5 +65,5 @@ func redactURL(s string) string {
 	if u, err := dbms.ParseURL(s); err == nil {
 		return u.Redacted()
 	}
-	return s
+	return dbms.RedactPasswords(s)
 }

@@ -29,6 +29,7 @@ func TestReportRegeneratesEveryFile(t *testing.T) {
 			"--size", "1000", "--wisconsin", "9,12", "--reps", "6"},
 		"speedup": {"speedup", "--size", "1000", "--parallelism", "1", "--page-sizes", "1KiB,4KiB", "--reps", "2"},
 		"storage": {"storage", "--dir", filepath.Join(tmp, "storage-dir"), "--size", "4MiB", "--duration", "200ms"},
+		"load":    {"load", "--db", "sqlite:" + filepath.Join(tmp, "load.db"), "--size", "100", "--relations", "tenktup1,onektup"},
 	}
 	os.MkdirAll(filepath.Join(tmp, "storage-dir"), 0o755)
 	for _, name := range results.KindNames() {

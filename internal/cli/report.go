@@ -37,7 +37,7 @@ engine per row.`,
 		Args: minArgs(1, "at least one run directory"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if html != "" && len(args) > 1 {
-				return usagef("--html names one page: give one DIR")
+				return usagef("--html names one page, but %d run directories were given: give one DIR, or leave --html out", len(args))
 			}
 			var runs []*results.WisconsinResults
 			for _, dir := range args {
@@ -83,7 +83,7 @@ func regenerate(dir, html string, warn func(error)) ([]string, error) {
 	}
 	subs, _ := filepath.Glob(filepath.Join(dir, "*", "run", "results.json"))
 	if len(subs) == 0 {
-		return nil, usagef("%s: no results.json (is it a dbgauge run directory?)", dir)
+		return nil, usagef("%s: not a run directory (no results.json): give a run directory, as dbgauge list shows them", dir)
 	}
 	var pages []string
 	for _, s := range subs {

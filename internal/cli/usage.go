@@ -56,10 +56,17 @@ func flagError(cmd *cobra.Command, err error) error {
 	return &UsageError{Msg: err.Error(), Err: err}
 }
 
+// exampleAnnotation is the pflag annotation that gives a plain string
+// flag (--db) an example value for the messages, where it has no default.
+const exampleAnnotation = "dbgauge_example"
+
 // example is a value for flag f, for "needs a value" messages.
 func example(f *pflag.Flag) string {
 	if e, ok := f.Value.(flagtype.Exampler); ok && e.Example() != "" {
 		return e.Example()
+	}
+	if e := f.Annotations[exampleAnnotation]; len(e) > 0 {
+		return e[0]
 	}
 	if f.DefValue != "" && f.DefValue != "[]" {
 		return f.DefValue
@@ -143,4 +150,26 @@ func requiredFlags(cmd *cobra.Command) error {
 		return usagef("%s needs %s", cmd.CommandPath(), strings.Join(missing, " and "))
 	}
 	return nil
+}
+
+// emptyValues refuses a plain string flag given as "" (--db "", or db: ""
+// in --config): an empty --db, --out or --config is a variable that was
+// not set, not a request for the default. The typed flags (flagtype)
+// judge "" themselves.
+func emptyValues(fs *pflag.FlagSet) error {
+	var err error
+	fs.VisitAll(func(f *pflag.Flag) {
+		if err != nil || !f.Changed || f.Value.Type() != "string" || f.Value.String() != "" {
+			return
+		}
+		if _, typed := f.Value.(flagtype.Exampler); typed {
+			return
+		}
+		msg := fmt.Sprintf("--%s \"\": give a value (example: --%s %s)", f.Name, f.Name, example(f))
+		if req := f.Annotations[cobra.BashCompOneRequiredFlag]; len(req) == 0 || req[0] != "true" {
+			msg += fmt.Sprintf(", or leave --%s out for its default", f.Name)
+		}
+		err = usagef("%s", msg)
+	})
+	return err
 }

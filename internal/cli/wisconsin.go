@@ -122,7 +122,7 @@ func (f *wisconsinFlags) plan() (experiment.WisconsinPlan, error) {
 func serverRestart(dir, db string) (func(context.Context) error, error) {
 	inst, err := server.Load(dir)
 	if err != nil {
-		return nil, usagef("--server: %v", err)
+		return nil, usagef("--server: %v: give the --dir of an instance started by dbgauge server start", err)
 	}
 	if db == "" {
 		return nil, usagef("--server %s: give --db too (the instance's URL is %s)", dir, inst.URL)
@@ -140,12 +140,11 @@ func serverRestart(dir, db string) (func(context.Context) error, error) {
 // runWisconsin runs one Wisconsin plan into outDir (default under runs/),
 // prints its tables and returns its results (also when it failed part-way).
 func runWisconsin(ctx context.Context, stdout, stderr io.Writer, db, outDir, catalogRoot string, plan experiment.WisconsinPlan, command []string, config map[string]any) (*results.WisconsinResults, error) {
-	if outDir == "" {
-		outDir = results.DefaultDir(defaultRunsDir, "wisconsin", time.Now())
+	outDir, release, err := reserveOut(outDir, "wisconsin")
+	if err != nil {
+		return nil, err
 	}
-	if err := results.CheckWritable(outDir); err != nil {
-		return nil, usagef("%v", err)
-	}
+	defer release()
 	pr := progress.New(stderr)
 	setup := experiment.WisconsinSetup{DB: db, Dir: outDir, Command: redactArgs(command), Config: redactConfig(config), Version: Version()}
 	res, err := experiment.RunWisconsin(ctx, setup, plan, pr)

@@ -3,6 +3,7 @@ package dbms
 import (
 	"fmt"
 	"net/url"
+	"regexp"
 	"strings"
 	"time"
 )
@@ -186,6 +187,13 @@ func passwordSpan(s string, from int) [2]int {
 	return [2]int{from + c + 1, from + at}
 }
 
+// userinfo is the user:password@ of a URL in any text.
+var userinfo = regexp.MustCompile(`(://[^/@:\s"]*):[^@\s"/]*@`)
+
+// RedactPasswords hides the password of every URL in s, whether or not
+// the URL parses: for messages that quote what the user gave.
+func RedactPasswords(s string) string { return userinfo.ReplaceAllString(s, "$1:***@") }
+
 func badURL(raw, why string) error {
-	return &Error{Class: BadInput, Err: fmt.Errorf("cannot parse --db %q: %s (forms: postgres://user@host:port/db, postgres:///db?host=/socket/dir, mysql://user:pass@host:port/db, mysql://user:pass@unix(/path/to/socket)/db, sqlite:PATH, duckdb:PATH, firebird://user:pass@host:port/PATH)", raw, why)}
+	return &Error{Class: BadInput, Err: fmt.Errorf("cannot parse --db %q: %s (forms: postgres://user@host:port/db, postgres:///db?host=/socket/dir, mysql://user:pass@host:port/db, mysql://user:pass@unix(/path/to/socket)/db, sqlite:PATH, duckdb:PATH, firebird://user:pass@host:port/PATH)", RedactPasswords(raw), RedactPasswords(why))}
 }

@@ -2,7 +2,9 @@ package experiment
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"path/filepath"
 	"time"
 
 	"github.com/dbgauge/dbgauge/internal/dbms"
@@ -74,35 +76,46 @@ func WisconsinLoad(ctx context.Context, e dbms.Engine, n int64, rels []w.Relatio
 	return out, nil
 }
 
-// RunLoad opens db, loads the relations of every size into it and writes a
-// run directory (dir) with the journal and results.json.
-func RunLoad(ctx context.Context, db, dir string, sizes []int64, rels []w.Relation, pr *progress.Printer) ([]results.LoadResult, error) {
-	e, err := dbms.Open(ctx, db)
+// LoadPlan is what `dbgauge load` loads: the relations of every size.
+type LoadPlan struct {
+	Sizes     []int64
+	Relations []w.Relation
+}
+
+// RunLoad opens the engine, writes the run directory's manifest, loads
+// the relations of every size, journaling each load, and writes
+// results.json and the finished manifest. The results are nil when
+// nothing was written (the engine could not be opened).
+func RunLoad(ctx context.Context, s Setup, plan LoadPlan, pr *progress.Printer) (*results.LoadResults, error) {
+	o, err := open(ctx, s, "load", 0, func(abs string) string { return dbms.DefaultURL(filepath.Join(abs, "load.db")) }, noCheck)
 	if err != nil {
 		return nil, err
 	}
-	defer e.Close()
-	run, err := results.Create(dir)
-	if err != nil {
-		return nil, err
+	defer o.close()
+	res := &results.LoadResults{
+		Header: results.Header{Experiment: "load", Engine: o.man.Engine.Engine, EngineVersion: o.man.Engine.Version},
+		Sizes:  plan.Sizes,
 	}
-	defer run.Close()
-	var all []results.LoadResult
-	for _, n := range sizes {
+	for _, rel := range plan.Relations {
+		res.Relations = append(res.Relations, rel.String())
+	}
+	var runErr error
+	for _, n := range plan.Sizes {
 		var lrs []results.LoadResult
-		lrs, err = WisconsinLoad(ctx, e, n, rels, run, pr)
-		all = append(all, lrs...)
-		if err != nil {
+		lrs, runErr = WisconsinLoad(ctx, o.e, n, plan.Relations, o.run, pr)
+		res.Loads = append(res.Loads, lrs...)
+		if runErr != nil {
 			break
 		}
 	}
-	res := map[string]any{"experiment": "load", "engine": e.Name(), "loads": all}
-	if err = journalErr(run, err); err != nil {
-		res["error"] = err.Error()
-		run.WriteJSON("results.json", res)
-		return all, err
+	runErr = runOutcome(ctx, o.run, runErr, &res.Complete, &res.Error)
+	werr := writeOutputs(o.run, res)
+	now := time.Now().UTC()
+	o.man.Finished = &now
+	if err := errors.Join(werr, o.run.WriteJSON(results.ManifestFile, o.man)); err != nil && runErr == nil {
+		runErr = err
 	}
-	return all, run.WriteJSON("results.json", res)
+	return res, runErr
 }
 
 // loadRelation drops, creates, loads and analyzes one relation.

@@ -35,7 +35,7 @@ CREATE TABLE IF NOT EXISTS runs (
 	headline_label  TEXT NOT NULL,
 	headline_value  REAL,
 	headline        TEXT NOT NULL,
-	stamp           INTEGER NOT NULL  -- newest modification time of results.json and manifest.json
+	stamp           INTEGER NOT NULL  -- fingerprint of results.json and manifest.json: presence, size, modification time
 );
 CREATE INDEX IF NOT EXISTS runs_started ON runs (started);
 `

@@ -1,6 +1,8 @@
 package results
 
 import (
+	"encoding/binary"
+	"hash/fnv"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -49,14 +51,33 @@ func scanRuns(root string) ([]string, error) {
 	return out, err
 }
 
-// runStamp is the newest modification time of the files a catalog row is
-// read from (Unix nanoseconds; 0 when neither is there): a run rewritten
-// after it was registered is read again.
+// runStamp fingerprints the files a catalog row is read from: for each
+// of results.json and manifest.json whether it is there, its size and its
+// modification time. A run whose files changed in any way since it was
+// registered (rewritten, deleted, put back with an old time) is read
+// again; the newest time alone would miss a results.json deleted from a
+// run whose manifest was written after it.
 func runStamp(dir string) int64 {
-	var newest int64
+	h := fnv.New64a()
 	for _, name := range []string{ResultsFile, ManifestFile} {
-		if st, err := os.Stat(filepath.Join(dir, name)); err == nil && st.ModTime().UnixNano() > newest {
-			newest = st.ModTime().UnixNano()
+		var b [17]byte
+		if st, err := os.Stat(filepath.Join(dir, name)); err == nil {
+			b[0] = 1
+			binary.LittleEndian.PutUint64(b[1:9], uint64(st.Size()))
+			binary.LittleEndian.PutUint64(b[9:17], uint64(st.ModTime().UnixNano()))
+		}
+		h.Write(b[:])
+	}
+	return int64(h.Sum64())
+}
+
+// newestTime is the newest modification time of results.json and
+// manifest.json; zero when neither is there.
+func newestTime(dir string) time.Time {
+	var newest time.Time
+	for _, name := range []string{ResultsFile, ManifestFile} {
+		if st, err := os.Stat(filepath.Join(dir, name)); err == nil && st.ModTime().After(newest) {
+			newest = st.ModTime()
 		}
 	}
 	return newest
@@ -71,7 +92,7 @@ func readEntry(root, rel string) CatalogEntry {
 	s, err := ReadRun(dir)
 	if err != nil {
 		e.Error = "unreadable: " + err.Error()
-		e.Started = time.Unix(0, e.stamp).UTC()
+		e.Started = newestTime(dir).UTC()
 		return e
 	}
 	e.Experiment = s.Experiment
@@ -84,8 +105,8 @@ func readEntry(root, rel string) CatalogEntry {
 			e.Finished = &t
 		}
 	}
-	if e.Started.IsZero() && e.stamp != 0 {
-		e.Started = time.Unix(0, e.stamp).UTC()
+	if t := newestTime(dir); e.Started.IsZero() && !t.IsZero() {
+		e.Started = t.UTC()
 	}
 	e.Headline = HeadlineOf(s)
 	return e

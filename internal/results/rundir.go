@@ -7,10 +7,12 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io/fs"
 	"maps"
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"time"
 )
 
@@ -20,9 +22,43 @@ type Run struct {
 	journal *Journal
 }
 
-// DefaultDir is runs/<UTC time>-<experiment> under base.
-func DefaultDir(base, experiment string, now time.Time) string {
-	return filepath.Join(base, now.UTC().Format("20060102T150405Z")+"-"+experiment)
+// DefaultDir reserves a new run directory <UTC time>-<experiment> under
+// base (runs/ by default, created if need be): it creates the directory,
+// atomically, so that runs started in the same second, by one process or
+// several, each get their own: the second <time>-<experiment>-2, the
+// third -3, and so on. release removes the directory again while it is
+// empty, and base too if DefaultDir created it and it is empty: a run
+// refused before it wrote anything leaves nothing behind. Call release
+// when the run ends, whatever happened; it leaves a written run alone.
+func DefaultDir(base, experiment string, now time.Time) (dir string, release func(), err error) {
+	_, serr := os.Stat(base)
+	madeBase := errors.Is(serr, fs.ErrNotExist)
+	name := now.UTC().Format("20060102T150405Z") + "-" + experiment
+	for n, tries := 1, 0; ; tries++ {
+		dir = filepath.Join(base, name)
+		if n > 1 {
+			dir += "-" + strconv.Itoa(n)
+		}
+		if err := os.MkdirAll(base, 0o755); err != nil {
+			return "", nil, fmt.Errorf("directory of runs %s: %w: give --out", base, err)
+		}
+		err := os.Mkdir(dir, 0o755)
+		switch {
+		case err == nil:
+			return dir, func() {
+				os.Remove(dir) // fails, as it should, once the run wrote into it
+				if madeBase {
+					os.Remove(base)
+				}
+			}, nil
+		case errors.Is(err, fs.ErrExist):
+			n++ // taken by another run started in the same second
+		case errors.Is(err, fs.ErrNotExist) && tries < 10:
+			// base was removed meanwhile by a run refused at once: again
+		default:
+			return "", nil, fmt.Errorf("run directory %s: %w: give --out", dir, err)
+		}
+	}
 }
 
 // CheckWritable verifies that dir can be created and written, without
@@ -33,7 +69,7 @@ func CheckWritable(dir string) error {
 	for {
 		if st, err := os.Stat(parent); err == nil {
 			if !st.IsDir() {
-				return fmt.Errorf("output directory %s: %s is not a directory", dir, parent)
+				return fmt.Errorf("--out %s: %s is a file, not a directory: choose another --out", dir, parent)
 			}
 			break
 		}
@@ -45,12 +81,12 @@ func CheckWritable(dir string) error {
 	}
 	if st, err := os.Stat(dir); err == nil && st.IsDir() {
 		if entries, _ := os.ReadDir(dir); len(entries) > 0 {
-			return fmt.Errorf("output directory %s is not empty: choose a new --out", dir)
+			return fmt.Errorf("--out %s is not empty: choose a new --out", dir)
 		}
 	}
 	f, err := os.CreateTemp(parent, ".dbgauge-probe-*")
 	if err != nil {
-		return fmt.Errorf("output directory %s is not writable (%v): choose another --out", dir, err)
+		return fmt.Errorf("--out %s is not writable (%v): choose another --out", dir, err)
 	}
 	name := f.Name()
 	f.Close()

@@ -1,0 +1,214 @@
+package cli
+
+import (
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/dbgauge/dbgauge/internal/server"
+)
+
+// password is in every URL of the cases that give one: no message may
+// show it.
+const password = "s3cret"
+
+// badInputCase is one bad command line: it must exit 2 with one line on
+// stderr that holds name (the flag or argument at fault) and fix (what to
+// do instead), and write nothing.
+type badInputCase struct {
+	name       string
+	args       []string
+	names, fix string
+	// bare: no --out is added (a command without one, or a case about
+	// --out or the default run directory).
+	bare bool
+}
+
+// TestBadInputTable runs every kind of bad input in-process, each in an
+// empty working directory, and checks the rule: exit code 2, exactly one
+// line on stderr naming the flag or argument and suggesting a fix, no
+// password echoed, and nothing written: no --out directory, no runs/ (nor
+// anything else) in the working directory, no catalog anywhere.
+func TestBadInputTable(t *testing.T) {
+	fx := t.TempDir() // fixtures, read-only for the cases
+	closed, _ := server.FreePort()
+	port := itoa(closed)
+	file := writeFile(t, fx, "plain.txt", "not a directory\n")
+	full := filepath.Join(fx, "full")
+	os.Mkdir(full, 0o755)
+	writeFile(t, full, "keep.txt", "a file already there\n")
+	cfg := func(name, body string) string { return writeFile(t, fx, name, body) }
+	runDir := func(name, experiment string) string {
+		d := filepath.Join(fx, name)
+		os.Mkdir(d, 0o755)
+		writeFile(t, d, "results.json", `{"experiment": "`+experiment+`", "complete": true}`)
+		return d
+	}
+	wisc, stor := runDir("wisc-run", "wisconsin"), runDir("storage-run", "storage")
+	notRun := filepath.Join(fx, "not-a-run")
+	os.Mkdir(notRun, 0o755)
+	sql := writeFile(t, fx, "q.sql", "SELECT * FROM {table}")
+
+	cases := []badInputCase{
+		// URLs
+		{name: "unknown scheme", args: []string{"wisconsin", "--db", "oracle://u:" + password + "@h/db"}, names: "--db", fix: "known: "},
+		{name: "malformed host", args: []string{"wisconsin", "--db", "postgres://u:" + password + "@[::1"}, names: "--db", fix: "forms: "},
+		{name: "malformed mysql", args: []string{"dsbench", "--db", "mysql://u:" + password + "@[::1/db"}, names: "--db", fix: "forms: "},
+		{name: "missing scheme", args: []string{"wisconsin", "--db", "://x"}, names: "--db", fix: "forms: "},
+		{name: "sqlite without path", args: []string{"wisconsin", "--db", "sqlite:"}, names: "--db", fix: "sqlite:PATH"},
+		{name: "bad port", args: []string{"wisconsin", "--db", "postgres://u:" + password + "@h:99999/db"}, names: "postgres://u:", fix: "invalid port"},
+		{name: "unreachable postgres", args: []string{"wisconsin", "--db", "postgres://u:" + password + "@127.0.0.1:" + port + "/db"}, names: "127.0.0.1:" + port, fix: "is the server running?"},
+		{name: "unreachable mysql", args: []string{"multiuser", "--db", "mysql://u:" + password + "@127.0.0.1:" + port + "/db"}, names: "127.0.0.1:" + port, fix: "is the server running?"},
+		{name: "unreachable without --out", bare: true, args: []string{"sizesweep", "--db", "postgres://u:" + password + "@127.0.0.1:" + port + "/db"}, names: "127.0.0.1:" + port, fix: "is the server running?"},
+		{name: "abtest variant not a URL", args: []string{"abtest", "--a", "oracle://u:" + password + "@h/db", "--b", "sqlite:b.db"}, names: "--a", fix: "give --db URL"},
+		{name: "abtest same variant", args: []string{"abtest", "--a", "sqlite:y.db", "--b", "sqlite:y.db"}, names: "A and B", fix: "give them different"},
+		// sizes
+		{name: "size not divisible", args: []string{"wisconsin", "--size", "10050"}, names: "--size", fix: "multiple of 100"},
+		{name: "size not a number", args: []string{"wisconsin", "--size", "ten"}, names: "--size", fix: "example: --size"},
+		{name: "size empty item", args: []string{"wisconsin", "--size", "100,,200"}, names: "--size", fix: "example: --size"},
+		{name: "storage size unit", args: []string{"storage", "--size", "1XB"}, names: "--size", fix: "with a unit"},
+		{name: "page size not a power of two", args: []string{"speedup", "--page-sizes", "3KiB"}, names: "--page-sizes", fix: "power of two"},
+		{name: "memory zero", args: []string{"speedup", "--memory", "0"}, names: "--memory", fix: "example: --memory"},
+		{name: "generate size zero", bare: true, args: []string{"generate", "--size", "0"}, names: "--size", fix: "example: --size"},
+		// lists
+		{name: "duplicate size", args: []string{"wisconsin", "--size", "1000,1000"}, names: "--size", fix: "given twice"},
+		{name: "unknown query", args: []string{"wisconsin", "--queries", "1-33"}, names: "--queries", fix: "1-32"},
+		{name: "unknown org", args: []string{"wisconsin", "--org", "isam"}, names: "--org", fix: "choose from"},
+		{name: "confidence 100", args: []string{"dsbench", "--confidence", "50,100"}, names: "--confidence", fix: "between 0 and 100"},
+		{name: "users not a number", args: []string{"multiuser", "--users", "1,x"}, names: "--users", fix: "example: --users"},
+		{name: "duplicate sizesweep size", args: []string{"sizesweep", "--sizes", "100,100"}, names: "--sizes", fix: "given twice"},
+		{name: "cpu list", args: []string{"qac", "--wisconsin", "1", "--cardinalities", "1000", "--cpus", "one"}, names: "--cpus", fix: "CPU number"},
+		// durations
+		{name: "negative limit", args: []string{"wisconsin", "--limit", "-1s"}, names: "--limit", fix: "example: --limit"},
+		{name: "limit without unit", args: []string{"wisconsin", "--limit", "5"}, names: "--limit", fix: "with a unit"},
+		{name: "zero duration", args: []string{"dsbench", "--duration", "0s"}, names: "--duration", fix: "example: --duration"},
+		{name: "duration not a duration", args: []string{"storage", "--duration", "xyz"}, names: "--duration", fix: "with a unit"},
+		// counts
+		{name: "zero reps", args: []string{"wisconsin", "--reps", "0"}, names: "--reps", fix: "at least 1"},
+		{name: "reps float", args: []string{"wisconsin", "--reps", "1e99"}, names: "--reps", fix: "example: --reps"},
+		{name: "cycles with suffix", args: []string{"dsbench", "--cycles", "1k"}, names: "--cycles", fix: "example: --cycles"},
+		{name: "zero connections", args: []string{"dsbench", "--connections", "0"}, names: "--connections", fix: "at least 1"},
+		{name: "negative threads", args: []string{"dsbench", "--threads", "-1"}, names: "--threads", fix: "example: --threads"},
+		{name: "zero scale", args: []string{"dsbench", "--scales", "0"}, names: "--scales", fix: "example: --scales"},
+		{name: "negative warmup", args: []string{"sizesweep", "--warmup", "-1"}, names: "--warmup", fix: "example: --warmup"},
+		{name: "too few qes", args: []string{"qac", "--wisconsin", "1", "--cardinalities", "1000", "--qe", "3"}, names: "--qe", fix: "at least 6"},
+		// choices
+		{name: "cache hot", args: []string{"wisconsin", "--cache", "hot"}, names: "--cache", fix: "warm or cold"},
+		{name: "protocol", args: []string{"wisconsin", "--protocol", "tucson"}, names: "--protocol", fix: "none or ttp"},
+		{name: "mode", args: []string{"dsbench", "--mode", "tpcc"}, names: "--mode", fix: "tpcb or select"},
+		{name: "isolation", args: []string{"dsbench", "--isolation", "bogus"}, names: "--isolation", fix: "repeatable-read"},
+		{name: "relation", bare: true, args: []string{"generate", "--relation", "x"}, names: "--relation", fix: "tenktup1"},
+		{name: "bool", args: []string{"wisconsin", "--drop=maybe"}, names: "--drop", fix: "true or false"},
+		// rates far beyond reach (the upper bound of --rate is not this branch's)
+		{name: "rate overflows", args: []string{"dsbench", "--rate", "1e400"}, names: "--rate", fix: "example: --rate"},
+		{name: "negative rate", args: []string{"dsbench", "--rate", "-5"}, names: "--rate", fix: "example: --rate"},
+		{name: "rate not a number", args: []string{"dsbench", "--rate", "fast"}, names: "--rate", fix: "example: --rate"},
+		// config files of every wrong shape
+		{name: "config not YAML", args: []string{"wisconsin", "--config", cfg("notyaml.yaml", "size: [1\n")}, names: "--config", fix: "flag: value per line"},
+		{name: "config list", args: []string{"wisconsin", "--config", cfg("list.yaml", "- size\n- 100\n")}, names: "--config", fix: "flag: value per line"},
+		{name: "config scalar", args: []string{"wisconsin", "--config", cfg("scalar.yaml", "hello\n")}, names: "--config", fix: "flag: value per line"},
+		{name: "config number key", args: []string{"wisconsin", "--config", cfg("intkey.yaml", "1: 2\n")}, names: "--config", fix: "flag: value per line"},
+		{name: "config unknown key", args: []string{"wisconsin", "--config", cfg("unknown.yaml", "sizes: 10\n")}, names: "unknown key", fix: "long flag names"},
+		{name: "config bad value", args: []string{"wisconsin", "--config", cfg("bad.yaml", "size: 150\n")}, names: "key size", fix: "multiple of 100"},
+		{name: "config mapping value", args: []string{"wisconsin", "--config", cfg("map.yaml", "size:\n  a: 1\n")}, names: "key size", fix: "not a mapping"},
+		{name: "config empty file", args: []string{"wisconsin", "--config", cfg("empty.yaml", "")}, names: "--config", fix: "flag: value per line"},
+		{name: "config only comments", args: []string{"dsbench", "--config", cfg("comments.yaml", "# nothing yet\n")}, names: "--config", fix: "flag: value per line"},
+		{name: "config missing", args: []string{"wisconsin", "--config", filepath.Join(fx, "nope.yaml")}, names: "--config", fix: "give a YAML file"},
+		{name: "config empty db", args: []string{"wisconsin", "--config", cfg("emptydb.yaml", "db: \"\"\n")}, names: "--db", fix: "give a value"},
+		// output paths
+		{name: "unwritable out", bare: true, args: []string{"wisconsin", "--out", "/proc/dbgauge-no/run"}, names: "--out", fix: "choose another --out"},
+		{name: "file in out path", bare: true, args: []string{"wisconsin", "--out", filepath.Join(file, "run")}, names: "--out", fix: "choose another --out"},
+		{name: "out is a file", bare: true, args: []string{"dsbench", "--out", file}, names: "--out", fix: "choose another --out"},
+		{name: "out not empty", bare: true, args: []string{"sizesweep", "--out", full}, names: "--out", fix: "choose a new --out"},
+		{name: "generate output", bare: true, args: []string{"generate", "--output", filepath.Join(fx, "nodir", "x.csv")}, names: "--output", fix: "choose another --output"},
+		// report and compare
+		{name: "report without DIR", bare: true, args: []string{"report"}, names: "run directory", fix: "dbgauge report DIR"},
+		{name: "report not a run", bare: true, args: []string{"report", notRun}, names: notRun, fix: "give a run directory"},
+		{name: "report html of two", bare: true, args: []string{"report", "--html", filepath.Join(fx, "p.html"), wisc, wisc}, names: "--html", fix: "give one DIR"},
+		{name: "compare one DIR", bare: true, args: []string{"compare", wisc}, names: "run directory", fix: "dbgauge compare BASELINE DIR"},
+		{name: "compare not a run", bare: true, args: []string{"compare", wisc, notRun}, names: notRun, fix: "give run directories"},
+		{name: "compare different experiments", bare: true, args: []string{"compare", wisc, stor}, names: stor, fix: "only runs of the same experiment"},
+		// empty strings where a value is required
+		{name: "empty db", args: []string{"wisconsin", "--db", ""}, names: "--db", fix: "give a value"},
+		{name: "empty out", bare: true, args: []string{"wisconsin", "--out", ""}, names: "--out", fix: "give a value"},
+		{name: "empty config", args: []string{"dsbench", "--config", ""}, names: "--config", fix: "give a value"},
+		{name: "empty size", args: []string{"wisconsin", "--size", ""}, names: "--size", fix: "give at least one value"},
+		{name: "empty server", args: []string{"qac", "--wisconsin", "1", "--cardinalities", "1000", "--server", ""}, names: "--server", fix: "give a value"},
+		{name: "empty load db", args: []string{"load", "--db", ""}, names: "--db", fix: "give a value"},
+		{name: "empty list dir", bare: true, args: []string{"list", "--dir", ""}, names: "--dir", fix: "give a value"},
+		{name: "empty html", bare: true, args: []string{"report", "--html", "", wisc}, names: "--html", fix: "give a value"},
+		// contradictory flags
+		{name: "dsi with threads", args: []string{"dsbench", "--dsi", "--threads", "4"}, names: "--threads", fix: "leave out --threads"},
+		{name: "dsi with scales", args: []string{"dsbench", "--dsi", "--scales", "1"}, names: "--scales", fix: "leave out --scales"},
+		{name: "sql and wisconsin", args: []string{"qac", "--sql", sql, "--wisconsin", "1", "--cardinalities", "1000", "--table", "t", "--key", "k"}, names: "--sql and --wisconsin", fix: "give one of them"},
+		{name: "server without db", args: []string{"wisconsin", "--server", fx}, names: "--server", fix: "dbgauge server start"},
+		// commands, arguments and flags
+		{name: "unknown flag", args: []string{"wisconsin", "--bogus"}, names: "--bogus", fix: "--help lists"},
+		{name: "flag without value", bare: true, args: []string{"wisconsin", "--size"}, names: "--size", fix: "example: --size"},
+		{name: "stray argument", args: []string{"wisconsin", "extra"}, names: `"extra"`, fix: "--help lists"},
+		{name: "unknown command", bare: true, args: []string{"wisconsn"}, names: `"wisconsn"`, fix: "did you mean wisconsin"},
+		{name: "load without db", args: []string{"load"}, names: "--db", fix: "example: --db"},
+		{name: "remote nodes", args: []string{"dsbench", "--nodes", "2"}, names: "--nodes", fix: "use 1"},
+	}
+	experiments := []string{"wisconsin", "dsbench", "qac", "multiuser", "sizesweep", "abtest", "speedup", "storage", "quickstart", "load"}
+	if len(cases) < 60 {
+		t.Fatalf("%d cases; the table is to cover at least 60", len(cases))
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			wd := t.TempDir()
+			t.Chdir(wd)
+			args, out := c.args, ""
+			if !c.bare && slices.Contains(experiments, c.args[0]) {
+				out = filepath.Join(t.TempDir(), "run")
+				args = append(slices.Clone(c.args), "--out", out)
+			}
+			before := listing(t, fx)
+			code, _, stderr := run(args...)
+			if code != ExitBadInput {
+				t.Errorf("exit code %d, want 2 (stderr %q)", code, stderr)
+			}
+			line := strings.TrimSuffix(stderr, "\n")
+			if line == "" || strings.Contains(line, "\n") {
+				t.Errorf("stderr is not exactly one line: %q", stderr)
+			}
+			if !strings.Contains(line, c.names) {
+				t.Errorf("stderr %q does not name %q", line, c.names)
+			}
+			if !strings.Contains(line, c.fix) {
+				t.Errorf("stderr %q does not suggest the fix %q", line, c.fix)
+			}
+			if strings.Contains(stderr, password) {
+				t.Errorf("stderr shows the password: %q", stderr)
+			}
+			if out != "" {
+				if _, err := os.Stat(out); err == nil {
+					t.Errorf("--out %s was written on bad input", out)
+				}
+			}
+			if got := listing(t, wd); len(got) > 0 {
+				t.Errorf("written into the working directory on bad input: %v", got)
+			}
+			if got := listing(t, fx); !slices.Equal(got, before) {
+				t.Errorf("the fixtures changed on bad input: %v, was %v", got, before)
+			}
+		})
+	}
+}
+
+// listing is every path below dir, sorted (a catalog.db, a runs/, a
+// report.html would show).
+func listing(t *testing.T, dir string) []string {
+	t.Helper()
+	var out []string
+	filepath.Walk(dir, func(p string, _ os.FileInfo, err error) error {
+		if err == nil && p != dir {
+			rel, _ := filepath.Rel(dir, p)
+			out = append(out, rel)
+		}
+		return nil
+	})
+	return out
+}
