@@ -4,11 +4,12 @@ import (
 	"bufio"
 	"bytes"
 	"errors"
-	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/dbgauge/dbgauge/internal/fuzzseed"
 )
 
 // Fuzz targets of the /proc parsers: whatever the text, each returns a
@@ -16,17 +17,7 @@ import (
 // for a line past its buffer), and never panics.
 
 func addFixtures(f *testing.F, prefix string) {
-	names, _ := filepath.Glob(filepath.Join("testdata", prefix+"*"))
-	if len(names) == 0 {
-		f.Fatalf("no seed files testdata/%s*", prefix)
-	}
-	for _, n := range names {
-		b, err := os.ReadFile(n)
-		if err != nil {
-			f.Fatal(err)
-		}
-		f.Add(b)
-	}
+	fuzzseed.Files(f, filepath.Join("testdata", prefix+"*"))
 }
 
 func wantParseErr(t *testing.T, what string, b []byte, err error) {

@@ -4,11 +4,11 @@ import (
 	"bufio"
 	"bytes"
 	"errors"
-	"os"
 	"path/filepath"
 	"strconv"
 	"testing"
 
+	"github.com/dbgauge/dbgauge/internal/fuzzseed"
 	"github.com/dbgauge/dbgauge/internal/sysinfo"
 )
 
@@ -29,17 +29,7 @@ const (
 // addFiles adds the files of ../sysinfo/testdata (captured /proc texts)
 // whose names start with prefix as seeds.
 func addFiles(f *testing.F, prefix string) {
-	names, _ := filepath.Glob(filepath.Join("..", "sysinfo", "testdata", prefix+"*"))
-	if len(names) == 0 {
-		f.Fatalf("no seed files ../sysinfo/testdata/%s*", prefix)
-	}
-	for _, n := range names {
-		b, err := os.ReadFile(n)
-		if err != nil {
-			f.Fatal(err)
-		}
-		f.Add(b)
-	}
+	fuzzseed.Files(f, filepath.Join("..", "sysinfo", "testdata", prefix+"*"))
 }
 
 func wantProcParse(t *testing.T, what string, b []byte, err error) {
