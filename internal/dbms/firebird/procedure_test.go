@@ -90,34 +90,7 @@ func testProcedureLoad(t *testing.T, inst *server.Instance) {
 	ctx, cancel := context.WithTimeout(context.Background(), duration+10*time.Minute)
 	defer cancel()
 	e := openURL(t, inst.URL)
-	proc, err := tpcb.ProcedureFor(e)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, tb := range tpcb.Schema(1) {
-		if err := e.CreateTable(ctx, tb); err != nil {
-			t.Fatal(err)
-		}
-		if tb.Name == tpcb.History {
-			continue
-		}
-		if _, err := e.Load(ctx, tb, tpcb.NewRows(tb.Name, 1)); err != nil {
-			t.Fatal(err)
-		}
-	}
-	for _, pk := range tpcb.PrimaryKeys {
-		if err := e.AddPrimaryKey(ctx, pk.Table, pk.Column); err != nil {
-			t.Fatal(err)
-		}
-	}
-	for _, fk := range tpcb.ForeignKeys {
-		if err := e.AddForeignKey(ctx, fk.Table, fk.Column, fk.RefTable, fk.RefColumn); err != nil {
-			t.Fatal(err)
-		}
-	}
-	if _, err := e.Exec(ctx, proc.Create); err != nil {
-		t.Fatal(err)
-	}
+	proc := setupTPCB(t, ctx, e)
 
 	const clients = 4
 	type outcome struct {
