@@ -36,7 +36,6 @@ FUZZ_TARGETS := \
 	./internal/timing:FuzzParseDiskTotals \
 	./internal/timing:FuzzParsePressureSome \
 	./internal/sysinfo:FuzzParseStat \
-	./internal/sysinfo:FuzzParseProcCPU \
 	./internal/sysinfo:FuzzParseDiskstats \
 	./internal/sysinfo:FuzzParseNetDev
 

@@ -42,15 +42,14 @@ type serverProcs struct {
 // ticks is the CPU time of the whole tree now (ok false when the root is
 // gone or was replaced).
 func (s *serverProcs) ticks() (uint64, bool) {
-	procs, err := sysinfo.ReadAllProcCPU()
+	snap, err := timing.TakeSnapshot(timing.SnapshotOptions{})
 	if err != nil {
 		return 0, false
 	}
-	if p, ok := procs[s.root]; !ok || p.StartTime != s.start {
+	if p, ok := snap.Procs[s.root]; !ok || p.StartTime != s.start {
 		return 0, false
 	}
-	t, _ := sysinfo.TreeTicks(procs, s.root)
-	return t, true
+	return timing.TreeTicks(snap, s.root)
 }
 
 // findServer finds the server's processes through the control session: the
@@ -94,7 +93,7 @@ func findServer(ctx context.Context, e dbms.Engine, rawURL string) (srv *serverP
 	if p.PID == 0 {
 		return nil, fmt.Sprintf("unknown: %s did not name its server process and none on this machine was found listening on its port", e.Name()), false
 	}
-	proc, err := sysinfo.ReadProcCPU(p.PID)
+	proc, err := timing.ReadProcess(p.PID)
 	if err != nil {
 		return nil, fmt.Sprintf("unknown: process %d (%s): %v", p.PID, found, err), false
 	}
@@ -105,7 +104,7 @@ func findServer(ctx context.Context, e dbms.Engine, rawURL string) (srv *serverP
 	}
 	root := proc
 	for range 8 {
-		parent, err := sysinfo.ReadProcCPU(root.PPID)
+		parent, err := timing.ReadProcess(root.PPID)
 		if err != nil {
 			break
 		}
@@ -234,7 +233,7 @@ func (m *cpuMeter) total(transactions int64) stats.CPUUse {
 		u.MachineBusy, u.MachineTotal = 0, 0
 	}
 	u.ServerKnown = m.server != nil && !m.serverLost
-	u.ServerCPUS = float64(m.serverTicks) / sysinfo.UserHZ
+	u.ServerCPUS = float64(m.serverTicks) * timing.TickMS / 1000
 	return u
 }
 

@@ -2,10 +2,8 @@ package sysinfo
 
 import (
 	"bufio"
-	"bytes"
 	"errors"
 	"path/filepath"
-	"strconv"
 	"strings"
 	"testing"
 
@@ -46,32 +44,6 @@ func FuzzParseStat(f *testing.F) {
 		}
 		if err != nil || c2 != c || n < 1 || n > strings.Count(string(b), "cpu") {
 			t.Fatalf("ParseStatCPUs(%q) = %+v, %d; ParseStat %+v, %v", b, c2, n, c, err)
-		}
-	})
-}
-
-// FuzzParseProcCPU also checks that a line made of a comm and counters
-// parses back to them.
-func FuzzParseProcCPU(f *testing.F) {
-	f.Add([]byte("2417 (postgres) S 2409 2417 2417 0 -1 4194560 1203 0 1 0 11 7 3 4 20 0 1 0 4468 224669696 7424 18446744073709551615\n"))
-	f.Add([]byte("77 (a b) (c)) R 1 77 77 0 -1 4194304 90 0 0 0 2 1 0 0 20 0 4 0 100 0 0\n"))
-	f.Add([]byte("1 (init) S 0 1 1 0 -1 4194560 1 0 0 0 1 2 -3 4 20 0 1 0 5\n"))
-	f.Add([]byte("(x) S 1\n"))
-	f.Fuzz(func(t *testing.T, b []byte) {
-		p, err := ParseProcCPU(b)
-		if err != nil {
-			wantParseErr(t, "ParseProcCPU", b, err)
-			return
-		}
-		if !bytes.Contains(b, []byte("("+p.Comm+")")) {
-			t.Fatalf("ParseProcCPU(%q): comm %q is not between parentheses of the text", b, p.Comm)
-		}
-		line := strconv.Itoa(p.PID) + " (" + p.Comm + ") S " + strconv.Itoa(p.PPID) + " 0 0 0 0 0 0 0 0 0 " +
-			strconv.FormatUint(p.UTime, 10) + " " + strconv.FormatUint(p.STime, 10) + " " +
-			strconv.FormatUint(p.CUTime, 10) + " " + strconv.FormatUint(p.CSTime, 10) + " 0 0 0 0 " + strconv.FormatUint(p.StartTime, 10) + "\n"
-		back, err := ParseProcCPU([]byte(line))
-		if err != nil || back != p {
-			t.Fatalf("ParseProcCPU(%q) = %+v; its line %q parses to %+v, %v", b, p, line, back, err)
 		}
 	})
 }

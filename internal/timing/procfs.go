@@ -48,6 +48,7 @@ type statFields struct {
 	ppid                 int
 	minflt, majflt       uint64
 	utime, stime         uint64
+	cutime, cstime       uint64 // the reaped children's
 	numThreads           int
 	starttime            uint64
 	blkio, guest, cguest uint64
@@ -86,7 +87,7 @@ func parseProcStat(b []byte) (statFields, error) {
 		switch field {
 		case 3:
 			s.state = tok[0]
-		case 4, 10, 12, 14, 15, 20, 22, 42, 43, 44:
+		case 4, 10, 12, 14, 15, 16, 17, 20, 22, 42, 43, 44:
 			v, ok := parseUint(tok)
 			if !ok {
 				return s, fmt.Errorf("%w: stat: field %d %q", ErrProcParse, field, tok)
@@ -102,6 +103,10 @@ func parseProcStat(b []byte) (statFields, error) {
 				s.utime = v
 			case 15:
 				s.stime = v
+			case 16:
+				s.cutime = v
+			case 17:
+				s.cstime = v
 			case 20:
 				s.numThreads = int(v)
 			case 22:
@@ -350,7 +355,7 @@ func (r *procReader) sampleTask(dir string, pid, tid int, get func(kind int) ([]
 	s = ProcSample{
 		PID: pid, TID: tid, PPID: st.ppid, State: st.state, Comm: string(st.comm),
 		StartTime: st.starttime, NumThreads: st.numThreads,
-		UTime: st.utime, STime: st.stime, MinFlt: st.minflt, MajFlt: st.majflt,
+		UTime: st.utime, STime: st.stime, CUTime: st.cutime, CSTime: st.cstime, MinFlt: st.minflt, MajFlt: st.majflt,
 		BlkioTicks: st.blkio, GuestTime: st.guest, CGuestTime: st.cguest,
 	}
 	if b, err = get(fileStatus); err != nil {

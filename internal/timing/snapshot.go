@@ -21,7 +21,13 @@ type ProcSample struct {
 	StartTime  uint64 // field 22: ticks after boot
 	NumThreads int    // field 20
 
-	UTime, STime          uint64 // ticks; the whole process for TID 0
+	UTime, STime uint64 // ticks; the whole process for TID 0
+	// Fields 16 and 17, ticks: the children that exited and that it waited
+	// for (with their own waited-for children), so that the sum of
+	// UTime+STime+CUTime+CSTime over the live processes of a tree counts
+	// every process that ever ran in it once, as long as the exited ones
+	// were reaped inside the tree.
+	CUTime, CSTime        uint64
 	MinFlt, MajFlt        uint64
 	BlkioTicks            uint64 // field 42: for TID 0 the main thread's only
 	GuestTime, CGuestTime uint64 // fields 43, 44
@@ -411,4 +417,20 @@ func Descendants(snap *Snapshot, root int) []int {
 	}
 	slices.Sort(out)
 	return out
+}
+
+// TreeTicks is the CPU time, in ticks, of root and of every process of
+// snap whose chain of parents reaches it, each with its reaped children's
+// (UTime+STime+CUTime+CSTime); ok is false when root is not in snap.
+func TreeTicks(snap *Snapshot, root int) (ticks uint64, ok bool) {
+	p, ok := snap.Procs[root]
+	if !ok {
+		return 0, false
+	}
+	ticks = p.UTime + p.STime + p.CUTime + p.CSTime
+	for _, pid := range Descendants(snap, root) {
+		c := snap.Procs[pid]
+		ticks += c.UTime + c.STime + c.CUTime + c.CSTime
+	}
+	return ticks, true
 }

@@ -225,3 +225,38 @@ func BenchmarkSnapshotOpeningFiles(b *testing.B) {
 		sm.Close()
 	}
 }
+
+// TreeTicks sums a process and its descendants with their reaped
+// children's time, nothing else.
+func TestTreeTicks(t *testing.T) {
+	snap := &Snapshot{Procs: map[int]ProcSample{
+		1:  {PID: 1, PPID: 0, UTime: 1000},
+		10: {PID: 10, PPID: 1, UTime: 6, STime: 2, CUTime: 1, CSTime: 1}, // 10
+		11: {PID: 11, PPID: 10, UTime: 5},
+		12: {PID: 12, PPID: 11, STime: 2},
+		13: {PID: 13, PPID: 1, UTime: 100},
+	}}
+	if ticks, ok := TreeTicks(snap, 10); ticks != 17 || !ok {
+		t.Errorf("tree of 10: %d ticks (%v), want 17", ticks, ok)
+	}
+	if ticks, ok := TreeTicks(snap, 99); ticks != 0 || ok {
+		t.Errorf("missing root: %d, %v", ticks, ok)
+	}
+}
+
+// A shell's waited-for child's CPU time shows in the shell's CUTime and
+// CSTime once the child has exited.
+func TestReapedChildTicks(t *testing.T) {
+	sh := start(t, exec.Command("/bin/sh", "-c", "i=0; while [ $i -lt 200000 ]; do i=$((i+1)); done & wait; sleep 30; exit 0")).Process.Pid
+	for range 600 {
+		p, err := ReadProcess(sh)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if p.CUTime+p.CSTime > 0 {
+			return
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	t.Error("the shell's reaped child's CPU time never showed in its CUTime+CSTime")
+}
