@@ -72,46 +72,32 @@ func findServer(ctx context.Context, e dbms.Engine, rawURL string) (srv *serverP
 	if !u.Local() {
 		return nil, fmt.Sprintf("unknown: the server is not on this machine (host %s)", u.Host), false
 	}
-	var p dbms.Process
-	if pr, ok := e.(dbms.ProcessReporter); ok {
-		if p, err = pr.QueryProcess(ctx); err != nil {
-			return nil, fmt.Sprintf("unknown: %s did not name its process: %v", e.Name(), err), false
-		}
+	qp, err := timing.FindQueryProcess(ctx, e, rawURL)
+	if err != nil {
+		return nil, "unknown: " + err.Error(), false
 	}
-	if p.Embedded {
+	if qp.Embedded {
 		return nil, inside, true
 	}
 	// The first clause of How says where the process came from (MariaDB's
-	// adds one about threads, which the whole-process count does not use).
-	found, _, _ := strings.Cut(p.How, ";")
-	if p.PID == 0 && u.Port != "" {
-		port, _ := strconv.Atoi(u.Port)
-		if p.PID, _ = timing.ListenerPID(port); p.PID != 0 {
-			found = "the process listening on port " + u.Port
-		}
+	// adds one about threads, which the whole-process count does not use),
+	// unless it was found by its port.
+	clauses := strings.Split(qp.How, "; ")
+	found := clauses[0]
+	if last := clauses[len(clauses)-1]; strings.HasPrefix(last, "the process listening") {
+		found = last
 	}
-	if p.PID == 0 {
-		return nil, fmt.Sprintf("unknown: %s did not name its server process and none on this machine was found listening on its port", e.Name()), false
-	}
-	proc, err := timing.ReadProcess(p.PID)
+	proc, err := timing.ReadProcess(qp.PID)
 	if err != nil {
-		return nil, fmt.Sprintf("unknown: process %d (%s): %v", p.PID, found, err), false
+		return nil, fmt.Sprintf("unknown: process %d (%s): %v", qp.PID, found, err), false
 	}
-	engine, helper := timing.DBMSOf(proc.Comm)
-	if engine == "" || helper {
+	if engine, helper := timing.DBMSOf(proc.Comm); engine == "" || helper {
 		// A server in a container names a pid of its own namespace.
-		return nil, fmt.Sprintf("unknown: process %d (%s) is %q here, not a database server (a server in another pid namespace, a container?)", p.PID, found, proc.Comm), false
+		return nil, fmt.Sprintf("unknown: process %d (%s) is %q here, not a database server (a server in another pid namespace, a container?)", qp.PID, found, proc.Comm), false
 	}
-	root := proc
-	for range 8 {
-		parent, err := timing.ReadProcess(root.PPID)
-		if err != nil {
-			break
-		}
-		if d, h := timing.DBMSOf(parent.Comm); d != engine || h {
-			break
-		}
-		root = parent
+	root, err := timing.ServerRoot(proc.PID, 8)
+	if err != nil {
+		return nil, fmt.Sprintf("unknown: process %d (%s): %v", qp.PID, found, err), false
 	}
 	how = fmt.Sprintf("%s (pid %d) and its child processes", root.Comm, root.PID)
 	if root.PID != proc.PID {

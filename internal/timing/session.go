@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"strconv"
 	"time"
 
 	"golang.org/x/sys/unix"
@@ -92,28 +91,9 @@ func (s *Session) DelayAccounting() string { return DelayAccountingState() }
 // Reattach finds the query process again: after a reconnect (PostgreSQL's
 // backend is a new process) or a server restart.
 func (s *Session) Reattach(ctx context.Context) error {
-	pr, ok := s.e.(dbms.ProcessReporter)
-	if !ok {
-		return fmt.Errorf("%s cannot name its query process", s.e.Name())
-	}
-	p, err := pr.QueryProcess(ctx)
+	qp, err := FindQueryProcess(ctx, s.e, s.url)
 	if err != nil {
-		return fmt.Errorf("find the query process: %w", err)
-	}
-	qp := QueryProcess{PID: p.PID, TID: p.TID, Embedded: p.Embedded, How: p.How}
-	if qp.PID == 0 && !qp.Embedded {
-		u, err := dbms.ParseURL(s.url)
-		if err != nil {
-			return err
-		}
-		port, _ := strconv.Atoi(u.Port)
-		if qp.PID, err = ListenerPID(port); err != nil || qp.PID == 0 {
-			return fmt.Errorf("find the query process: %s does not say and no local process listens on port %d (the protocol needs the server on this machine)", s.e.Name(), port)
-		}
-		qp.How += "; the process listening on port " + u.Port
-	}
-	if qp.Embedded {
-		qp.PID = os.Getpid()
+		return err
 	}
 	if sp, ok := s.e.(dbms.SingleProcesser); ok {
 		// Helper processes that come and go within a QE (parallel
