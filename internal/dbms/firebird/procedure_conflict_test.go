@@ -2,7 +2,9 @@ package firebird
 
 import (
 	"context"
+	"fmt"
 	"maps"
+	"strconv"
 	"testing"
 	"time"
 
@@ -59,7 +61,7 @@ func conflictRound(t *testing.T, ctx context.Context, e, caller, other *Engine, 
 	go func() {
 		done <- tpcb.CallProcedure(ctx, caller, proc, dbms.RepeatableRead, &tpcb.Inputs{Aid: 1, Tid: 1, Bid: 1, Delta: 100})
 	}()
-	waitForLock(t, ctx, e)
+	waitForLock(t, ctx, e, 1)
 	if commits {
 		if err := other.Commit(ctx); err != nil {
 			t.Fatal(err)
@@ -117,23 +119,104 @@ func balances(t *testing.T, ctx context.Context, e *Engine) map[string]int64 {
 	return got
 }
 
-// waitForLock returns once some attachment's statement is waiting (a
+// waitForLock returns once n procedure calls of other attachments are
+// waiting (a
 // statement running for more than a moment while its transaction waits
 // for a record lock shows as active in MON$STATEMENTS).
-func waitForLock(t *testing.T, ctx context.Context, obs *Engine) {
+func waitForLock(t *testing.T, ctx context.Context, obs *Engine, n int64) {
 	t.Helper()
 	for range 200 {
-		n, err := obs.QueryInt(ctx, "SELECT COUNT(*) FROM MON$STATEMENTS s WHERE s.MON$STATE = 1 AND s.MON$ATTACHMENT_ID <> CURRENT_CONNECTION AND s.MON$SQL_TEXT STARTING WITH 'EXECUTE PROCEDURE'")
+		got, err := obs.QueryInt(ctx, "SELECT COUNT(*) FROM MON$STATEMENTS s WHERE s.MON$STATE = 1 AND s.MON$ATTACHMENT_ID <> CURRENT_CONNECTION AND s.MON$SQL_TEXT STARTING WITH 'EXECUTE PROCEDURE'")
 		if err != nil {
 			t.Fatal(err)
 		}
-		if n > 0 {
-			time.Sleep(50 * time.Millisecond) // let it reach the branch
+		if got >= n {
+			time.Sleep(50 * time.Millisecond) // let them reach the row
 			return
 		}
 		time.Sleep(10 * time.Millisecond)
 	}
 	t.Fatal("the procedure call never waited for the branch row")
+}
+
+// TestProcedureQueueUndone: three calls on three sessions queue at the
+// branch another transaction updated. When it commits, all three fail with
+// update conflicts; when it rolls back, one of them takes the branch and
+// commits, and the other two, now waiting for that one, fail. Either way the
+// balances are exactly the committed calls' deltas.
+func TestProcedureQueueUndone(t *testing.T) {
+	inst := servertest.Start(t, "firebird", server.Options{})
+	ctx := ctxT(t)
+	e := openURL(t, inst.URL)
+	proc := setupTPCB(t, ctx, e)
+	other := openURL(t, inst.URL)
+	callers := []*Engine{openURL(t, inst.URL), openURL(t, inst.URL), openURL(t, inst.URL)}
+	want := map[string]int64{}
+	for round := range 8 {
+		commits := round%2 == 0
+		if err := other.Begin(ctx, dbms.RepeatableRead); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := other.ExecArgs(ctx, "UPDATE "+tpcb.Branches+" SET bbalance = bbalance + ? WHERE bid = 1", int64(1)); err != nil {
+			t.Fatal(err)
+		}
+		errs := make([]chan error, len(callers))
+		ins := make([]tpcb.Inputs, len(callers))
+		for i, c := range callers {
+			ins[i] = tpcb.Inputs{Aid: int64(i + 1), Tid: int64(i + 1), Bid: 1, Delta: int64(10*round + i + 1)}
+			errs[i] = make(chan error, 1)
+			go func() { errs[i] <- tpcb.CallProcedure(ctx, c, proc, dbms.RepeatableRead, &ins[i]) }()
+		}
+		waitForLock(t, ctx, e, int64(len(callers)))
+		if commits {
+			if err := other.Commit(ctx); err != nil {
+				t.Fatal(err)
+			}
+			want["branch 1"]++
+		} else if err := other.Rollback(ctx); err != nil {
+			t.Fatal(err)
+		}
+		ok := 0
+		for i, c := range callers {
+			err := <-errs[i]
+			if err != nil {
+				if dbms.Classify(err) != dbms.Conflict {
+					t.Fatalf("round %d caller %d: %v, want an update conflict", round, i, err)
+				}
+				if err := c.Rollback(ctx); err != nil {
+					t.Fatal(err)
+				}
+				continue
+			}
+			ok++
+			want[fmt.Sprintf("account %d", ins[i].Aid)] += ins[i].Delta
+			want[fmt.Sprintf("teller %d", ins[i].Tid)] += ins[i].Delta
+			want["branch 1"] += ins[i].Delta
+		}
+		if commits && ok != 0 || !commits && ok != 1 {
+			t.Errorf("round %d (the branch's holder commits: %v): %d calls committed", round, commits, ok)
+		}
+		for k, v := range want {
+			var table, col string
+			var id int64
+			fmt.Sscanf(k, "%s %d", &table, &id)
+			switch table {
+			case "account":
+				table, col = tpcb.Accounts+" WHERE aid = ", "abalance"
+			case "teller":
+				table, col = tpcb.Tellers+" WHERE tid = ", "tbalance"
+			default:
+				table, col = tpcb.Branches+" WHERE bid = ", "bbalance"
+			}
+			got, err := e.QueryInt(ctx, "SELECT "+col+" FROM "+table+strconv.FormatInt(id, 10))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got != v {
+				t.Errorf("round %d: %s balance %d, want %d", round, k, got, v)
+			}
+		}
+	}
 }
 
 // setupTPCB creates TPC-B's tables at scale 1 with their keys and the
