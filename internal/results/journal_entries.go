@@ -116,6 +116,7 @@ func (ScaleResult) JournalKind() string        { return "scale" }
 func (DSBenchCycle) JournalKind() string       { return "cycle" }
 func (MultiuserRun) JournalKind() string       { return "multiuser" }
 func (QACExecution) JournalKind() string       { return "qe" }
+func (QaCResult) JournalKind() string          { return "qac" }
 func (SizeSweepRetrieve) JournalKind() string  { return "retrieve" }
 func (SizeSweepOrganize) JournalKind() string  { return "organize" }
 func (SpeedupPointEntry) JournalKind() string  { return "point" }
