@@ -15,6 +15,8 @@ import (
 
 	"github.com/dbgauge/dbgauge/internal/dbms"
 	"github.com/dbgauge/dbgauge/internal/results"
+	"github.com/dbgauge/dbgauge/internal/server"
+	"github.com/dbgauge/dbgauge/internal/server/servertest"
 )
 
 // watchRun starts dbgauge (this test binary, see TestMain) with args and
@@ -121,14 +123,24 @@ func sameScales(t *testing.T, got, want []dsbenchRow) {
 // TestResumeDSBenchKilled: a sweep killed with SIGKILL once its first
 // scale is stored, as it goes on to populate the second (kill -9, as a
 // power loss: nothing more is written), continues with `dbgauge resume
-// DIR` from the second scale, populated again from the start, and ends with the same table as an uninterrupted sweep: the
-// same scales, the same per-scale seeds, the same number of cycles, every
-// one consistent. results.json and the page say when it was resumed, and
-// a second resume is refused as the run completed.
+// DIR` from the second scale, populated again from the start, and ends
+// with the same table as an uninterrupted sweep: the same scales, the
+// same per-scale seeds, the same number of cycles, every one consistent.
+// results.json and the page say when it was resumed, and a second resume
+// is refused as the run completed. On SQLite (embedded, in the run
+// directory) and on a private PostgreSQL.
 func TestResumeDSBenchKilled(t *testing.T) {
+	t.Run("sqlite", func(t *testing.T) { resumeDSBenchKilled(t) })
+	t.Run("postgres", func(t *testing.T) {
+		inst := servertest.Start(t, "postgres", server.Options{})
+		resumeDSBenchKilled(t, "--db", inst.URL)
+	})
+}
+
+func resumeDSBenchKilled(t *testing.T, db ...string) {
 	tmp := t.TempDir()
 	args := func(out string) []string {
-		return []string{"dsbench", "--scales", "1,2,3", "--cycles", "2", "--duration", "1s", "--threads", "2", "--seed", "7", "--out", out}
+		return append([]string{"dsbench", "--scales", "1,2,3", "--cycles", "2", "--duration", "1s", "--threads", "2", "--seed", "7", "--out", out}, db...)
 	}
 	whole := filepath.Join(tmp, "whole")
 	if code, _, stderr := runBinary(t, args(whole)...); code != 0 {
@@ -187,12 +199,16 @@ func TestResumeRefused(t *testing.T) {
 	storage := filepath.Join(tmp, "storage")
 	os.Mkdir(storage, 0o755)
 	writeFile(t, storage, results.ManifestFile, `{"experiment":"storage"}`)
+	hidden := filepath.Join(tmp, "hidden")
+	os.Mkdir(hidden, 0o755)
+	writeFile(t, hidden, results.ManifestFile, `{"experiment":"dsbench","config":{"db":"postgres://u:***@127.0.0.1:1/db","scales":"1"}}`)
 	cases := []struct {
 		name, dir, want string
 	}{
 		{"no directory", filepath.Join(tmp, "missing"), "no readable manifest.json"},
 		{"not a run", tmp, "no readable manifest.json"},
 		{"no units", storage, "storage runs have no units"},
+		{"password hidden", hidden, "give the URL again, dbgauge resume DIR --db URL"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

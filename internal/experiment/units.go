@@ -84,9 +84,10 @@ func (u *units) do(ctx context.Context, unit string, attempt func(ctx context.Co
 			u.run.Journal().Append(results.UnitDone{Unit: unit})
 			return nil
 		}
-		if !u.pause.On || ctx.Err() != nil || dbms.Classify(err) == dbms.BadInput {
+		if !u.pause.On || ctx.Err() != nil || (p == nil && !isFault(err)) {
 			if p != nil {
 				u.endPause(p, results.PauseInterrupted)
+				return asFault(err)
 			}
 			return err
 		}
@@ -96,7 +97,7 @@ func (u *units) do(ctx context.Context, unit string, attempt func(ctx context.Co
 		p.Attempts++
 		if time.Since(p.Start)+wait > u.pause.Limit {
 			u.endPause(p, results.PauseLimit)
-			return fmt.Errorf("%w (paused since %s, %d attempts failed: --pause-limit %s reached)", err, p.Start.Format(time.RFC3339), p.Attempts, u.pause.Limit)
+			return asFault(fmt.Errorf("%w (paused since %s, %d attempts failed: --pause-limit %s reached)", err, p.Start.Format(time.RFC3339), p.Attempts, u.pause.Limit))
 		}
 		u.pr.Line("paused: %s failed (%s); trying again in %s (attempt %d; --pause-limit %s; Ctrl-C ends the run)",
 			unit, dbms.RedactPasswords(err.Error()), wait, p.Attempts+1, u.pause.Limit)
@@ -105,7 +106,7 @@ func (u *units) do(ctx context.Context, unit string, attempt func(ctx context.Co
 		case <-ctx.Done():
 			t.Stop()
 			u.endPause(p, results.PauseInterrupted)
-			return fmt.Errorf("%w while paused after %s failed: %w", interrupted(ctx), unit, err)
+			return asFault(fmt.Errorf("%w while paused after %s failed: %w", interrupted(ctx), unit, err))
 		case <-t.C:
 		}
 		wait = min(2*wait, PauseMaxWait)
@@ -118,3 +119,16 @@ func (u *units) endPause(p *results.Pause, outcome string) {
 	u.h.Pauses = append(u.h.Pauses, *p)
 	u.run.Journal().Append(*p)
 }
+
+// isFault tells whether a unit's failure is a fault worth waiting out: not
+// the user's mistake, except that a server that cannot be reached any
+// more (refused, reset) went away during the run, which a wait may mend.
+// Once a unit is paused every failure of it is taken as the same fault.
+func isFault(err error) bool {
+	return dbms.Classify(err) != dbms.BadInput || dbms.IsNetwork(err)
+}
+
+// asFault makes the error of a run that paused a failure during a run
+// (exit 1), even when its last cause was classed as bad input (a server
+// still unreachable is "unreachable server" to the engine adapter).
+func asFault(err error) error { return dbms.Wrap(dbms.Other, err) }
