@@ -148,21 +148,33 @@ func (e experimentCmd[P, R]) execute(ctx context.Context, stdout, stderr io.Writ
 // flags given to `dbgauge resume` itself (--db, --pause-on-error), which
 // replace the stored values.
 func (e experimentCmd[P, R]) resume(ctx context.Context, stdout, stderr io.Writer, p *results.Progress, override map[string]string) error {
-	f := e.flags()
-	fs := pflag.NewFlagSet(e.name, pflag.ContinueOnError)
-	f.bind(fs)
-	pause := bindPause(fs)
-	if err := setStoredFlags(fs, p.Manifest.Config, override); err != nil {
-		return err
-	}
-	plan, err := f.plan()
+	plan, setup, err := storedPlan(e.flags(), p, override)
 	if err != nil {
 		return err
 	}
-	url, _ := f.target()
-	setup := experiment.Setup{DB: url, Dir: p.Dir, Command: p.Manifest.Command, Config: p.Manifest.Config,
-		Version: Version(), Resume: p, Pause: pause.policy()}
 	return e.execute(ctx, stdout, stderr, setup, plan)
+}
+
+// storedPlan is the plan and the setup of the stopped run p: f's flags
+// (and --pause-on-error, --pause-limit) are set from the manifest's
+// effective configuration through their own checks, override replacing
+// stored values, and validated into the same plan as the run's; the
+// setup names p's directory, command line and configuration.
+func storedPlan[P any](f experimentFlags[P], p *results.Progress, override map[string]string) (P, experiment.Setup, error) {
+	fs := pflag.NewFlagSet(p.Manifest.Experiment, pflag.ContinueOnError)
+	f.bind(fs)
+	pause := bindPause(fs)
+	var plan P
+	if err := setStoredFlags(fs, p.Manifest.Config, override); err != nil {
+		return plan, experiment.Setup{}, err
+	}
+	plan, err := f.plan()
+	if err != nil {
+		return plan, experiment.Setup{}, err
+	}
+	db, _ := f.target()
+	return plan, experiment.Setup{DB: db, Dir: p.Dir, Command: p.Manifest.Command, Config: p.Manifest.Config,
+		Version: Version(), Resume: p, Pause: pause.policy()}, nil
 }
 
 // isNil tells whether a run returned no results at all (a nil pointer in

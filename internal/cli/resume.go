@@ -2,6 +2,7 @@ package cli
 
 import (
 	"context"
+	"encoding/csv"
 	"errors"
 	"fmt"
 	"io"
@@ -53,13 +54,16 @@ configuration its manifest.json recorded and the same seeds, appending to
 its journal and results: dsbench continues from the first scale that did
 not complete (a scale interrupted anywhere, its population included, is
 measured again from its population); qac from the first Q@C that did not
-complete (done again from its first execution). The run's results.json and
+complete (done again from its first execution); wisconsin from the first
+query result that did not complete (a size with results left is loaded
+and organised again, a completed size is not). The run's results.json and
 report page list when it was resumed.
 
 A run that completed is refused, and so is a directory that holds no run
 or a run of an experiment that cannot be resumed. The manifest hides the
 password of the engine URL: give the URL again with --db. --pause-on-error
-and --pause-limit, when given, replace the run's own.`,
+and --pause-limit, when given, replace the run's own. A wisconsin run with
+--protocol ttp cannot be resumed.`,
 		Args: exactArgs(1, "the run directory"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			p, err := results.ReadProgress(args[0])
@@ -133,7 +137,18 @@ func setStoredFlags(fs *pflag.FlagSet, config map[string]any, override map[strin
 		if v == f.DefValue {
 			return
 		}
-		if err := fs.Set(f.Name, v); err != nil {
+		var err error
+		if sv, ok := f.Value.(pflag.SliceValue); ok {
+			// A repeatable flag's value is "[a,b]", its items CSV-quoted.
+			var items []string
+			if items, err = csv.NewReader(strings.NewReader(strings.TrimSuffix(strings.TrimPrefix(v, "["), "]"))).Read(); err == nil {
+				err = sv.Replace(items)
+				f.Changed = true
+			}
+		} else {
+			err = fs.Set(f.Name, v)
+		}
+		if err != nil {
 			errs = append(errs, usagef("the run's --%s %q: %v", f.Name, v, err))
 		}
 	})

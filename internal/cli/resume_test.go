@@ -72,6 +72,38 @@ func killAt(t *testing.T, args []string, at string) []string {
 	return lines
 }
 
+// unitsDone counts the units a run's journal says completed, by name.
+func unitsDone(t *testing.T, dir string) map[string]int {
+	t.Helper()
+	entries, err := results.ReadJournal(filepath.Join(dir, results.JournalFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := map[string]int{}
+	for _, e := range entries {
+		var u results.UnitDone
+		if e.Type == u.JournalKind() && json.Unmarshal(e.Data, &u) == nil {
+			n[u.Unit]++
+		}
+	}
+	return n
+}
+
+// onceEach fails unless every one of want units completed exactly once:
+// a resumed run did not measure again what it had.
+func onceEach(t *testing.T, dir string, want int) {
+	t.Helper()
+	units := unitsDone(t, dir)
+	for u, n := range units {
+		if n != 1 {
+			t.Errorf("unit %q completed %d times", u, n)
+		}
+	}
+	if len(units) != want {
+		t.Errorf("%d units completed, want %d: %v", len(units), want, units)
+	}
+}
+
 // dsbenchRows are what must be the same in a resumed sweep and an
 // uninterrupted one: per scale its seed, how many cycles ran and whether
 // every check found the sums consistent (the rates differ by timing only).
@@ -172,19 +204,7 @@ func resumeDSBenchKilled(t *testing.T, db ...string) {
 		t.Errorf("the page does not say when the run was resumed (%v)", err)
 	}
 	// The journal holds both parts: every scale's completion once.
-	entries, err := results.ReadJournal(filepath.Join(dir, results.JournalFile))
-	if err != nil {
-		t.Fatal(err)
-	}
-	var units []string
-	for _, e := range entries {
-		if e.Type == "unit" {
-			units = append(units, string(e.Data))
-		}
-	}
-	if len(units) != 3 {
-		t.Errorf("journal units %v: want scales 1, 2 and 3 once each", units)
-	}
+	onceEach(t, dir, 3)
 
 	code, _, stderr = runBinary(t, "resume", dir)
 	if code != ExitBadInput || !strings.Contains(stderr, "the run completed") || strings.Count(strings.TrimSpace(stderr), "\n") != 0 {
@@ -311,6 +331,7 @@ func TestResumeQACKilled(t *testing.T) {
 	if len(got.QaCs) != len(want.QaCs) {
 		t.Fatalf("%d Q@Cs, want %d", len(got.QaCs), len(want.QaCs))
 	}
+	onceEach(t, dir, len(want.QaCs))
 	for i, w := range want.QaCs {
 		g := got.QaCs[i]
 		if g.Cardinality != w.Cardinality || g.Table != w.Table || g.SQL != w.SQL || len(g.QEs) != len(w.QEs) {
@@ -321,6 +342,65 @@ func TestResumeQACKilled(t *testing.T) {
 			if g.QEs[j].Rows != w.QEs[j].Rows || g.QEs[j].Error != "" {
 				t.Errorf("Q@C %d QE %d: %d rows (error %q), want %d", i, j+1, g.QEs[j].Rows, g.QEs[j].Error, w.QEs[j].Rows)
 			}
+		}
+	}
+}
+
+// TestResumeWisconsinKilled: a Wisconsin run killed with SIGKILL once the
+// first query result of its second size is stored resumes with that
+// size loaded and organised again and only its remaining query results
+// run; the first size is taken back from the journal without a load. It
+// ends with the query results of an uninterrupted run: the same sizes,
+// queries, organisations, destinations, repetitions, statuses and rows.
+func TestResumeWisconsinKilled(t *testing.T) {
+	tmp := t.TempDir()
+	args := func(out string) []string {
+		return []string{"wisconsin", "--size", "1000,2000", "--reps", "5", "--queries", "1-8", "--seed", "3", "--out", out}
+	}
+	type query struct {
+		Size        int64  `json:"size"`
+		Query       int    `json:"query"`
+		Org         string `json:"organization"`
+		Destination string `json:"destination"`
+		Reps        int    `json:"reps"`
+		Status      string `json:"status"`
+		Rows        int64  `json:"rows"`
+	}
+	type stored struct {
+		Complete bool        `json:"complete"`
+		Resumed  []time.Time `json:"resumed"`
+		Queries  []query     `json:"queries"`
+	}
+	whole := filepath.Join(tmp, "whole")
+	if code, _, stderr := runBinary(t, args(whole)...); code != 0 {
+		t.Fatalf("uninterrupted run: exit %d\n%s", code, stderr)
+	}
+	want := readJSON[stored](t, filepath.Join(whole, results.ResultsFile))
+
+	dir := filepath.Join(tmp, "killed")
+	killAt(t, args(dir), "N=2000      Q1 ")
+	before := readJSON[stored](t, filepath.Join(dir, results.ResultsFile))
+	if before.Complete || len(before.Queries) >= len(want.Queries) {
+		t.Fatalf("killed run: complete %v with %d of %d query results: want it stopped within size 2000", before.Complete, len(before.Queries), len(want.Queries))
+	}
+	code, stdout, stderr := runBinary(t, "resume", dir)
+	if code != 0 {
+		t.Fatalf("resume: exit %d\n%s\n%s", code, stdout, stderr)
+	}
+	if !strings.Contains(stderr, "N=1000      complete before the run was resumed: kept") || strings.Contains(stderr, "loaded tenktup1_n1000") {
+		t.Errorf("resume did not keep size 1000 without loading it:\n%s", stderr)
+	}
+	got := readJSON[stored](t, filepath.Join(dir, results.ResultsFile))
+	if !got.Complete || len(got.Resumed) != 1 {
+		t.Errorf("resumed run: complete %v, resumed %v", got.Complete, got.Resumed)
+	}
+	if len(got.Queries) != len(want.Queries) {
+		t.Fatalf("%d query results, want %d", len(got.Queries), len(want.Queries))
+	}
+	onceEach(t, dir, len(want.Queries))
+	for i := range want.Queries {
+		if got.Queries[i] != want.Queries[i] {
+			t.Errorf("query result %d: got %+v, want %+v", i, got.Queries[i], want.Queries[i])
 		}
 	}
 }

@@ -58,6 +58,9 @@ func newUnits(s Setup, run *results.Run, h *results.Header, pr *progress.Printer
 		h.Pauses = append(h.Pauses, p.Pauses...)
 		h.Warnings = append(append([]string(nil), p.Warnings...), h.Warnings...)
 		names := slices.Sorted(maps.Keys(p.Done))
+		if len(names) > 6 {
+			names = append(names[:5], fmt.Sprintf("... (%d in all)", len(names)))
+		}
 		pr.Line("resuming %s: complete before it stopped: %s", run.Dir, strings.Join(names, ", "))
 	}
 	return u
@@ -121,11 +124,17 @@ func (u *units) endPause(p *results.Pause, outcome string) {
 }
 
 // isFault tells whether a unit's failure is a fault worth waiting out: not
-// the user's mistake, except that a server that cannot be reached any
-// more (refused, reset) went away during the run, which a wait may mend.
-// Once a unit is paused every failure of it is taken as the same fault.
+// the user's mistake, nor SQL the engine refuses or data that broke the
+// benchmark's assumptions (the same again after any wait), except that a
+// server that cannot be reached any more (refused, reset) went away
+// during the run, which a wait may mend. Once a unit is paused every
+// failure of it is taken as the same fault.
 func isFault(err error) bool {
-	return dbms.Classify(err) != dbms.BadInput || dbms.IsNetwork(err)
+	switch dbms.Classify(err) {
+	case dbms.BadInput, dbms.Invalid, dbms.Syntax, dbms.Unsupported:
+		return dbms.IsNetwork(err)
+	}
+	return true
 }
 
 // asFault makes the error of a run that paused a failure during a run
