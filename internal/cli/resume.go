@@ -56,8 +56,10 @@ not complete (a scale interrupted anywhere, its population included, is
 measured again from its population); qac from the first Q@C that did not
 complete (done again from its first execution); wisconsin from the first
 query result that did not complete (a size with results left is loaded
-and organised again, a completed size is not). The run's results.json and
-report page list when it was resumed.
+and organised again, a completed size is not); multiuser from the first
+step (user count and repetition) that did not complete, after loading and
+warming up again; sizesweep from the first size that did not complete.
+The run's results.json and report page list when it was resumed.
 
 A run that completed is refused, and so is a directory that holds no run
 or a run of an experiment that cannot be resumed. The manifest hides the

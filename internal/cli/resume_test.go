@@ -404,3 +404,69 @@ func TestResumeWisconsinKilled(t *testing.T) {
 		}
 	}
 }
+
+// TestResumeStepsKilled: a multiuser run killed with SIGKILL between two
+// steps (user counts) and a size sweep killed once it loaded its second
+// size's relation (cutting and organising its tables) resume from the step or size that did not complete: every unit
+// completes exactly once over both parts, and the results hold as many
+// measurements per unit as an uninterrupted run's.
+func TestResumeStepsKilled(t *testing.T) {
+	cases := []struct {
+		name, at string
+		args     []string
+		units    int
+		// count is the number of measurements results.json holds.
+		count func(t *testing.T, path string) int
+	}{
+		{"multiuser", "users   1  repetition 1/2",
+			[]string{"multiuser", "--users", "0,1,2", "--tuples", "10000", "--reps", "2", "--retrieves", "1000"}, 6,
+			func(t *testing.T, path string) int {
+				return len(readJSON[struct {
+					Runs []struct{} `json:"runs"`
+				}](t, path).Runs)
+			}},
+		{"sizesweep", "N=40000     loaded",
+			[]string{"sizesweep", "--sizes", "20000,40000", "--reps", "3"}, 2,
+			func(t *testing.T, path string) int {
+				n := 0
+				for _, p := range readJSON[struct {
+					Points []struct {
+						TimesMS []float64 `json:"times_ms"`
+					} `json:"points"`
+				}](t, path).Points {
+					n += len(p.TimesMS)
+				}
+				return n
+			}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			tmp := t.TempDir()
+			whole := filepath.Join(tmp, "whole")
+			if code, _, stderr := runBinary(t, append(c.args, "--out", whole)...); code != 0 {
+				t.Fatalf("uninterrupted run: exit %d\n%s", code, stderr)
+			}
+			want := c.count(t, filepath.Join(whole, results.ResultsFile))
+			dir := filepath.Join(tmp, "killed")
+			killAt(t, append(c.args, "--out", dir), c.at)
+			if n := len(unitsDone(t, dir)); n == 0 || n >= c.units {
+				t.Fatalf("killed with %d of %d units complete: want it stopped in between", n, c.units)
+			}
+			code, stdout, stderr := runBinary(t, "resume", dir)
+			if code != 0 {
+				t.Fatalf("resume: exit %d\n%s\n%s", code, stdout, stderr)
+			}
+			onceEach(t, dir, c.units)
+			got := readJSON[struct {
+				Complete bool        `json:"complete"`
+				Resumed  []time.Time `json:"resumed"`
+			}](t, filepath.Join(dir, results.ResultsFile))
+			if !got.Complete || len(got.Resumed) != 1 {
+				t.Errorf("complete %v, resumed %v", got.Complete, got.Resumed)
+			}
+			if n := c.count(t, filepath.Join(dir, results.ResultsFile)); n != want {
+				t.Errorf("%d measurements, want %d as in an uninterrupted run", n, want)
+			}
+		})
+	}
+}

@@ -119,15 +119,11 @@ func RunDSBench(ctx context.Context, s DSBenchSetup, plan DSBenchPlan, pr *progr
 
 // reopen replaces the control session with a new one.
 func (r *dsbenchRun) reopen(ctx context.Context, o *opened) error {
-	if r.e != nil {
-		r.e.Close()
-	}
-	r.e, o.e = nil, nil
-	e, err := dbms.Open(ctx, r.url)
+	err := o.reopen(ctx)
+	r.e = o.e
 	if err != nil {
-		return fmt.Errorf("reconnect the control session: %w", err)
+		return fmt.Errorf("the control session: %w", err)
 	}
-	r.e, o.e = e, e
 	return nil
 }
 

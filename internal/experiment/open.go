@@ -143,6 +143,21 @@ func (o *opened) resume(ctx context.Context, s Setup, check func(e dbms.Engine) 
 	return o, nil
 }
 
+// reopen replaces the engine session with a new one (a fresh control
+// session, or one after the server went away); on failure there is none.
+func (o *opened) reopen(ctx context.Context) error {
+	if o.e != nil {
+		o.e.Close()
+		o.e = nil
+	}
+	e, err := dbms.Open(ctx, o.url)
+	if err != nil {
+		return fmt.Errorf("reconnect: %w", err)
+	}
+	o.e = e
+	return nil
+}
+
 // close ends the session and the journal; closing twice is harmless.
 func (o *opened) close() {
 	if o.e != nil {

@@ -169,15 +169,11 @@ func (r *qacRun) reconnect(ctx context.Context) error {
 		r.sess.Close()
 		r.sess = nil
 	}
-	if r.e != nil {
-		r.e.Close()
-	}
-	r.e, r.o.e = nil, nil
-	e, err := dbms.Open(ctx, r.url)
+	err := r.o.reopen(ctx)
+	r.e = r.o.e
 	if err != nil {
-		return fmt.Errorf("reconnect: %w", err)
+		return err
 	}
-	r.e, r.o.e = e, e
 	return r.attach(ctx)
 }
 
