@@ -61,6 +61,9 @@ func newUnits(s Setup, run *results.Run, h *results.Header, pr *progress.Printer
 		if len(names) > 6 {
 			names = append(names[:5], fmt.Sprintf("... (%d in all)", len(names)))
 		}
+		if len(names) == 0 {
+			names = []string{"nothing"}
+		}
 		pr.Line("resuming %s: complete before it stopped: %s", run.Dir, strings.Join(names, ", "))
 	}
 	return u
