@@ -20,8 +20,9 @@ import (
 // is started again measures the scale from its population and goes on.
 // The run completes with every scale consistent; results.json and the
 // page show the pause, its fault and that it was resolved. A second
-// sweep, paused the same way, is ended by SIGINT while it waits: exit 1,
-// the pause recorded as interrupted.
+// sweep, paused the same way, cannot be resumed while it waits (it still
+// runs), and is ended by SIGINT: exit 1, the pause recorded as
+// interrupted.
 func TestPauseOnError(t *testing.T) {
 	inst := servertest.Start(t, "postgres", server.Options{})
 	restart := func() {
@@ -80,6 +81,10 @@ func TestPauseOnError(t *testing.T) {
 				}
 			case !signalled && strings.HasPrefix(line, "paused: scale 1 failed"):
 				signalled = true
+				// A paused run is still going: resuming it is refused.
+				if code, _, stderr := run("resume", dir); code != ExitBadInput || !strings.Contains(stderr, results.ErrRunBusy.Error()) {
+					t.Errorf("resume of a paused run: exit %d, %q: want %d, refused as still running", code, stderr, ExitBadInput)
+				}
 				p.Signal(syscall.SIGINT)
 			}
 		})

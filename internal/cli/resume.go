@@ -61,9 +61,11 @@ step (user count and repetition) that did not complete, after loading and
 warming up again; sizesweep from the first size that did not complete.
 The run's results.json and report page list when it was resumed.
 
-A run that completed is refused, and so is a directory that holds no run
-or a run of an experiment that cannot be resumed. The manifest hides the
-password of the engine URL: give the URL again with --db. --pause-on-error
+A run that completed is refused, and so are a run still going (another
+dbgauge writes its journal, perhaps paused by --pause-on-error), a
+directory that holds no run and a run of an experiment that cannot be
+resumed. The manifest hides the password of the engine URL: give the URL
+again with --db (it must name the run's server). --pause-on-error
 and --pause-limit, when given, replace the run's own. A wisconsin run with
 --protocol ttp cannot be resumed.`,
 		Args: exactArgs(1, "the run directory"),
@@ -125,6 +127,12 @@ func setStoredFlags(fs *pflag.FlagSet, config map[string]any, override map[strin
 			return
 		}
 		v, ok := override[f.Name]
+		if stored, had := config[f.Name]; ok && had && isURLFlag(f.Name) && redactURL(v) != fmt.Sprint(stored) {
+			// The URL given again must name the run's server: a resumed
+			// run measures where its first part did.
+			errs = append(errs, usagef("--%s %s is not the run's %s: give the URL the run used", f.Name, redactURL(v), stored))
+			return
+		}
 		if !ok {
 			stored, ok := config[f.Name]
 			if !ok {

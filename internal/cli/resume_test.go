@@ -224,18 +224,23 @@ func TestResumeRefused(t *testing.T) {
 	writeFile(t, hidden, results.ManifestFile, `{"experiment":"dsbench","config":{"db":"postgres://u:***@127.0.0.1:1/db","scales":"1"}}`)
 	cases := []struct {
 		name, dir, want string
+		flags           []string
 	}{
-		{"no directory", filepath.Join(tmp, "missing"), "no readable manifest.json"},
-		{"not a run", tmp, "no readable manifest.json"},
-		{"no units", storage, "storage runs have no units"},
-		{"password hidden", hidden, "give the URL again, dbgauge resume DIR --db URL"},
+		{"no directory", filepath.Join(tmp, "missing"), "no readable manifest.json", nil},
+		{"not a run", tmp, "no readable manifest.json", nil},
+		{"no units", storage, "storage runs have no units", nil},
+		{"password hidden", hidden, "give the URL again, dbgauge resume DIR --db URL", nil},
+		{"another server", hidden, "--db postgres://u:***@127.0.0.1:2/db is not the run's postgres://u:***@127.0.0.1:1/db", []string{"--db", "postgres://u:secret@127.0.0.1:2/db"}},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			before, _ := os.ReadDir(c.dir)
-			code, stdout, stderr := run("resume", c.dir)
+			code, stdout, stderr := run(append([]string{"resume", c.dir}, c.flags...)...)
 			if code != ExitBadInput || !strings.Contains(stderr, c.want) || strings.Count(strings.TrimSpace(stderr), "\n") != 0 || stdout != "" {
 				t.Errorf("exit %d, stdout %q, stderr %q: want %d and one line with %q", code, stdout, stderr, ExitBadInput, c.want)
+			}
+			if strings.Contains(stderr, "secret") {
+				t.Errorf("the password was echoed: %q", stderr)
 			}
 			after, _ := os.ReadDir(c.dir)
 			if len(after) != len(before) {

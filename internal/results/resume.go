@@ -104,6 +104,9 @@ func ReadProgress(dir string) (*Progress, error) {
 	} else if !errors.Is(err, fs.ErrNotExist) {
 		return nil, fmt.Errorf("%s: %w", dir, err)
 	}
+	if journalBusy(filepath.Join(dir, JournalFile)) {
+		return nil, fmt.Errorf("%s %w: %v; wait for it to end, or stop it (Ctrl-C) first", dir, ErrNotResumable, ErrRunBusy)
+	}
 	entries, err := ReadJournal(filepath.Join(dir, JournalFile))
 	if err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return nil, fmt.Errorf("%s: read the journal: %w", dir, err)
