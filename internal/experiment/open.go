@@ -128,8 +128,10 @@ func (o *opened) resume(ctx context.Context, s Setup, check func(e dbms.Engine) 
 		o.run.Close()
 		return nil, err
 	}
+	// The notes an experiment writes as it ends come from its results,
+	// which take the first part's back: written again, not twice.
 	o.man = s.Resume.Manifest
-	o.man.Finished = nil
+	o.man.Finished, o.man.Notes = nil, nil
 	now := time.Now().UTC()
 	o.run.Journal().Append(results.ResumedEntry{At: now})
 	s.Resume.Resumed = append(s.Resume.Resumed, now)
