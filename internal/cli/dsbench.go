@@ -115,8 +115,12 @@ warns when the client took more than a quarter of the machine's CPU.`,
 // line naming the flag and the fix, nothing touched.
 func (f *dsbenchFlags) plan() (experiment.DSBenchPlan, error) {
 	if f.dsi {
+		// A flag given its DSI value is no contradiction (a resumed run
+		// sets every flag the manifest recorded).
+		forced := map[string]string{"scales": dsiScales, "threads": strconv.Itoa(dsiThreads), "connections": "1",
+			"retry": "false", "prepare": "false", "reconnect": "false", "nodes": "1"}
 		for _, name := range []string{"scales", "threads", "connections", "retry", "prepare", "reconnect", "nodes"} {
-			if f.fs.Changed(name) {
+			if f.fs.Changed(name) && f.fs.Lookup(name).Value.String() != forced[name] {
 				return experiment.DSBenchPlan{}, usagef("--dsi forces the DSI defaults: leave out --%s", name)
 			}
 		}

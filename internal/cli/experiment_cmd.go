@@ -80,11 +80,25 @@ type experimentCmd[P any, R results.Results] struct {
 	after func(res R, err error) error
 }
 
-// register makes the experiment's command part of dbgauge.
-func (e experimentCmd[P, R]) register() { registerCommand(e.name, e.command) }
+// register makes the experiment's command part of dbgauge, and, when its
+// results kind has units, `dbgauge resume` able to continue its runs.
+func (e experimentCmd[P, R]) register() {
+	registerCommand(e.name, e.command)
+	if e.resumable() {
+		registerResumer(e.name, e.resume)
+	}
+}
+
+// resumable tells whether the experiment journals its units (its results
+// kind names them), so that its runs can pause on errors and be resumed.
+func (e experimentCmd[P, R]) resumable() bool {
+	k, err := results.KindOf(e.name)
+	return err == nil && k.Units != ""
+}
 
 func (e experimentCmd[P, R]) command(stdout, stderr io.Writer) *cobra.Command {
 	f := e.flags()
+	var pause *pauseFlags
 	cmd := &cobra.Command{Use: e.use, Short: e.short, Long: e.long, Args: noArgs, Hidden: e.hidden,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			plan, err := f.plan()
@@ -97,22 +111,70 @@ func (e experimentCmd[P, R]) command(stdout, stderr io.Writer) *cobra.Command {
 				return err
 			}
 			defer release()
-			res, err := e.run(cmd.Context(), setup, plan, progress.New(stderr))
-			if !isNil(res) {
-				stdout.Write(e.summary(res, setup.Dir))
-				finishRun(stdout, stderr, setup.Dir, "", e.archive)
-			}
-			if e.after != nil {
-				return e.after(res, err)
-			}
-			return err
+			setup.Pause = pause.policy()
+			return e.execute(cmd.Context(), stdout, stderr, setup, plan)
 		}}
 	f.bind(cmd.Flags())
+	if e.resumable() {
+		pause = bindPause(cmd.Flags())
+	}
 	addConfigFlag(cmd)
 	if e.subcommands != nil {
 		cmd.AddCommand(e.subcommands(stdout, stderr)...)
 	}
 	return cmd
+}
+
+// execute runs the experiment on a prepared run directory (a new one, or
+// a stopped run's with setup.Resume), prints its summary and completes
+// the run directory.
+func (e experimentCmd[P, R]) execute(ctx context.Context, stdout, stderr io.Writer, setup experiment.Setup, plan P) error {
+	res, err := e.run(ctx, setup, plan, progress.New(stderr))
+	if !isNil(res) {
+		stdout.Write(e.summary(res, setup.Dir))
+		finishRun(stdout, stderr, setup.Dir, "", e.archive)
+	}
+	if e.after != nil {
+		return e.after(res, err)
+	}
+	return err
+}
+
+// resume continues the stopped run p: the flags are set from the
+// manifest's effective configuration through their own checks (db, when
+// not "", replaces the stored engine URL, whose password the manifest
+// hides), validated into the same plan, and the experiment runs on the
+// same directory, skipping the units p says completed. override are
+// flags given to `dbgauge resume` itself (--db, --pause-on-error), which
+// replace the stored values.
+func (e experimentCmd[P, R]) resume(ctx context.Context, stdout, stderr io.Writer, p *results.Progress, override map[string]string) error {
+	plan, setup, err := storedPlan(e.flags(), p, override)
+	if err != nil {
+		return err
+	}
+	return e.execute(ctx, stdout, stderr, setup, plan)
+}
+
+// storedPlan is the plan and the setup of the stopped run p: f's flags
+// (and --pause-on-error, --pause-limit) are set from the manifest's
+// effective configuration through their own checks, override replacing
+// stored values, and validated into the same plan as the run's; the
+// setup names p's directory, command line and configuration.
+func storedPlan[P any](f experimentFlags[P], p *results.Progress, override map[string]string) (P, experiment.Setup, error) {
+	fs := pflag.NewFlagSet(p.Manifest.Experiment, pflag.ContinueOnError)
+	f.bind(fs)
+	pause := bindPause(fs)
+	var plan P
+	if err := setStoredFlags(fs, p.Manifest.Config, override); err != nil {
+		return plan, experiment.Setup{}, err
+	}
+	plan, err := f.plan()
+	if err != nil {
+		return plan, experiment.Setup{}, err
+	}
+	db, _ := f.target()
+	return plan, experiment.Setup{DB: db, Dir: p.Dir, Command: p.Manifest.Command, Config: p.Manifest.Config,
+		Version: Version(), Resume: p, Pause: pause.policy()}, nil
 }
 
 // isNil tells whether a run returned no results at all (a nil pointer in

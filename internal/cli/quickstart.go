@@ -48,7 +48,7 @@ links to each engine's own report. The page needs no network.`,
 					return err
 				}
 				fmt.Fprintf(stderr, "== %s ==\n", eng)
-				r, err := runWisconsin(cmd.Context(), io.Discard, stderr, db, filepath.Join(dir, "run"), filepath.Dir(abs), plan, os.Args, effectiveFlags(cmd.Flags()))
+				r, err := runWisconsin(cmd.Context(), io.Discard, stderr, db, filepath.Join(dir, "run"), filepath.Dir(abs), plan, os.Args, effectiveFlags(cmd.Flags()), experiment.PausePolicy{})
 				if r != nil {
 					runs = append(runs, r)
 				}

@@ -71,10 +71,14 @@ func (f *wisconsinFlags) bind(fl *pflag.FlagSet) {
 	fl.StringArrayVar(&f.session, "session", nil, "SQL run at the start of the session, repeatable (e.g. --session 'SET SESSION join_cache_level = 4')")
 }
 
-func init() { registerCommand("wisconsin", newWisconsin) }
+func init() {
+	registerCommand("wisconsin", newWisconsin)
+	registerResumer("wisconsin", resumeWisconsin)
+}
 
 func newWisconsin(stdout, stderr io.Writer) *cobra.Command {
 	f := newWisconsinFlags()
+	var pause *pauseFlags
 	cmd := &cobra.Command{
 		Use:   "wisconsin",
 		Short: "Run the Wisconsin benchmark (32 queries, storage organisations, sizes)",
@@ -89,14 +93,27 @@ database afterwards unless --drop is given.`,
 			if err != nil {
 				return err
 			}
-			_, err = runWisconsin(cmd.Context(), stdout, stderr, f.db, f.out, "", plan, os.Args, effectiveFlags(cmd.Flags()))
+			_, err = runWisconsin(cmd.Context(), stdout, stderr, f.db, f.out, "", plan, os.Args, effectiveFlags(cmd.Flags()), pause.policy())
 			return err
 		},
 	}
 	f.bind(cmd.Flags())
+	pause = bindPause(cmd.Flags())
 	addConfigFlag(cmd)
 	return cmd
 }
+
+// resumeWisconsin continues a stopped Wisconsin run (dbgauge resume).
+func resumeWisconsin(ctx context.Context, stdout, stderr io.Writer, p *results.Progress, override map[string]string) error {
+	plan, setup, err := storedPlan[experiment.WisconsinPlan](newWisconsinFlags(), p, override)
+	if err != nil {
+		return err
+	}
+	_, err = executeWisconsin(ctx, stdout, stderr, setup, "", plan)
+	return err
+}
+
+func (f *wisconsinFlags) target() (db, out string) { return f.db, f.out }
 
 // plan makes the plan from the flags, each already validated by its own
 // Set, and refuses what involves several flags or the outside world: one
@@ -139,14 +156,21 @@ func serverRestart(dir, db string) (func(context.Context) error, error) {
 
 // runWisconsin runs one Wisconsin plan into outDir (default under runs/),
 // prints its tables and returns its results (also when it failed part-way).
-func runWisconsin(ctx context.Context, stdout, stderr io.Writer, db, outDir, catalogRoot string, plan experiment.WisconsinPlan, command []string, config map[string]any) (*results.WisconsinResults, error) {
+func runWisconsin(ctx context.Context, stdout, stderr io.Writer, db, outDir, catalogRoot string, plan experiment.WisconsinPlan, command []string, config map[string]any, pause experiment.PausePolicy) (*results.WisconsinResults, error) {
 	outDir, release, err := reserveOut(outDir, "wisconsin")
 	if err != nil {
 		return nil, err
 	}
 	defer release()
+	setup := experiment.WisconsinSetup{DB: db, Dir: outDir, Command: redactArgs(command), Config: redactConfig(config), Version: Version(), Pause: pause}
+	return executeWisconsin(ctx, stdout, stderr, setup, catalogRoot, plan)
+}
+
+// executeWisconsin runs a Wisconsin plan on a prepared run directory (a
+// new one, or a stopped run's), prints its tables and returns its results.
+func executeWisconsin(ctx context.Context, stdout, stderr io.Writer, setup experiment.Setup, catalogRoot string, plan experiment.WisconsinPlan) (*results.WisconsinResults, error) {
+	outDir := setup.Dir
 	pr := progress.New(stderr)
-	setup := experiment.WisconsinSetup{DB: db, Dir: outDir, Command: redactArgs(command), Config: redactConfig(config), Version: Version()}
 	res, err := experiment.RunWisconsin(ctx, setup, plan, pr)
 	if res != nil {
 		// After the tables: the report is written whatever happened.

@@ -75,7 +75,7 @@ type foundServer struct {
 // consistency checks and cleanups, and the scale's statistics.
 func (r *dsbenchRun) dsbenchScale(ctx context.Context, x int64) (*results.ScaleResult, error) {
 	// Consistent only once a check has run and found nothing.
-	sr := &results.ScaleResult{Scale: x, ConfidenceTPS: map[string]float64{}}
+	sr := &results.ScaleResult{Scale: x, Seed: scaleSeed(r.plan.Seed, x), ConfidenceTPS: map[string]float64{}}
 	checks := 0
 	pop, err := populate(ctx, r.e, x, r.plan.Form, r.pr)
 	if err != nil {

@@ -22,7 +22,7 @@ func (r *dsbenchRun) driverConfig(x int64, between func(context.Context, int, dr
 		Nodes: p.Nodes, Threads: p.Threads, Connections: p.Conns,
 		Cycles: p.Cycles, Duration: p.Duration,
 		Retry: p.Retry, Reconnect: p.Reconnect, Rate: p.Rate,
-		Seed:          p.Seed ^ uint64(x)<<20,
+		Seed:          scaleSeed(p.Seed, x),
 		Open:          func(ctx context.Context) (dbms.Engine, error) { return dbms.Open(ctx, r.url) },
 		Setup:         r.setupClient,
 		NewOp:         r.newOp,

@@ -54,21 +54,37 @@ func RunDSBench(ctx context.Context, s DSBenchSetup, plan DSBenchPlan, pr *progr
 	stopLoad := r.sampleLoad(ctx)
 	pr.Line("dbgauge dsbench on %s %s: %s, %s form, scales %v, %d cycles of %s, %d threads x %d connections, run directory %s",
 		info.Engine, info.Version, plan.Mode, plan.Form, plan.Scales, plan.Cycles, plan.Duration, max(plan.Threads, 1), max(plan.Conns, 1), run.Dir)
+	u := newUnits(s, run, &res.Header, pr)
+	done := doneScales(s.Resume)
 	var runErr error
 	for i, x := range plan.Scales {
-		if i > 0 {
-			// A fresh control session per scale, as DSBENCH recreates the
-			// database: Firebird refuses to drop tables that an attachment
-			// with a retained transaction has used.
-			if err := r.reopen(ctx, o); err != nil {
-				runErr = err
-				break
-			}
+		if sr, ok := done[x]; ok && u.completed(scaleUnit(x)) {
+			res.Scales = append(res.Scales, sr)
+			pr.Line("scale %-6d complete before the run was resumed: kept", x)
+			continue
 		}
-		sr, err := r.dsbenchScale(ctx, x)
+		var sr *results.ScaleResult
+		err := u.do(ctx, scaleUnit(x), func(ctx context.Context, try int) error {
+			if i > 0 || try > 0 {
+				// A fresh control session per scale, as DSBENCH recreates
+				// the database: Firebird refuses to drop tables that an
+				// attachment with a retained transaction has used. A
+				// scale tried again after a fault needs one too.
+				if err := r.reopen(ctx, o); err != nil {
+					return err
+				}
+			}
+			var err error
+			sr, err = r.dsbenchScale(ctx, x)
+			if sr != nil {
+				// Before the unit's completion: a resumed run takes its
+				// scales back from these entries.
+				run.Journal().Append(sr)
+			}
+			return err
+		})
 		if sr != nil {
 			res.Scales = append(res.Scales, *sr)
-			run.Journal().Append(sr)
 			if err := run.WriteJSON("results.json", res); err != nil { // nothing measured is lost
 				pr.Line("warning: results.json not written: %v", err)
 			}
@@ -103,13 +119,11 @@ func RunDSBench(ctx context.Context, s DSBenchSetup, plan DSBenchPlan, pr *progr
 
 // reopen replaces the control session with a new one.
 func (r *dsbenchRun) reopen(ctx context.Context, o *opened) error {
-	r.e.Close()
-	o.e = nil
-	e, err := dbms.Open(ctx, r.url)
+	err := o.reopen(ctx)
+	r.e = o.e
 	if err != nil {
-		return fmt.Errorf("reconnect the control session: %w", err)
+		return fmt.Errorf("the control session: %w", err)
 	}
-	r.e, o.e = e, e
 	return nil
 }
 
@@ -135,12 +149,17 @@ func resolveForm(p *DSBenchPlan, e dbms.Engine) error {
 // sampleLoad writes CPU, disk and network load every second into
 // results.log (seed 001 §2.5) while the sweep runs.
 func (r *dsbenchRun) sampleLoad(ctx context.Context) func() {
-	f, err := os.Create(r.run.Path("results.log"))
+	// Appended to: a resumed run continues the log of its first part.
+	f, err := os.OpenFile(r.run.Path("results.log"), os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
 	if err != nil {
 		r.warn("no load log: " + err.Error())
 		return func() {}
 	}
-	fmt.Fprintln(f, "# time scale cpu_user% cpu_system% cpu_iowait% cpu_idle% disk_read_bytes disk_write_bytes disk_read_ms disk_write_ms net_rx_bytes net_tx_bytes")
+	if st, err := f.Stat(); err == nil && st.Size() > 0 {
+		fmt.Fprintf(f, "# resumed %s\n", time.Now().UTC().Format(time.RFC3339))
+	} else {
+		fmt.Fprintln(f, "# time scale cpu_user% cpu_system% cpu_iowait% cpu_idle% disk_read_bytes disk_write_bytes disk_read_ms disk_write_ms net_rx_bytes net_tx_bytes")
+	}
 	stop, err := sysinfo.StartSampler(ctx, time.Second, func(s sysinfo.Sample) {
 		r.addLoad(s)
 		fmt.Fprintf(f, "%s %d %.1f %.1f %.1f %.1f %d %d %d %d %d %d\n", s.Time.UTC().Format(time.RFC3339), r.scale.Load(),

@@ -42,6 +42,9 @@ type multiuserRun struct {
 	table string
 	// times[i] holds the wall times (ms) at plan.Users[i].
 	times [][]float64
+	// units are the steps; done those a resumed run completed before.
+	units *units
+	done  map[string]results.MultiuserRun
 }
 
 // RunMultiuser loads and organises the relation, measures every user count
@@ -70,6 +73,7 @@ func RunMultiuser(ctx context.Context, s Setup, plan MultiuserPlan, pr *progress
 			Retrieves: plan.Retrieves, RowsPerRetrieve: plan.RowsPerRetrieve, Users: plan.Users, Reps: plan.Reps,
 			Mode: mode, SubtractOverhead: plan.SubtractOverhead, Seed: plan.Seed, CPUs: runtime.NumCPU(),
 		}}
+	r.units, r.done = newUnits(s, o.run, &r.res.Header, pr), doneMultiuser(s.Resume)
 	pr.Line("dbgauge multiuser on %s %s: users %v, %d repetitions, %d retrieves per user, %s, run directory %s",
 		o.man.Engine.Engine, o.man.Engine.Version, plan.Users, plan.Reps, plan.Retrieves, mode, o.run.Dir)
 	runErr := r.measure(ctx)
@@ -105,21 +109,59 @@ func (r *multiuserRun) measure(ctx context.Context) error {
 	r.checkIdle()
 	for rep := 1; rep <= r.plan.Reps; rep++ {
 		for i, n := range r.plan.Users {
-			ur, err := r.start(ctx, scripts[:n])
+			unit := multiuserUnit(n, rep)
+			if mr, ok := r.done[unit]; ok && r.units.completed(unit) {
+				r.keep(i, mr)
+				continue
+			}
+			err := r.units.do(ctx, unit, func(ctx context.Context, _ int) error {
+				ur, err := r.start(ctx, scripts[:n])
+				if err != nil {
+					return fmt.Errorf("%d users, repetition %d: %w", n, rep, err)
+				}
+				mr := results.MultiuserRun{Users: n, Rep: rep, WallMS: msOf(ur.wall), Rows: ur.rows}
+				for _, d := range ur.users {
+					mr.UserMS = append(mr.UserMS, msOf(d))
+				}
+				r.run.Journal().Append(mr)
+				r.keep(i, mr)
+				r.pr.Line("users %3d  repetition %d/%d  %10.3f ms  (%d rows)", n, rep, r.plan.Reps, mr.WallMS, mr.Rows)
+				return nil
+			})
 			if err != nil {
-				return fmt.Errorf("%d users, repetition %d: %w", n, rep, err)
+				return err
 			}
-			mr := results.MultiuserRun{Users: n, Rep: rep, WallMS: msOf(ur.wall), Rows: ur.rows}
-			for _, d := range ur.users {
-				mr.UserMS = append(mr.UserMS, msOf(d))
-			}
-			r.res.Runs = append(r.res.Runs, mr)
-			r.run.Journal().Append(mr)
-			r.times[i] = append(r.times[i], mr.WallMS)
-			r.pr.Line("users %3d  repetition %d/%d  %10.3f ms  (%d rows)", n, rep, r.plan.Reps, mr.WallMS, mr.Rows)
 		}
 	}
 	return nil
+}
+
+// keep adds one measured step (users at index i of the plan) to the results.
+func (r *multiuserRun) keep(i int, mr results.MultiuserRun) {
+	r.res.Runs = append(r.res.Runs, mr)
+	r.times[i] = append(r.times[i], mr.WallMS)
+}
+
+// A multiuser run's unit is a step: one user count in one repetition.
+// When a run is resumed, the relation is loaded and organised again and
+// the warm-up runs again; the completed steps are taken back from the
+// journal and only the others run, with the users' scripts drawn from
+// the run's seed and each user's number, as before.
+
+// multiuserUnit names a step in the journal.
+func multiuserUnit(users, rep int) string { return fmt.Sprintf("%d users, repetition %d", users, rep) }
+
+// doneMultiuser are the steps a stopped run journalled, by unit; nil for a
+// new run.
+func doneMultiuser(p *results.Progress) map[string]results.MultiuserRun {
+	if p == nil {
+		return nil
+	}
+	out := map[string]results.MultiuserRun{}
+	results.Decode(p, results.MultiuserRun{}.JournalKind(), func(_ int, mr results.MultiuserRun) {
+		out[multiuserUnit(mr.Users, mr.Rep)] = mr
+	})
+	return out
 }
 
 // start runs one set of users in the plan's mode.

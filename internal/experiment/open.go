@@ -23,6 +23,13 @@ type Setup struct {
 	Command []string
 	Config  map[string]any
 	Version string
+	// Resume, when not nil, continues the stopped run in Dir (its journal
+	// and manifest are kept and appended to): the experiment skips the
+	// units Resume.Done and takes their measurements back from the journal.
+	Resume *results.Progress
+	// Pause is --pause-on-error: how a unit that fails with a fault is
+	// tried again instead of ending the run.
+	Pause PausePolicy
 }
 
 // opened is an engine session with its run directory and manifest.
@@ -54,6 +61,9 @@ func open(ctx context.Context, s Setup, experiment string, seed uint64, embedded
 	u, err := dbms.ParseURL(o.url)
 	if err != nil {
 		return nil, err
+	}
+	if s.Resume != nil {
+		return o.resume(ctx, s, check)
 	}
 	if s.DB != "" {
 		if o.e, err = dbms.Open(ctx, o.url); err != nil {
@@ -97,6 +107,57 @@ func open(ctx context.Context, s Setup, experiment string, seed uint64, embedded
 		return nil, err
 	}
 	return o, nil
+}
+
+// resume opens the engine of a stopped run and its run directory as they
+// are: the journal is appended to, the manifest keeps its start and gets
+// no end until the run ends again, and nothing is removed on failure (the
+// run directory holds what was measured).
+func (o *opened) resume(ctx context.Context, s Setup, check func(e dbms.Engine) error) (*opened, error) {
+	var err error
+	if o.run, err = results.Create(s.Dir); err != nil {
+		return nil, err
+	}
+	if o.e, err = dbms.Open(ctx, o.url); err == nil {
+		if err = check(o.e); err != nil {
+			o.e.Close()
+			o.e = nil
+		}
+	}
+	if err != nil {
+		o.run.Close()
+		return nil, err
+	}
+	// The notes an experiment writes as it ends come from its results,
+	// which take the first part's back: written again, not twice.
+	o.man = s.Resume.Manifest
+	o.man.Finished, o.man.Notes = nil, nil
+	now := time.Now().UTC()
+	o.run.Journal().Append(results.ResumedEntry{At: now})
+	s.Resume.Resumed = append(s.Resume.Resumed, now)
+	if info, err := o.e.Info(ctx); err == nil && info.Version != o.man.Engine.Version {
+		o.man.Notes = append(o.man.Notes, fmt.Sprintf("resumed %s on %s %s; the run started on %s", now.Format(time.RFC3339), info.Engine, info.Version, o.man.Engine.Version))
+	}
+	if err := o.run.WriteJSON(results.ManifestFile, o.man); err != nil {
+		o.close()
+		return nil, err
+	}
+	return o, nil
+}
+
+// reopen replaces the engine session with a new one (a fresh control
+// session, or one after the server went away); on failure there is none.
+func (o *opened) reopen(ctx context.Context) error {
+	if o.e != nil {
+		o.e.Close()
+		o.e = nil
+	}
+	e, err := dbms.Open(ctx, o.url)
+	if err != nil {
+		return fmt.Errorf("reconnect: %w", err)
+	}
+	o.e = e
+	return nil
 }
 
 // close ends the session and the journal; closing twice is harmless.

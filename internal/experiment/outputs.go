@@ -13,6 +13,9 @@ import (
 // `dbgauge report` writes. Every failure is reported, none stops the
 // others.
 func writeOutputs(run *results.Run, res results.Results) error {
+	if d, ok := res.(interface{ DedupeWarnings() }); ok {
+		d.DedupeWarnings() // a resumed run says its first part's warnings again
+	}
 	jerr := run.WriteJSON(results.ResultsFile, res)
 	files, ferr := report.Files(res.Head().Experiment, res)
 	werr := errors.Join(jerr, run.WriteFiles(files))

@@ -45,6 +45,11 @@ type qacRun struct {
 	sess *timing.Session
 	made []string // tables this run created
 	exp  timing.Experiment
+	// units are the Q@Cs (resume.go); done the Q@Cs a resumed run
+	// completed before it stopped, by cardinality.
+	units *units
+	done  map[int64]doneQaC
+	o     *opened // whose session reconnect replaces
 }
 
 // RunQAC builds the variable tables, times the query at every cardinality
@@ -69,6 +74,9 @@ func RunQAC(ctx context.Context, s Setup, plan QACPlan, pr *progress.Printer) (*
 		Header: results.Header{Experiment: "qac", Engine: o.e.Name(), EngineVersion: o.man.Engine.Version}, Query: label,
 		Cardinalities: plan.Cardinalities, QEs: plan.QEs, Cache: cache, Seed: plan.Seed,
 	}}
+	r.o = o
+	r.units = newUnits(s, o.run, &r.res.Header, pr)
+	r.done = doneQaCs(s.Resume, label, plan.QEs)
 	pr.Line("dbgauge qac on %s %s: %s at cardinalities %v, %d QEs each, %s cache, run directory %s",
 		o.man.Engine.Engine, o.man.Engine.Version, label, plan.Cardinalities, plan.QEs, cache, o.run.Dir)
 	runErr := r.measure(ctx)
@@ -80,7 +88,7 @@ func RunQAC(ctx context.Context, s Setup, plan QACPlan, pr *progress.Printer) (*
 	if err := r.write(); err != nil && runErr == nil {
 		runErr = err
 	}
-	if plan.Drop {
+	if plan.Drop && r.e != nil {
 		for _, t := range r.made {
 			if err := r.e.DropTable(context.WithoutCancel(ctx), t); err != nil {
 				r.warn(fmt.Sprintf("drop %s: %v", t, err))
@@ -110,6 +118,39 @@ func (r *qacRun) measure(ctx context.Context) error {
 			}
 		}
 	}
+	if err := r.attach(ctx); err != nil {
+		return err
+	}
+	r.res.QueryProcess = r.sess.QueryProcess().How
+	r.res.DelayAccounting = r.sess.DelayAccounting()
+	for _, t := range tables {
+		unit := qacUnit(t.card)
+		if d, ok := r.done[t.card]; ok && r.units.completed(unit) {
+			r.exp.QaCs = append(r.exp.QaCs, d.qac)
+			r.res.QaCs = append(r.res.QaCs, d.res)
+			r.pr.Line("cardinality %-9d complete before the run was resumed: kept", t.card)
+			continue
+		}
+		err := r.units.do(ctx, unit, func(ctx context.Context, try int) error {
+			if try > 0 {
+				// After a fault: a new session, and the query process
+				// found again (a restarted server has new ones).
+				if err := r.reconnect(ctx); err != nil {
+					return err
+				}
+			}
+			return r.qac(ctx, t)
+		})
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// attach starts the protocol's monitors on the engine session.
+func (r *qacRun) attach(ctx context.Context) error {
+	var err error
 	if r.sess, err = timing.Attach(ctx, r.e, r.url); err != nil {
 		return err
 	}
@@ -119,14 +160,21 @@ func (r *qacRun) measure(ctx context.Context) error {
 		}
 		r.pr.Line("dbgauge and the engine pinned to CPUs %v", r.plan.CPUs)
 	}
-	r.res.QueryProcess = r.sess.QueryProcess().How
-	r.res.DelayAccounting = r.sess.DelayAccounting()
-	for _, t := range tables {
-		if err := r.qac(ctx, t); err != nil {
-			return err
-		}
-	}
 	return nil
+}
+
+// reconnect replaces the engine session and its monitors, after a fault.
+func (r *qacRun) reconnect(ctx context.Context) error {
+	if r.sess != nil {
+		r.sess.Close()
+		r.sess = nil
+	}
+	err := r.o.reopen(ctx)
+	r.e = r.o.e
+	if err != nil {
+		return err
+	}
+	return r.attach(ctx)
 }
 
 // qac runs one query at one cardinality: QEs in the protocol's order,
@@ -180,8 +228,12 @@ func (r *qacRun) qac(ctx context.Context, t qacTable) error {
 			q.QEs = append(q.QEs, qe)
 		}
 		if !changed || restarts >= r.plan.MaxRestarts {
+			qr := results.QaCResult{Cardinality: t.card, Table: t.name, SQL: t.query, Plan: first, PlanRestarts: restarts, ExpectedRows: t.expected}
 			r.exp.QaCs = append(r.exp.QaCs, q)
-			r.res.QaCs = append(r.res.QaCs, results.QaCResult{Cardinality: t.card, Table: t.name, SQL: t.query, Plan: first, PlanRestarts: restarts, ExpectedRows: t.expected})
+			r.res.QaCs = append(r.res.QaCs, qr)
+			// Its QEs are the journal's last ones of this cardinality:
+			// a resumed run takes the Q@C back from them and this entry.
+			r.run.Journal().Append(qr)
 			return nil
 		}
 	}

@@ -52,7 +52,7 @@ func (r *qacRun) buildTables(ctx context.Context) ([]qacTable, error) {
 	if r.plan.Wisconsin == 0 {
 		for _, c := range cards {
 			name := fmt.Sprintf("qac_c%d", c)
-			if err := r.cut(ctx, r.plan.Table, name, r.plan.Key, c, nil); err != nil {
+			if err := r.cutUnlessDone(ctx, r.plan.Table, name, r.plan.Key, c, nil); err != nil {
 				return nil, err
 			}
 			out = append(out, qacTable{card: c, name: name, query: strings.ReplaceAll(r.plan.SQL, "{table}", name), expected: -1})
@@ -73,12 +73,14 @@ func (r *qacRun) buildTables(ctx context.Context) ([]qacTable, error) {
 		name := big
 		if c != largest {
 			name = fmt.Sprintf("qac_tenktup1_c%d", c)
-			if err := r.cut(ctx, big, name, cutAttribute(q.Num), c, w.Columns()); err != nil {
+			if err := r.cutUnlessDone(ctx, big, name, cutAttribute(q.Num), c, w.Columns()); err != nil {
 				return nil, err
 			}
 		}
-		if err := organizeTable(ctx, r.e, name, q.Org); err != nil {
-			return nil, err
+		if _, done := r.done[c]; !done {
+			if err := organizeTable(ctx, r.e, name, q.Org); err != nil {
+				return nil, err
+			}
 		}
 		d := &w.Data{N: c, A: &w.Census{Tuples: c, Unique1Perm: true, Unique2Perm: true}}
 		st, err := q.Build(d, 0, rng)
@@ -89,6 +91,15 @@ func (r *qacRun) buildTables(ctx context.Context) ([]qacTable, error) {
 		out = append(out, qacTable{card: c, name: name, query: text, expected: st.Expected})
 	}
 	return out, nil
+}
+
+// cutUnlessDone cuts the table of cardinality c unless a resumed run
+// completed its Q@C, which needs it no more.
+func (r *qacRun) cutUnlessDone(ctx context.Context, src, name, key string, c int64, cols []dbms.Column) error {
+	if _, done := r.done[c]; done {
+		return nil
+	}
+	return r.cut(ctx, src, name, key, c, cols)
 }
 
 // cut makes table name from the rows of src with key < c.

@@ -51,6 +51,10 @@ type sizeSweepRun struct {
 	// base is the generated TENKTUP1 the current sizes are cut from.
 	base     string
 	baseSize int64
+	// units are the sizes; done is what a resumed run journalled.
+	units *units
+	done  *results.Progress
+	o     *opened // whose session a unit tried again replaces
 }
 
 // RunSizeSweep times the plan's retrieve on a relation of every size under
@@ -63,7 +67,7 @@ func RunSizeSweep(ctx context.Context, s Setup, plan SizeSweepPlan, pr *progress
 		return nil, err
 	}
 	defer o.close()
-	r := &sizeSweepRun{e: o.e, plan: plan, run: o.run, pr: pr, rng: rand.New(rand.NewPCG(plan.Seed, 0x5eed)),
+	r := &sizeSweepRun{e: o.e, plan: plan, run: o.run, pr: pr,
 		res: &results.SizeSweepResults{
 			Header: results.Header{Experiment: "sizesweep", Engine: o.e.Name(), EngineVersion: o.man.Engine.Version}, Retrieve: plan.Retrieve,
 			Sizes: plan.Sizes, Access: plan.Access, Reps: plan.Reps, Warmup: plan.Warmup, Seed: plan.Seed, Basis: plan.Basis,
@@ -71,6 +75,7 @@ func RunSizeSweep(ctx context.Context, s Setup, plan SizeSweepPlan, pr *progress
 	if r.res.Basis == "" {
 		r.res.Basis = "mean"
 	}
+	r.units, r.done, r.o = newUnits(s, o.run, &r.res.Header, pr), s.Resume, o
 	pr.Line("dbgauge sizesweep on %s %s: %s retrieves, sizes %v, access %v, %d reps (+%d warm-up), run directory %s",
 		o.man.Engine.Engine, o.man.Engine.Version, plan.Retrieve, plan.Sizes, plan.Access, plan.Reps, plan.Warmup, o.run.Dir)
 	runErr := r.measure(ctx)
@@ -85,18 +90,36 @@ func RunSizeSweep(ctx context.Context, s Setup, plan SizeSweepPlan, pr *progress
 	return r.res, runErr
 }
 
-// measure builds and times one size after the other.
+// measure builds and times one size after the other; each size is a unit
+// (sizesweep_resume.go).
 func (r *sizeSweepRun) measure(ctx context.Context) error {
 	for _, n := range r.plan.Sizes {
-		tables, err := r.prepare(ctx, n)
-		if err == nil {
-			err = r.timeSize(ctx, n, tables)
+		if r.restoreSize(n) {
+			continue
 		}
-		if !r.plan.Keep {
-			for _, t := range tables {
-				r.drop(context.WithoutCancel(ctx), t.name)
+		kept := len(r.res.Points)
+		err := r.units.do(ctx, sizeUnit(n), func(ctx context.Context, try int) error {
+			r.res.Points = r.res.Points[:kept] // a failed try's points stay in the journal only
+			if try > 0 {
+				// After a fault: a new session, and the base loaded again
+				// (a server that went away may have lost it).
+				err := r.o.reopen(ctx)
+				r.e, r.base, r.baseSize = r.o.e, "", 0
+				if err != nil {
+					return err
+				}
 			}
-		}
+			tables, err := r.prepare(ctx, n)
+			if err == nil {
+				err = r.timeSize(ctx, n, tables)
+			}
+			if !r.plan.Keep {
+				for _, t := range tables {
+					r.drop(context.WithoutCancel(ctx), t.name)
+				}
+			}
+			return err
+		})
 		if err != nil {
 			return fmt.Errorf("size %d: %w", n, err)
 		}
@@ -108,6 +131,7 @@ func (r *sizeSweepRun) measure(ctx context.Context) error {
 // repetition through the methods, the first method moving on by one each
 // repetition, so that drift and order hit every method alike.
 func (r *sizeSweepRun) timeSize(ctx context.Context, n int64, tables []sweepTable) error {
+	r.rng = sizeRand(r.plan.Seed, n)
 	pts := make([]*results.SizeSweepPoint, len(tables))
 	for _, t := range tables {
 		sql, _ := t.retrieve(r.plan.Retrieve, r.key(n))
@@ -144,6 +168,7 @@ func (r *sizeSweepRun) timeSize(ctx context.Context, n int64, tables []sweepTabl
 			sum += x
 		}
 		r.pr.Line("N=%-9d %-12s mean %9.3f ms over %d retrieves (%s)", n, p.Access, sum/float64(len(p.TimesMS)), len(p.TimesMS), p.Attribute)
+		r.run.Journal().Append(*p) // the size's point, whole: a resumed run takes it back
 	}
 	return nil
 }

@@ -47,6 +47,12 @@ type WisconsinPlan struct {
 // the results gathered so far even when it fails part-way (the caller
 // writes them: nothing measured is lost).
 func Wisconsin(ctx context.Context, e dbms.Engine, plan WisconsinPlan, run *results.Run, info dbms.Info, pr *progress.Printer) (*results.WisconsinResults, error) {
+	return wisconsin(ctx, Setup{}, e, plan, run, info, pr)
+}
+
+// wisconsin is Wisconsin for the run setup s: a resumed run (s.Resume)
+// skips the query results it completed, and s.Pause applies to each.
+func wisconsin(ctx context.Context, s Setup, e dbms.Engine, plan WisconsinPlan, run *results.Run, info dbms.Info, pr *progress.Printer) (*results.WisconsinResults, error) {
 	res := &results.WisconsinResults{
 		Header: results.Header{Experiment: "wisconsin", Engine: e.Name(), EngineVersion: info.Version},
 		Sizes:  plan.Sizes, Reps: plan.Reps, Seed: plan.Seed, Cache: "warm",
@@ -55,6 +61,7 @@ func Wisconsin(ctx context.Context, e dbms.Engine, plan WisconsinPlan, run *resu
 		res.Cache = "cold"
 	}
 	r := newRun(e, plan, run, res, pr, info)
+	r.units, r.done = newUnits(s, run, &res.Header, pr), doneWisconsin(s.Resume)
 	if err := r.setupSession(ctx); err != nil {
 		res.Error = err.Error()
 		return res, err
@@ -88,15 +95,24 @@ type wisconsinRun struct {
 	pr                      *progress.Printer
 	info                    dbms.Info
 	ttp                     *wisconsinTTP // nil without --protocol ttp
+	// units are the query results (wisconsin_resume.go); done what a
+	// resumed run completed before it stopped (nil for a new run).
+	units *units
+	done  *wisconsinDone
 }
 
 func newRun(e dbms.Engine, plan WisconsinPlan, run *results.Run, res *results.WisconsinResults, pr *progress.Printer, info dbms.Info) *wisconsinRun {
-	return &wisconsinRun{e: e, plan: plan, run: run, res: res, pr: pr, info: info, isClustered: map[int64]bool{}, hasUnique1: map[int64]bool{}}
+	return &wisconsinRun{e: e, plan: plan, run: run, res: res, pr: pr, info: info, isClustered: map[int64]bool{}, hasUnique1: map[int64]bool{},
+		units: newUnits(Setup{}, run, &res.Header, pr)}
 }
 
 // size loads the four relations of base size n, then walks the storage
 // organisations in order, running each organisation's queries.
 func (r *wisconsinRun) size(ctx context.Context, n int64) error {
+	if r.sizeDone(n) {
+		r.restoreSize(n)
+		return nil
+	}
 	data, err := r.load(ctx, n)
 	if err != nil {
 		return err
@@ -159,25 +175,48 @@ func (r *wisconsinRun) destinations(q w.Query) []string {
 	return r.plan.Dests
 }
 
-// query runs every repetition of q at every destination and records them.
+// query runs every repetition of q at every destination and records them:
+// each destination is one unit (wisconsin_resume.go).
 func (r *wisconsinRun) query(ctx context.Context, data *w.Data, q w.Query, notApplicable string) error {
 	for _, dest := range r.destinations(q) {
-		qr := results.QueryResult{Query: q.Num, Class: q.Class, Size: data.N, Organization: string(q.Org), Destination: dest, Status: results.StatusOK}
-		if notApplicable != "" {
-			qr.Status, qr.Reason = results.StatusNotApplicable, notApplicable
-			r.record(qr)
+		if qr, ok := r.restoredQuery(data.N, q, dest); ok {
+			r.res.Queries = append(r.res.Queries, qr)
 			continue
 		}
-		r.ttpBegin(q, data.N, dest)
-		err := r.repetitions(ctx, data, q, dest, &qr)
-		r.ttpEnd()
-		// Whatever stopped the repetitions, what they measured is kept.
-		r.record(qr)
+		kept := len(r.res.Queries)
+		err := r.units.do(ctx, wisconsinUnit(data.N, q, dest), func(ctx context.Context, try int) error {
+			if try > 0 {
+				// Tried again after a fault (--pause-on-error): the failed
+				// try's result stays in the journal, not among the results;
+				// a new session replaces the one lost.
+				r.res.Queries = r.res.Queries[:kept]
+				if err := r.reconnect(ctx); err != nil {
+					return err
+				}
+			}
+			return r.queryAt(ctx, data, q, dest, notApplicable)
+		})
 		if err != nil {
 			return err
 		}
 	}
 	return nil
+}
+
+// queryAt runs every repetition of q at dest and records its result.
+func (r *wisconsinRun) queryAt(ctx context.Context, data *w.Data, q w.Query, dest, notApplicable string) error {
+	qr := results.QueryResult{Query: q.Num, Class: q.Class, Size: data.N, Organization: string(q.Org), Destination: dest, Status: results.StatusOK}
+	if notApplicable != "" {
+		qr.Status, qr.Reason = results.StatusNotApplicable, notApplicable
+		r.record(qr)
+		return nil
+	}
+	r.ttpBegin(q, data.N, dest)
+	err := r.repetitions(ctx, data, q, dest, &qr)
+	r.ttpEnd()
+	// Whatever stopped the repetitions, what they measured is kept.
+	r.record(qr)
+	return err
 }
 
 // repetitions runs the repetitions of q at dest into qr. It returns an error
@@ -215,7 +254,9 @@ func (r *wisconsinRun) repetitions(ctx context.Context, data *w.Data, q w.Query,
 			return interrupted(ctx)
 		case ex.stateLost != nil:
 			qr.Status, qr.Reason = results.StatusError, fmt.Sprintf("repetition %d: %v", rep+1, ex.stateLost)
-			return fmt.Errorf("query %d: %w", q.Num, ex.stateLost)
+			// Invalid: relations in an unknown state are no fault to wait
+			// out (--pause-on-error does not try again).
+			return dbms.Wrap(dbms.Invalid, fmt.Errorf("query %d: %w", q.Num, ex.stateLost))
 		case ex.timedOut:
 			// A mismatch seen earlier stays the status: a timeout must not hide it.
 			qr.TimedOut, qr.LimitMS = true, float64(r.plan.Limit.Milliseconds())

@@ -36,7 +36,10 @@ type DSBenchResults struct {
 
 // ScaleResult is one scale of a sweep: one row of seed 001's Table 1.
 type ScaleResult struct {
-	Scale        int64   `json:"scale"`                // column 1
+	Scale int64 `json:"scale"` // column 1
+	// Seed is the seed of the scale's transaction inputs (from the run's
+	// seed and the scale: the same when the run was resumed).
+	Seed         uint64  `json:"seed,omitempty"`
 	DBSizeBytes  int64   `json:"db_size_bytes"`        // column 2, measured from the engine
 	MedianTPS    float64 `json:"median_tps"`           // column 3: the official rate
 	MeanTPS      float64 `json:"mean_tps"`             // column 4

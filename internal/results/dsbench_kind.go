@@ -17,6 +17,7 @@ func init() {
 		New:      func() Results { return &DSBenchResults{} },
 		Headline: func(r Results) Headline { return dsbenchHeadline(r.(*DSBenchResults)) },
 		Bench:    func(w *BenchWriter, r Results, dir string) { benchDSBench(w, r.(*DSBenchResults), dir) },
+		Units:    "scale",
 	})
 }
 

@@ -8,6 +8,7 @@ import (
 	"os"
 	"strings"
 	"sync"
+	"syscall"
 	"time"
 )
 
@@ -59,12 +60,39 @@ func OpenJournal(path string) (*Journal, error) {
 	if err != nil {
 		return nil, fmt.Errorf("open journal: %w", err)
 	}
+	if busy(f, syscall.LOCK_EX) {
+		f.Close()
+		return nil, fmt.Errorf("open journal %s: %w", path, ErrRunBusy)
+	}
 	st, err := f.Stat()
 	if err != nil {
 		f.Close()
 		return nil, fmt.Errorf("open journal: %w", err)
 	}
 	return &Journal{f: f, path: path, size: st.Size()}, nil
+}
+
+// ErrRunBusy says that another process has the run's journal open: the
+// run is still going (perhaps paused by --pause-on-error).
+var ErrRunBusy = errors.New("another dbgauge process is writing this run")
+
+// busy takes a lock (how: syscall.LOCK_EX or LOCK_SH) on f without
+// waiting, and tells whether another open journal holds it. The lock of
+// a writing journal lasts until its file is closed (a killed process's
+// too), so that a run is never continued while it still runs. A file
+// system without locks locks nothing.
+func busy(f *os.File, how int) bool {
+	return errors.Is(syscall.Flock(int(f.Fd()), how|syscall.LOCK_NB), syscall.EWOULDBLOCK)
+}
+
+// journalBusy tells whether a process is writing the journal at path.
+func journalBusy(path string) bool {
+	f, err := os.Open(path)
+	if err != nil {
+		return false
+	}
+	defer f.Close()
+	return busy(f, syscall.LOCK_SH)
 }
 
 // errJournalClosed is the failure of an entry appended after Close.

@@ -116,7 +116,9 @@ func (ScaleResult) JournalKind() string        { return "scale" }
 func (DSBenchCycle) JournalKind() string       { return "cycle" }
 func (MultiuserRun) JournalKind() string       { return "multiuser" }
 func (QACExecution) JournalKind() string       { return "qe" }
+func (QaCResult) JournalKind() string          { return "qac" }
 func (SizeSweepRetrieve) JournalKind() string  { return "retrieve" }
 func (SizeSweepOrganize) JournalKind() string  { return "organize" }
+func (SizeSweepPoint) JournalKind() string     { return "sizepoint" }
 func (SpeedupPointEntry) JournalKind() string  { return "point" }
 func (StorageEntry) JournalKind() string       { return "storage" }

@@ -6,6 +6,7 @@ import (
 	"sort"
 	"strings"
 	"sync"
+	"time"
 )
 
 // Header is what every experiment's results.json says about itself, first:
@@ -21,6 +22,10 @@ type Header struct {
 	Warnings      []string `json:"warnings,omitempty"`
 	Complete      bool     `json:"complete"`
 	Error         string   `json:"error,omitempty"`
+	// Resumed are the times `dbgauge resume` continued the run after it
+	// stopped; Pauses the waits of --pause-on-error (resume.go).
+	Resumed []time.Time `json:"resumed,omitempty"`
+	Pauses  []Pause     `json:"pauses,omitempty"`
 }
 
 // Warn adds a warning to the header (a diagram that could not be drawn).
@@ -59,6 +64,11 @@ type Kind struct {
 	// Bench writes the run's measurements in the Go benchmark format; dir
 	// is the run directory, for measurements stored beside results.json.
 	Bench func(w *BenchWriter, r Results, dir string)
+	// Units names the experiment's unit of work ("scale"), whose
+	// completion it journals as a UnitDone entry: a run of a kind with
+	// Units that stopped can be resumed from its last complete unit.
+	// "" means the experiment cannot be resumed.
+	Units string
 }
 
 var kinds = struct {

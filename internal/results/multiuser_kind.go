@@ -15,6 +15,7 @@ func init() {
 		New:      func() Results { return &MultiuserResults{} },
 		Headline: func(r Results) Headline { return multiuserHeadline(r.(*MultiuserResults)) },
 		Bench:    func(w *BenchWriter, r Results, dir string) { benchMultiuser(w, r.(*MultiuserResults)) },
+		Units:    "step",
 	})
 }
 

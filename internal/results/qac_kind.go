@@ -14,6 +14,7 @@ func init() {
 		New:      func() Results { return &QACResults{} },
 		Headline: func(r Results) Headline { return qacHeadline(r.(*QACResults)) },
 		Bench:    func(w *BenchWriter, r Results, dir string) { benchQAC(w, r.(*QACResults)) },
+		Units:    "Q@C",
 	})
 }
 

@@ -9,6 +9,7 @@ func init() {
 		New:      func() Results { return &SizeSweepResults{} },
 		Headline: func(r Results) Headline { return sizesweepHeadline(r.(*SizeSweepResults)) },
 		Bench:    func(w *BenchWriter, r Results, dir string) { benchSizeSweep(w, r.(*SizeSweepResults)) },
+		Units:    "size",
 	})
 }
 

@@ -15,6 +15,7 @@ func init() {
 		New:      func() Results { return &WisconsinResults{} },
 		Headline: func(r Results) Headline { return wisconsinHeadline(r.(*WisconsinResults)) },
 		Bench:    func(w *BenchWriter, r Results, dir string) { benchWisconsin(w, r.(*WisconsinResults)) },
+		Units:    "query result",
 	})
 }
 

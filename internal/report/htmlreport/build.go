@@ -46,6 +46,11 @@ func (r *Run) Doc() (*Doc, error) {
 		d.Manifest = ManifestRows(r.Manifest)
 		d.Warnings = append(d.Warnings, r.Manifest.Notes...)
 	}
+	if r.Results != nil {
+		rows, warnings := resumeNotes(r.Results.Head())
+		d.Manifest = append(d.Manifest, rows...)
+		d.Warnings = append(d.Warnings, warnings...)
+	}
 	return d, nil
 }
 

@@ -1,0 +1,166 @@
+package cli
+
+import (
+	"context"
+	"encoding/csv"
+	"errors"
+	"fmt"
+	"io"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
+
+	"github.com/dbgauge/dbgauge/internal/cli/flagtype"
+	"github.com/dbgauge/dbgauge/internal/experiment"
+	"github.com/dbgauge/dbgauge/internal/results"
+)
+
+// resumer continues a stopped run of one experiment; override are the
+// flags given to `dbgauge resume` (by name), which replace stored values.
+type resumer func(ctx context.Context, stdout, stderr io.Writer, p *results.Progress, override map[string]string) error
+
+// resumers are the experiments whose runs can be resumed, by name; each
+// registers itself through experimentCmd.register.
+var resumers = map[string]resumer{}
+
+func registerResumer(name string, r resumer) {
+	if _, dup := resumers[name]; dup {
+		panic(fmt.Sprintf("cli: resumer %q registered twice", name))
+	}
+	resumers[name] = r
+}
+
+func resumableNames() []string {
+	names := make([]string, 0, len(resumers))
+	for n := range resumers {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	return names
+}
+
+func init() { registerCommand("resume", newResume) }
+
+// newResume is `dbgauge resume DIR`.
+func newResume(stdout, stderr io.Writer) *cobra.Command {
+	cmd := &cobra.Command{
+		Use:   "resume DIR",
+		Short: "Continue a run that stopped (a fault, Ctrl-C, kill -9, a power loss) from its last complete unit",
+		Long: `Continue the run in DIR from its last complete unit, with the
+configuration its manifest.json recorded and the same seeds, appending to
+its journal and results: dsbench continues from the first scale that did
+not complete (a scale interrupted anywhere, its population included, is
+measured again from its population); qac from the first Q@C that did not
+complete (done again from its first execution); wisconsin from the first
+query result that did not complete (a size with results left is loaded
+and organised again, a completed size is not); multiuser from the first
+step (user count and repetition) that did not complete, after loading and
+warming up again; sizesweep from the first size that did not complete.
+The run's results.json and report page list when it was resumed.
+
+A run that completed is refused, and so are a run still going (another
+dbgauge writes its journal, perhaps paused by --pause-on-error), a
+directory that holds no run and a run of an experiment that cannot be
+resumed. The manifest hides the password of the engine URL: give the URL
+again with --db (it must name the run's server). --pause-on-error
+and --pause-limit, when given, replace the run's own. A wisconsin run with
+--protocol ttp cannot be resumed.`,
+		Args: exactArgs(1, "the run directory"),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			p, err := results.ReadProgress(args[0])
+			if err != nil {
+				if errors.Is(err, results.ErrNotResumable) {
+					return usagef("%v", err)
+				}
+				return err
+			}
+			r, ok := resumers[p.Manifest.Experiment]
+			if !ok {
+				return usagef("%s holds a %s run, which cannot be resumed (resumable: %s): run it again", args[0], p.Manifest.Experiment, strings.Join(resumableNames(), ", "))
+			}
+			override := map[string]string{}
+			cmd.Flags().Visit(func(f *pflag.Flag) { override[f.Name] = f.Value.String() })
+			return r(cmd.Context(), stdout, stderr, p, override)
+		}}
+	cmd.Flags().String("db", "", "the engine URL, when the manifest hides its password (default: the URL the run used)")
+	bindPause(cmd.Flags()) // read as overrides: only the flags given replace the run's
+	return cmd
+}
+
+// pauseFlags are --pause-on-error and --pause-limit, which every command
+// of an experiment with units has.
+type pauseFlags struct {
+	on    bool
+	limit *flagtype.Value[time.Duration]
+}
+
+// bindPause binds --pause-on-error and --pause-limit to fs.
+func bindPause(fs *pflag.FlagSet) *pauseFlags {
+	p := &pauseFlags{limit: flagtype.Duration(experiment.DefaultPauseLimit)}
+	fs.BoolVar(&p.on, "pause-on-error", false, fmt.Sprintf("when a unit (a scale, a Q@C) fails with a fault, keep what was measured and try it again after %s, doubling up to %s between tries, instead of ending", experiment.PauseFirstWait, experiment.PauseMaxWait))
+	fs.Var(p.limit, "pause-limit", "with --pause-on-error: end the run when a unit has been failing for this long")
+	return p
+}
+
+// policy is the pause policy the flags say (none for a nil p: an
+// experiment without units).
+func (p *pauseFlags) policy() experiment.PausePolicy {
+	if p == nil {
+		return experiment.PausePolicy{}
+	}
+	return experiment.PausePolicy{On: p.on, Limit: p.limit.V}
+}
+
+// setStoredFlags sets fs's flags from a manifest's effective
+// configuration, through each flag's own Set, so that a stored value is
+// checked as a typed one was; values equal to the default are left (the
+// flag is then not "given"). override replaces stored values. --out and
+// --config are not set: the run directory is the one resumed, and the
+// configuration file's values are in the stored configuration already.
+func setStoredFlags(fs *pflag.FlagSet, config map[string]any, override map[string]string) error {
+	var errs []error
+	fs.VisitAll(func(f *pflag.Flag) {
+		if f.Name == "out" || f.Name == "config" {
+			return
+		}
+		v, ok := override[f.Name]
+		if stored, had := config[f.Name]; ok && had && isURLFlag(f.Name) && redactURL(v) != fmt.Sprint(stored) {
+			// The URL given again must name the run's server: a resumed
+			// run measures where its first part did.
+			errs = append(errs, usagef("--%s %s is not the run's %s: give the URL the run used", f.Name, redactURL(v), stored))
+			return
+		}
+		if !ok {
+			stored, ok := config[f.Name]
+			if !ok {
+				return
+			}
+			v = fmt.Sprint(stored)
+			if isURLFlag(f.Name) && strings.Contains(v, ":***@") {
+				errs = append(errs, usagef("the manifest hides the password of --%s (%s): give the URL again, dbgauge resume DIR --%s URL", f.Name, v, f.Name))
+				return
+			}
+		}
+		if v == f.DefValue {
+			return
+		}
+		var err error
+		if sv, ok := f.Value.(pflag.SliceValue); ok {
+			// A repeatable flag's value is "[a,b]", its items CSV-quoted.
+			var items []string
+			if items, err = csv.NewReader(strings.NewReader(strings.TrimSuffix(strings.TrimPrefix(v, "["), "]"))).Read(); err == nil {
+				err = sv.Replace(items)
+				f.Changed = true
+			}
+		} else {
+			err = fs.Set(f.Name, v)
+		}
+		if err != nil {
+			errs = append(errs, usagef("the run's --%s %q: %v", f.Name, v, err))
+		}
+	})
+	return errors.Join(errs...)
+}
