@@ -165,7 +165,7 @@ func dsbenchSummary(r *results.DSBenchResults, dir string) []byte {
 	for _, w := range r.Warnings {
 		fmt.Fprintf(&b, "warning: %s\n", w)
 	}
-	fmt.Fprintf(&b, "run directory: %s (results.txt, results.csv, results.json, results.log, *.svg, *.png, manifest.json, journal.jsonl) and %s.tar.gz\n", dir, dir)
+	fmt.Fprintf(&b, "run directory: %s (results.txt, results.csv, results.json, results.log, *.svg, *.png, manifest.json, journal.jsonl)\n", dir)
 	return []byte(b.String())
 }
 

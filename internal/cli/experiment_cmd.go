@@ -103,7 +103,14 @@ func (e experimentCmd[P, R]) command(stdout, stderr io.Writer) *cobra.Command {
 				finishRun(stdout, stderr, setup.Dir, "", e.archive)
 			}
 			if e.after != nil {
-				return e.after(res, err)
+				err = e.after(res, err)
+			}
+			if !isNil(res) && err != nil {
+				// The run directory holds what was measured: whatever
+				// stopped the run (an engine that refused a session once
+				// Ctrl-C cancelled its context, too many open files), it
+				// is a failed run, never bad input.
+				err = &runFailed{err}
 			}
 			return err
 		}}

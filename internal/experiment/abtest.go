@@ -124,9 +124,7 @@ func RunABTest(ctx context.Context, s Setup, plan ABTestPlan, pr *progress.Print
 		r.dropWisconsin(context.WithoutCancel(ctx))
 	}
 	runErr = runOutcome(ctx, r.run, runErr, &r.res.Complete, &r.res.Error)
-	if err := r.write(); err != nil && runErr == nil {
-		runErr = err
-	}
+	runErr = andErr(runErr, r.write())
 	return r.res, runErr
 }
 

@@ -92,9 +92,7 @@ func RunDSBench(ctx context.Context, s DSBenchSetup, plan DSBenchPlan, pr *progr
 	}
 	r.finish()
 	runErr = runOutcome(ctx, run, runErr, &res.Complete, &res.Error)
-	if err := writeDSBench(run, man, res); err != nil && runErr == nil {
-		runErr = err
-	}
+	runErr = andErr(runErr, writeDSBench(run, man, res))
 	// The database is closed before the command packs the run directory
 	// (with its report) into an archive.
 	o.close()

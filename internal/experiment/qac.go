@@ -77,9 +77,7 @@ func RunQAC(ctx context.Context, s Setup, plan QACPlan, pr *progress.Printer) (*
 	}
 	r.analyze()
 	runErr = runOutcome(ctx, r.run, runErr, &r.res.Complete, &r.res.Error)
-	if err := r.write(); err != nil && runErr == nil {
-		runErr = err
-	}
+	runErr = andErr(runErr, r.write())
 	if plan.Drop {
 		for _, t := range r.made {
 			if err := r.e.DropTable(context.WithoutCancel(ctx), t); err != nil {

@@ -30,9 +30,7 @@ func RunWisconsin(ctx context.Context, s WisconsinSetup, plan WisconsinPlan, pr 
 	plan.URL = o.url
 	res, runErr := Wisconsin(ctx, o.e, plan, o.run, info, pr)
 	runErr = runOutcome(ctx, o.run, runErr, &res.Complete, &res.Error)
-	if err := writeWisconsin(o.run, o.man, res); err != nil && runErr == nil {
-		runErr = err
-	}
+	runErr = andErr(runErr, writeWisconsin(o.run, o.man, res))
 	return res, runErr
 }
 
