@@ -45,6 +45,9 @@ type qacRun struct {
 	sess *timing.Session
 	made []string // tables this run created
 	exp  timing.Experiment
+	// failed is the first QE that failed: the protocol drops it and the
+	// Q@C goes on, but the run is not complete (exit code 1).
+	failed error
 }
 
 // RunQAC builds the variable tables, times the query at every cardinality
@@ -72,6 +75,9 @@ func RunQAC(ctx context.Context, s Setup, plan QACPlan, pr *progress.Printer) (*
 	pr.Line("dbgauge qac on %s %s: %s at cardinalities %v, %d QEs each, %s cache, run directory %s",
 		o.man.Engine.Engine, o.man.Engine.Version, label, plan.Cardinalities, plan.QEs, cache, o.run.Dir)
 	runErr := r.measure(ctx)
+	if runErr == nil {
+		runErr = r.failed
+	}
 	if r.sess != nil {
 		r.sess.Close()
 	}
@@ -173,8 +179,17 @@ func (r *qacRun) qac(ctx context.Context, t qacTable) error {
 				return fmt.Errorf("cardinality %d, QE %d: %d rows, expected %d: the engine answered a different query", t.card, i, qe.Rows, t.expected)
 			}
 			r.run.Journal().Append(results.QACExecution{Cardinality: t.card, QE: qe})
-			r.pr.Line("cardinality %-9d QE %2d/%d  measured %9.2f ms  query process %d+%d ticks", t.card, i, r.plan.QEs,
-				float64(qe.Measured.Microseconds())/1000, qe.Classes[timing.Query].UserTicks, qe.Classes[timing.Query].SysTicks)
+			if qe.Err != "" {
+				// Dropped by the protocol (CheckFailed): its time is no
+				// measurement, so none is shown.
+				if r.failed == nil {
+					r.failed = fmt.Errorf("cardinality %d, QE %d failed: %s", t.card, i, qe.Err)
+				}
+				r.pr.Line("cardinality %-9d QE %2d/%d  failed: %s", t.card, i, r.plan.QEs, qe.Err)
+			} else {
+				r.pr.Line("cardinality %-9d QE %2d/%d  measured %9.2f ms  query process %d+%d ticks", t.card, i, r.plan.QEs,
+					float64(qe.Measured.Microseconds())/1000, qe.Classes[timing.Query].UserTicks, qe.Classes[timing.Query].SysTicks)
+			}
 			q.QEs = append(q.QEs, qe)
 		}
 		if !changed || restarts >= r.plan.MaxRestarts {
