@@ -22,7 +22,7 @@ func TestLockDuringConsistencyCheck(t *testing.T) {
 			db, out := filepath.Join(tmp, "x.db"), filepath.Join(tmp, "run")
 			var release func()
 			var once sync.Once
-			lines, code := runWatching(t, []string{"dsbench", "--db", "sqlite:" + db, "--mode", "tpcb", "--scales", "1",
+			lines, _, code := runWatching(t, []string{"dsbench", "--db", "sqlite:" + db, "--mode", "tpcb", "--scales", "1",
 				"--cycles", "2", "--duration", "10s", "--threads", "2", "--out", out}, func(line string, _ *os.Process) {
 				if strings.Contains(line, "cycle 1/2") {
 					once.Do(func() { release = lockSQLite(t, db) })

@@ -2,6 +2,7 @@ package cli
 
 import (
 	"bufio"
+	"bytes"
 	"context"
 	"encoding/json"
 	"os"
@@ -17,12 +18,14 @@ import (
 // runWatching runs dbgauge (this test binary, see TestMain) with args and
 // calls onLine with every line of its stderr as it comes, with the
 // process, so that a test can inject a fault at a chosen moment. It
-// returns the lines and the exit code, and fails the test when dbgauge
+// returns the lines, its stdout and the exit code, and fails the test when dbgauge
 // runs for more than five minutes.
-func runWatching(t *testing.T, args []string, onLine func(line string, p *os.Process)) (lines []string, code int) {
+func runWatching(t *testing.T, args []string, onLine func(line string, p *os.Process)) (lines []string, stdout string, code int) {
 	t.Helper()
 	cmd := exec.Command(os.Args[0], args...)
 	cmd.Env = append(os.Environ(), "DBGAUGE_TEST_MAIN=1")
+	var o bytes.Buffer
+	cmd.Stdout = &o
 	stderr, err := cmd.StderrPipe()
 	if err != nil {
 		t.Fatal(err)
@@ -44,12 +47,12 @@ func runWatching(t *testing.T, args []string, onLine func(line string, p *os.Pro
 		if ee.ProcessState.String() == "signal: killed" {
 			t.Fatalf("dbgauge did not end within five minutes; stderr:\n%s", strings.Join(lines, "\n"))
 		}
-		return lines, ee.ExitCode()
+		return lines, o.String(), ee.ExitCode()
 	}
 	if err != nil {
 		t.Fatal(err)
 	}
-	return lines, 0
+	return lines, o.String(), 0
 }
 
 // lockSQLite takes the exclusive lock of the SQLite database at path from

@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"encoding/json"
 	"errors"
 	"io/fs"
 	"os"
@@ -86,7 +85,16 @@ func TestFaultMatrix(t *testing.T) {
 			t.Run(f.name+"/"+c.name, func(t *testing.T) { runFaultRow(t, f, c) })
 		}
 	}
+	// dsbench's signals and locks have rows of their own
+	// (TestSignalsStopLoad, TestLockDuringConsistencyCheck); a full disk
+	// also takes its archive.
+	t.Run("disk full/dsbench", func(t *testing.T) { runFaultRow(t, faults[3], dsbenchFaults) })
 }
+
+var dsbenchFaults = faultCommand{name: "dsbench", after: []string{"cycle  1/2"},
+	args: func(tmp string) []string {
+		return []string{"dsbench", "--db", "sqlite:" + filepath.Join(tmp, "d.db"), "--mode", "tpcb", "--scales", "1,2", "--cycles", "2", "--duration", "2s", "--threads", "2"}
+	}}
 
 func runFaultRow(t *testing.T, f fault, c faultCommand) {
 	tmp := t.TempDir()
@@ -97,7 +105,7 @@ func runFaultRow(t *testing.T, f fault, c faultCommand) {
 	out := filepath.Join(parent, "run")
 	var once sync.Once
 	injected := false
-	lines, code := runWatching(t, append(c.args(tmp), "--out", out), func(line string, p *os.Process) {
+	lines, stdout, code := runWatching(t, append(c.args(tmp), "--out", out), func(line string, p *os.Process) {
 		if injected && f.line != nil {
 			f.line(line)
 		}
@@ -141,11 +149,20 @@ func runFaultRow(t *testing.T, f fault, c faultCommand) {
 		t.Errorf("report.html does not say %q", f.words)
 	}
 	noHalfWritten(t, parent)
+	for _, l := range strings.Split(stdout, "\n") {
+		for _, w := range strings.Fields(l) {
+			if strings.HasSuffix(w, ".tar.gz") {
+				if _, err := os.Stat(w); err != nil {
+					t.Errorf("stdout names %s, which was not written: %q", w, l)
+				}
+			}
+		}
+	}
 }
 
 // measuredTimes checks every time results.json holds (the numbers of the
 // arrays and fields whose names end in _ms, the estimates' medians left
-// out) and counts them: a time of 0 or less is an execution that did not
+// out; dsbench's cycle rates) and counts them: a time of 0 or less is an execution that did not
 // finish, stored as if it had.
 func measuredTimes(t *testing.T, dir string) int {
 	t.Helper()
@@ -165,7 +182,7 @@ func measuredTimes(t *testing.T, dir string) int {
 			}
 		case float64:
 			switch key {
-			case "samples_ms", "a_ms", "b_ms", "times_ms", "user_ms", "measured_ms", "wall_ms":
+			case "samples_ms", "a_ms", "b_ms", "times_ms", "user_ms", "measured_ms", "wall_ms", "cycles":
 				n++
 				if !(x > 0) {
 					t.Errorf("results.json: %s holds %v: an execution that did not finish", key, x)
@@ -265,5 +282,3 @@ func fillDisk(t *testing.T, tmp string, _ faultCommand, _ *os.Process) {
 		}
 	}
 }
-
-var _ = json.Unmarshal

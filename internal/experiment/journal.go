@@ -57,7 +57,7 @@ func runOutcome(ctx context.Context, run *results.Run, runErr error, complete *b
 		// been cut short, so the run is not whole.
 		runErr = interrupted(ctx)
 	}
-	runErr = journalErr(run, namedStop(ctx, runErr))
+	runErr = andErr(journalErr(run, namedStop(ctx, runErr)), run.DiskFull())
 	*complete, *errText = runErr == nil, ""
 	if runErr != nil {
 		*errText = runErr.Error()

@@ -2,6 +2,7 @@ package results
 
 import (
 	"errors"
+	"fmt"
 	"os"
 	"syscall"
 )
@@ -40,4 +41,21 @@ func (r *Run) release() bool {
 // diskFull tells whether err is the disk (or a quota) being full.
 func diskFull(err error) bool {
 	return errors.Is(err, syscall.ENOSPC) || errors.Is(err, syscall.EDQUOT)
+}
+
+// DiskFull says whether the file system of the run directory has no room
+// left (for an unprivileged writer): a disk that filled during the run is a
+// fault even when the journal lost nothing (its last page had room), for
+// what comes next (the tables, the page) may not be written. The reserve
+// is released first, so that the run's last words can be written in it.
+func (r *Run) DiskFull() error {
+	if r.filled != nil {
+		return fmt.Errorf("the disk filled during the run (%w); dbgauge wrote the rest in the space it had reserved", r.filled)
+	}
+	var st syscall.Statfs_t
+	if err := syscall.Statfs(r.Dir, &st); err != nil || st.Bavail > 0 {
+		return nil
+	}
+	r.release()
+	return fmt.Errorf("%s: %w: the disk filled during the run", r.Dir, syscall.ENOSPC)
 }

@@ -20,7 +20,8 @@ import (
 type Run struct {
 	Dir      string
 	journal  *Journal
-	reserved bool // reserveFile holds space for the last words
+	reserved bool  // reserveFile holds space for the last words
+	filled   error // the write that found the disk full and took the reserve
 }
 
 // DefaultDir reserves a new run directory <UTC time>-<experiment> under
@@ -129,6 +130,7 @@ func (r *Run) WriteJSON(name string, v any) error {
 func (r *Run) WriteFile(name string, data []byte) error {
 	err := r.writeFile(name, data)
 	if diskFull(err) && r.release() {
+		r.filled = err
 		err = r.writeFile(name, data)
 	}
 	return err
