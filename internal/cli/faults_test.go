@@ -240,15 +240,18 @@ func lockFault(t *testing.T) fault {
 		}}
 }
 
-// mountSmall mounts a 32 MiB tmpfs under tmp for the run directory (as
-// root; in a user and mount namespace of its own otherwise, see
-// TestJournalOnAFullDisk) and unmounts it when the test ends.
-func mountSmall(t *testing.T, tmp string) string {
+// mountSmall mounts a 32 MiB tmpfs under tmp for the run directory.
+func mountSmall(t *testing.T, tmp string) string { return mountTmpfs(t, tmp, "32m") }
+
+// mountTmpfs mounts a tmpfs of size under tmp (as root; in a user and
+// mount namespace of its own otherwise, see TestJournalOnAFullDisk) and
+// unmounts it when the test ends.
+func mountTmpfs(t *testing.T, tmp, size string) string {
 	mnt := filepath.Join(tmp, "small")
 	if err := os.Mkdir(mnt, 0o755); err != nil {
 		t.Fatal(err)
 	}
-	if err := syscall.Mount("dbgauge-test", mnt, "tmpfs", syscall.MS_NOSUID|syscall.MS_NODEV, "size=32m,mode=0755"); err != nil {
+	if err := syscall.Mount("dbgauge-test", mnt, "tmpfs", syscall.MS_NOSUID|syscall.MS_NODEV, "size="+size+",mode=0755"); err != nil {
 		if os.Getenv(unsharedEnv) == "1" {
 			t.Fatalf("mount a tmpfs on %s in a namespace of our own: %v", mnt, err)
 		}

@@ -201,6 +201,11 @@ func classify(err error) error {
 			// user's bad path; the errno is kept for errors.Is.
 			return withErrno{err, se.SystemErrno}
 		}
+		if se.Code == sqlite3.ErrFull {
+			// SQLite keeps no errno for a full disk (os_unix.c clears it),
+			// so its "database or disk is full" is said in full here.
+			return fmt.Errorf("%w (no space left on device, or the database reached its max_page_count)", err)
+		}
 		switch se.Code {
 		case sqlite3.ErrBusy, sqlite3.ErrLocked:
 			return dbms.Wrap(dbms.Conflict, err)
