@@ -213,9 +213,6 @@ func (r *wisconsinRun) repetitions(ctx context.Context, data *w.Data, q w.Query,
 			}
 			r.interrupt(qr, why)
 			return interrupted(ctx)
-		case ex.silent != nil:
-			qr.Status, qr.Reason = results.StatusError, fmt.Sprintf("repetition %d: %v", rep+1, ex.silent)
-			return fmt.Errorf("query %d: %w", q.Num, ex.silent)
 		case ex.stateLost != nil:
 			qr.Status, qr.Reason = results.StatusError, fmt.Sprintf("repetition %d: %v", rep+1, ex.stateLost)
 			return fmt.Errorf("query %d: %w", q.Num, ex.stateLost)

@@ -21,41 +21,6 @@ type execution struct {
 	// stateLost is set when an update's restore failed: the relations are
 	// no longer the benchmark's, so the run must stop.
 	stateLost error
-	// silent is set when the server did not answer an untimed statement
-	// or a new session within answerWait: the run must stop.
-	silent error
-}
-
-// answerGrace is how much longer than --limit dbgauge waits for a server
-// that enforces the limit itself to say so, and for the statements around
-// the timed one (preparation, clean-up, a new session).
-const answerGrace = 10 * time.Second
-
-// answerWait bounds every statement of a repetition when --limit is set:
-// a server that stopped answering (a stopped process, a dead network)
-// fails the repetition after it, instead of holding the run for ever.
-func (r *wisconsinRun) answerWait() time.Duration {
-	if r.plan.Limit == 0 {
-		return 0
-	}
-	return r.plan.Limit + answerGrace
-}
-
-// bounded runs f under ctx, and under answerWait when --limit is set; a
-// server that let the wait pass is named as such in ex.silent.
-func (r *wisconsinRun) bounded(ctx context.Context, ex *execution, what string, f func(context.Context) error) error {
-	wait := r.answerWait()
-	if wait == 0 {
-		return f(ctx)
-	}
-	bctx, cancel := context.WithTimeout(ctx, wait)
-	defer cancel()
-	err := f(bctx)
-	if err != nil && ctx.Err() == nil && bctx.Err() != nil {
-		ex.silent = fmt.Errorf("%s: the server did not answer within %v (--limit %v + %v): %w", what, wait, r.plan.Limit, answerGrace, err)
-		return ex.silent
-	}
-	return err
 }
 
 // execute runs one repetition: untimed preparation, the timed statement,
@@ -66,15 +31,14 @@ func (r *wisconsinRun) execute(ctx context.Context, st w.Stmt, dest string) (ex 
 	if len(st.Restore) > 0 {
 		defer func() { ex.stateLost = r.restore(ctx, st) }()
 	}
-	drop := func(ctx context.Context) error { return r.e.DropTable(ctx, resultTable) }
 	if dest == results.DestRelation {
-		if err := r.bounded(ctx, &ex, "drop result relation", drop); err != nil {
-			return ex, fmt.Errorf("drop result relation: %w", err)
+		if err := r.e.DropTable(ctx, resultTable); err != nil {
+			return execution{}, fmt.Errorf("drop result relation: %w", err)
 		}
 	}
 	for _, s := range st.Setup {
-		if err := r.bounded(ctx, &ex, "setup", func(ctx context.Context) error { _, err := r.e.Exec(ctx, s); return err }); err != nil {
-			return ex, fmt.Errorf("setup %q: %w", s, err)
+		if _, err := r.e.Exec(ctx, s); err != nil {
+			return execution{}, fmt.Errorf("setup %q: %w", s, err)
 		}
 	}
 	if r.plan.Cold {
@@ -86,17 +50,14 @@ func (r *wisconsinRun) execute(ctx context.Context, st w.Stmt, dest string) (ex 
 	if err != nil || st.Timed != "" || dest != results.DestRelation {
 		return ex, err
 	}
-	var v string
-	if err := r.bounded(ctx, &ex, "count result relation", func(ctx context.Context) (err error) {
-		v, err = dbms.FirstValue(ctx, r.e, "SELECT COUNT(*) FROM "+resultTable)
-		return err
-	}); err != nil {
+	v, err := dbms.FirstValue(ctx, r.e, "SELECT COUNT(*) FROM "+resultTable)
+	if err != nil {
 		return ex, fmt.Errorf("count result relation: %w", err)
 	}
 	if ex.rows, err = strconv.ParseInt(v, 10, 64); err != nil {
 		return ex, err
 	}
-	if err := r.bounded(ctx, &ex, "drop result relation", drop); err != nil {
+	if err := r.e.DropTable(ctx, resultTable); err != nil {
 		return ex, fmt.Errorf("drop result relation: %w", err)
 	}
 	return ex, nil
@@ -164,7 +125,7 @@ func (r *wisconsinRun) timed(parent context.Context, st w.Stmt, dest string) (ex
 	if deadlineFired {
 		// The client cancelled the statement: some drivers close the
 		// connection when they do. Start a fresh session.
-		if rerr := r.bounded(parent, &ex, "a new session after the time limit", r.reconnect); rerr != nil {
+		if rerr := r.reconnect(parent); rerr != nil {
 			return ex, fmt.Errorf("%v; reconnecting afterwards failed: %w", err, rerr)
 		}
 	}
