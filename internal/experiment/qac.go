@@ -74,10 +74,9 @@ func RunQAC(ctx context.Context, s Setup, plan QACPlan, pr *progress.Printer) (*
 	}}
 	pr.Line("dbgauge qac on %s %s: %s at cardinalities %v, %d QEs each, %s cache, run directory %s",
 		o.man.Engine.Engine, o.man.Engine.Version, label, plan.Cardinalities, plan.QEs, cache, o.run.Dir)
-	runErr := r.measure(ctx)
-	if runErr == nil {
-		runErr = r.failed
-	}
+	// A failed QE comes first: it is the cause when the run then ends
+	// (a lost session's next statement finds the connection closed).
+	runErr := andErr(r.failed, r.measure(ctx))
 	if r.sess != nil {
 		r.sess.Close()
 	}
