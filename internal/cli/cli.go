@@ -41,6 +41,14 @@ func (e *UsageError) Error() string { return e.Msg }
 
 func (e *UsageError) Unwrap() error { return e.Err }
 
+// runFailed is the error of a run that wrote its run directory: exit 1
+// whatever the error's class.
+type runFailed struct{ err error }
+
+func (e *runFailed) Error() string { return e.err.Error() }
+
+func (e *runFailed) Unwrap() error { return e.err }
+
 func usagef(format string, args ...any) error {
 	return &UsageError{Msg: fmt.Sprintf(format, args...)}
 }
@@ -72,6 +80,10 @@ func Run(stdout, stderr io.Writer, args []string) int {
 // usage.go) or an engine's refusal of the input.
 func exitCode(err error) int {
 	var ue *UsageError
+	var rf *runFailed
+	if errors.As(err, &rf) {
+		return ExitFailure
+	}
 	if errors.As(err, &ue) || dbms.Classify(err) == dbms.BadInput {
 		return ExitBadInput
 	}

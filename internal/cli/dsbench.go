@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+	"syscall"
 	"time"
 
 	"github.com/spf13/pflag"
@@ -169,7 +170,7 @@ func dsbenchSummary(r *results.DSBenchResults, dir string) []byte {
 	for _, w := range r.Warnings {
 		fmt.Fprintf(&b, "warning: %s\n", w)
 	}
-	fmt.Fprintf(&b, "run directory: %s (results.txt, results.csv, results.json, results.log, *.svg, *.png, manifest.json, journal.jsonl) and %s.tar.gz\n", dir, dir)
+	fmt.Fprintf(&b, "run directory: %s (results.txt, results.csv, results.json, results.log, *.svg, *.png, manifest.json, journal.jsonl)\n", dir)
 	return []byte(b.String())
 }
 
@@ -178,6 +179,14 @@ func (f *dsbenchFlags) target() (db, out string) { return f.db, f.out }
 // dsbenchConsistent fails a sweep that finished but failed a consistency
 // check: its rates are of a database that lost or invented money.
 func dsbenchConsistent(res *results.DSBenchResults, err error) error {
+	if errors.Is(err, syscall.EMFILE) || errors.Is(err, syscall.ENFILE) {
+		// A run-time limit, not bad input: how many files a session holds
+		// depends on the engine (a socket; SQLite's file and journal), so
+		// it shows only when the sessions open.
+		var lim syscall.Rlimit
+		syscall.Getrlimit(syscall.RLIMIT_NOFILE, &lim)
+		return fmt.Errorf("%w (at most %d open files per process: lower --threads or --connections, or raise the limit with ulimit -n)", err, lim.Cur)
+	}
 	if err != nil {
 		return err
 	}

@@ -135,7 +135,14 @@ func (e experimentCmd[P, R]) execute(ctx context.Context, stdout, stderr io.Writ
 		finishRun(stdout, stderr, setup.Dir, "", e.archive)
 	}
 	if e.after != nil {
-		return e.after(res, err)
+		err = e.after(res, err)
+	}
+	if !isNil(res) && err != nil {
+		// The run directory holds what was measured: whatever stopped
+		// the run (an engine that refused a session once Ctrl-C
+		// cancelled its context, too many open files), it is a failed
+		// run, never bad input.
+		err = &runFailed{err}
 	}
 	return err
 }

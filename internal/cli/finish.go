@@ -15,7 +15,8 @@ import (
 // (bench.txt), report.html, the catalog row, then (for the stress sweep)
 // the archive, last, so that it holds the rest. These only read what the
 // run wrote; a failure here is a warning line and never touches a
-// measurement. The report's path goes to stdout, to open in a browser.
+// measurement. The report's and the archive's paths go to stdout once they
+// are written.
 //
 // catalogRoot is the directory of runs whose catalog lists this run; ""
 // means the run directory's parent (runs/ for runs/<time>-<experiment>).
@@ -38,7 +39,8 @@ func finishRun(stdout, stderr io.Writer, dir, catalogRoot string, archive bool) 
 		if path, err := results.Archive(dir); err != nil {
 			fmt.Fprintf(stderr, "warning: archive not written: %v\n", err)
 		} else {
-			fmt.Fprintf(stderr, "archive: %s\n", path)
+			// Named once written, never before: a full disk writes none.
+			fmt.Fprintf(stdout, "archive: %s\n", path)
 		}
 	}
 }

@@ -127,14 +127,20 @@ type dsbenchStored struct {
 func readJSON[T any](t *testing.T, path string) T {
 	t.Helper()
 	var v T
+	loadJSON(t, path, &v)
+	return v
+}
+
+// loadJSON decodes the JSON file at path into v.
+func loadJSON(t *testing.T, path string, v any) {
+	t.Helper()
 	b, err := os.ReadFile(path)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := json.Unmarshal(b, &v); err != nil {
+	if err := json.Unmarshal(b, v); err != nil {
 		t.Fatalf("%s: %v", path, err)
 	}
-	return v
 }
 
 // sameScales compares a resumed sweep's rows with an uninterrupted one's.

@@ -120,13 +120,14 @@ func RunABTest(ctx context.Context, s Setup, plan ABTestPlan, pr *progress.Print
 	pr.Line("dbgauge abtest: A = %s %s %s %v, B = %s %s %s %v; %s, %d pairs per query, cache %v, run directory %s",
 		a.e.Name(), o.man.Engine.Version, r.res.A.DB, a.session, b.e.Name(), infoB.Version, r.res.B.DB, b.session, r.res.Workload, plan.Reps, plan.Caches, o.run.Dir)
 	runErr := r.measure(ctx)
+	if runErr == nil {
+		runErr = r.failure()
+	}
 	if plan.Drop && len(plan.SQL) == 0 {
 		r.dropWisconsin(context.WithoutCancel(ctx))
 	}
 	runErr = runOutcome(ctx, r.run, runErr, &r.res.Complete, &r.res.Error)
-	if err := r.write(); err != nil && runErr == nil {
-		runErr = err
-	}
+	runErr = andErr(runErr, r.write())
 	return r.res, runErr
 }
 
@@ -203,4 +204,17 @@ func redacted(raw string) string {
 		return raw
 	}
 	return u.Redacted()
+}
+
+// failure is the first query that failed (a lock, a lost session): the
+// comparison went on past it, but is not complete (exit code 1).
+func (r *abRun) failure() error {
+	for _, q := range r.res.Queries {
+		for _, c := range q.Runs {
+			if c.Status == results.StatusError {
+				return fmt.Errorf("%s %s failed: %s", q.Label, c.Cache, c.Reason)
+			}
+		}
+	}
+	return nil
 }

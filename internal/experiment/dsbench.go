@@ -97,8 +97,19 @@ func (r *dsbenchRun) dsbenchScale(ctx context.Context, x int64) (*results.ScaleR
 		r.measuring.Store(false)
 		defer r.measuring.Store(true)
 		start := time.Now()
-		b, err := tpcb.ReadBalances(ctx, r.e)
+		waiting := func(err error) {
+			r.pr.Line("scale %d, cycle %d: the database is locked (%v): the consistency check waits up to %v", x, cycle, err, checkLockWait)
+		}
+		var b tpcb.Balances
+		err := whileLocked(ctx, checkLockWait, waiting, func(ctx context.Context) (err error) {
+			b, err = tpcb.ReadBalances(ctx, r.e)
+			return err
+		})
 		if err != nil {
+			// Not an inconsistency: the check could not read, so the
+			// scale's consistency is unknown, and the run ends here.
+			sr.Consistent = false
+			sr.Unchecked = fmt.Sprintf("after cycle %d: %v", cycle, err)
 			return err
 		}
 		var committed int64
@@ -121,7 +132,7 @@ func (r *dsbenchRun) dsbenchScale(ctx context.Context, x int64) (*results.ScaleR
 			}
 		}
 		carried += b.HistoryDelta
-		if err := tpcb.ClearHistory(ctx, r.e); err != nil {
+		if err := whileLocked(ctx, checkLockWait, waiting, func(ctx context.Context) error { return tpcb.ClearHistory(ctx, r.e) }); err != nil {
 			return fmt.Errorf("clean up the history: %w", err)
 		}
 		cleanup += time.Since(start)
@@ -155,7 +166,7 @@ func (r *dsbenchRun) dsbenchScale(ctx context.Context, x int64) (*results.ScaleR
 	if err := closeRaw(); err != nil && runErr == nil {
 		runErr = fmt.Errorf("raw times: %w", err)
 	}
-	if checks == 0 {
+	if checks == 0 && sr.Unchecked == "" {
 		sr.Inconsistency = append(sr.Inconsistency, "no cycle finished, so consistency was never checked")
 	}
 	sr.CleanupS = cleanup.Seconds()

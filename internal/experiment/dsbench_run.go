@@ -88,9 +88,13 @@ func RunDSBench(ctx context.Context, s DSBenchSetup, plan DSBenchPlan, pr *progr
 			if err := run.WriteJSON("results.json", res); err != nil { // nothing measured is lost
 				pr.Line("warning: results.json not written: %v", err)
 			}
-			pr.Line("scale %-6d median %.1f tps (mean %.1f, sd %.1f), %d transactions, %d failed, consistent %v; per transaction: %.2f kB written, %.0f network bytes, %.3f ms iowait, %.1f us client CPU; %s",
-				x, sr.MedianTPS, sr.MeanTPS, sr.StddevTPS, sr.Transactions, sr.Failed, sr.Consistent,
-				sr.WriteKBPerTx, sr.NetBytesPerTx, sr.IOWaitMSPerTx, 1e6*sr.ClientCPUS/max(float64(sr.Transactions), 1), cpuLine(sr))
+			if len(sr.Cycles) == 0 {
+				pr.Line("scale %-6d no cycle finished: no rate", x)
+			} else {
+				pr.Line("scale %-6d median %.1f tps (mean %.1f, sd %.1f), %d transactions, %d failed, consistent %s; per transaction: %.2f kB written, %.0f network bytes, %.3f ms iowait, %.1f us client CPU; %s",
+					x, sr.MedianTPS, sr.MeanTPS, sr.StddevTPS, sr.Transactions, sr.Failed, sr.Consistency(),
+					sr.WriteKBPerTx, sr.NetBytesPerTx, sr.IOWaitMSPerTx, 1e6*sr.ClientCPUS/max(float64(sr.Transactions), 1), cpuLine(sr))
+			}
 		}
 		if err != nil {
 			runErr = err
@@ -108,9 +112,7 @@ func RunDSBench(ctx context.Context, s DSBenchSetup, plan DSBenchPlan, pr *progr
 	}
 	r.finish()
 	runErr = runOutcome(ctx, run, runErr, &res.Complete, &res.Error)
-	if err := writeDSBench(run, man, res); err != nil && runErr == nil {
-		runErr = err
-	}
+	runErr = andErr(runErr, writeDSBench(run, man, res))
 	// The database is closed before the command packs the run directory
 	// (with its report) into an archive.
 	o.close()

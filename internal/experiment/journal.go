@@ -16,14 +16,20 @@ import (
 func journalErr(run *results.Run, runErr error) error {
 	j := run.Journal()
 	j.Sync()
-	jerr := j.Err()
+	return andErr(runErr, j.Err())
+}
+
+// andErr is err, and then also next when it is not nil: a run's outputs
+// that could not be written after it failed (a full disk: results.json,
+// the tables) are named on stderr beside the failure, never dropped.
+func andErr(err, next error) error {
 	switch {
-	case jerr == nil:
-		return runErr
-	case runErr == nil:
-		return jerr
+	case next == nil:
+		return err
+	case err == nil:
+		return next
 	}
-	return fmt.Errorf("%w; and %w", runErr, jerr)
+	return fmt.Errorf("%w; and %w", err, next)
 }
 
 // namedStop makes the error of a run that ctx's cancellation stopped name
@@ -51,7 +57,7 @@ func runOutcome(ctx context.Context, run *results.Run, runErr error, complete *b
 		// been cut short, so the run is not whole.
 		runErr = interrupted(ctx)
 	}
-	runErr = journalErr(run, namedStop(ctx, runErr))
+	runErr = andErr(journalErr(run, namedStop(ctx, runErr)), run.DiskFull())
 	*complete, *errText = runErr == nil, ""
 	if runErr != nil {
 		*errText = runErr.Error()

@@ -79,9 +79,7 @@ func RunMultiuser(ctx context.Context, s Setup, plan MultiuserPlan, pr *progress
 	runErr := r.measure(ctx)
 	r.analyze()
 	runErr = runOutcome(ctx, r.run, runErr, &r.res.Complete, &r.res.Error)
-	if err := r.write(); err != nil && runErr == nil {
-		runErr = err
-	}
+	runErr = andErr(runErr, r.write())
 	return r.res, runErr
 }
 

@@ -50,6 +50,9 @@ type qacRun struct {
 	units *units
 	done  map[int64]doneQaC
 	o     *opened // whose session reconnect replaces
+	// failed is the first QE that failed: the protocol drops it and the
+	// Q@C goes on, but the run is not complete (exit code 1).
+	failed error
 }
 
 // RunQAC builds the variable tables, times the query at every cardinality
@@ -79,15 +82,16 @@ func RunQAC(ctx context.Context, s Setup, plan QACPlan, pr *progress.Printer) (*
 	r.done = doneQaCs(s.Resume, label, plan.QEs)
 	pr.Line("dbgauge qac on %s %s: %s at cardinalities %v, %d QEs each, %s cache, run directory %s",
 		o.man.Engine.Engine, o.man.Engine.Version, label, plan.Cardinalities, plan.QEs, cache, o.run.Dir)
-	runErr := r.measure(ctx)
+	// A failed QE comes first: it is the cause when the run then ends
+	// (a lost session's next statement finds the connection closed).
+	measureErr := r.measure(ctx) // before r.failed is read: it sets it
+	runErr := andErr(r.failed, measureErr)
 	if r.sess != nil {
 		r.sess.Close()
 	}
 	r.analyze()
 	runErr = runOutcome(ctx, r.run, runErr, &r.res.Complete, &r.res.Error)
-	if err := r.write(); err != nil && runErr == nil {
-		runErr = err
-	}
+	runErr = andErr(runErr, r.write())
 	if plan.Drop && r.e != nil {
 		for _, t := range r.made {
 			if err := r.e.DropTable(context.WithoutCancel(ctx), t); err != nil {
@@ -223,8 +227,17 @@ func (r *qacRun) qac(ctx context.Context, t qacTable) error {
 				return fmt.Errorf("cardinality %d, QE %d: %d rows, expected %d: the engine answered a different query", t.card, i, qe.Rows, t.expected)
 			}
 			r.run.Journal().Append(results.QACExecution{Cardinality: t.card, QE: qe})
-			r.pr.Line("cardinality %-9d QE %2d/%d  measured %9.2f ms  query process %d+%d ticks", t.card, i, r.plan.QEs,
-				float64(qe.Measured.Microseconds())/1000, qe.Classes[timing.Query].UserTicks, qe.Classes[timing.Query].SysTicks)
+			if qe.Err != "" {
+				// Dropped by the protocol (CheckFailed): its time is no
+				// measurement, so none is shown.
+				if r.failed == nil {
+					r.failed = fmt.Errorf("cardinality %d, QE %d failed: %s", t.card, i, qe.Err)
+				}
+				r.pr.Line("cardinality %-9d QE %2d/%d  failed: %s", t.card, i, r.plan.QEs, qe.Err)
+			} else {
+				r.pr.Line("cardinality %-9d QE %2d/%d  measured %9.2f ms  query process %d+%d ticks", t.card, i, r.plan.QEs,
+					float64(qe.Measured.Microseconds())/1000, qe.Classes[timing.Query].UserTicks, qe.Classes[timing.Query].SysTicks)
+			}
 			q.QEs = append(q.QEs, qe)
 		}
 		if !changed || restarts >= r.plan.MaxRestarts {

@@ -84,9 +84,7 @@ func RunSizeSweep(ctx context.Context, s Setup, plan SizeSweepPlan, pr *progress
 	}
 	r.analyze()
 	runErr = runOutcome(ctx, r.run, runErr, &r.res.Complete, &r.res.Error)
-	if err := r.write(); err != nil && runErr == nil {
-		runErr = err
-	}
+	runErr = andErr(runErr, r.write())
 	return r.res, runErr
 }
 

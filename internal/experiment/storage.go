@@ -72,9 +72,7 @@ func RunStorage(ctx context.Context, s StorageSetup, plan StoragePlan, pr *progr
 		plan.Dir, res.FileSystem, res.Mount, plan.Size>>20, plan.Duration, run.Dir)
 	runErr := Storage(ctx, plan, run, res, pr)
 	runErr = runOutcome(ctx, run, runErr, &res.Complete, &res.Error)
-	if err := writeStorage(run, man, res); err != nil && runErr == nil {
-		runErr = err
-	}
+	runErr = andErr(runErr, writeStorage(run, man, res))
 	return res, runErr
 }
 

@@ -112,9 +112,7 @@ func RunLoad(ctx context.Context, s Setup, plan LoadPlan, pr *progress.Printer) 
 	werr := writeOutputs(o.run, res)
 	now := time.Now().UTC()
 	o.man.Finished = &now
-	if err := errors.Join(werr, o.run.WriteJSON(results.ManifestFile, o.man)); err != nil && runErr == nil {
-		runErr = err
-	}
+	runErr = andErr(runErr, errors.Join(werr, o.run.WriteJSON(results.ManifestFile, o.man)))
 	return res, runErr
 }
 

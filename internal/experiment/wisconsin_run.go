@@ -3,6 +3,7 @@ package experiment
 import (
 	"context"
 	"errors"
+	"fmt"
 	"path/filepath"
 	"time"
 
@@ -34,10 +35,11 @@ func RunWisconsin(ctx context.Context, s WisconsinSetup, plan WisconsinPlan, pr 
 	pr.Line("dbgauge wisconsin on %s %s, sizes %v, %d repetitions, run directory %s", info.Engine, info.Version, plan.Sizes, plan.Reps, o.run.Dir)
 	plan.URL = o.url
 	res, runErr := wisconsin(ctx, s, o.e, plan, o.run, info, pr)
-	runErr = runOutcome(ctx, o.run, runErr, &res.Complete, &res.Error)
-	if err := writeWisconsin(o.run, o.man, res); err != nil && runErr == nil {
-		runErr = err
+	if runErr == nil {
+		runErr = wisconsinFailure(res)
 	}
+	runErr = runOutcome(ctx, o.run, runErr, &res.Complete, &res.Error)
+	runErr = andErr(runErr, writeWisconsin(o.run, o.man, res))
 	return res, runErr
 }
 
@@ -52,4 +54,16 @@ func writeWisconsin(run *results.Run, man *results.Manifest, res *results.Wiscon
 		}
 	}
 	return errors.Join(werr, run.WriteJSON("manifest.json", man))
+}
+
+// wisconsinFailure is the first query that failed (a lock, a lost
+// session): the run went on past it, but did not measure everything it
+// was asked to, so it is not complete (exit code 1).
+func wisconsinFailure(res *results.WisconsinResults) error {
+	for _, q := range res.Queries {
+		if q.Status == results.StatusError && !q.TimedOut { // past --limit is a result
+			return fmt.Errorf("Q%d at N=%d (%s, %s) failed: %s", q.Query, q.Size, q.Organization, q.Destination, q.Reason)
+		}
+	}
+	return nil
 }

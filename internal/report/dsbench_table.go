@@ -159,8 +159,11 @@ func DSBenchText(r *results.DSBenchResults) []byte {
 		fmt.Fprintf(&b, "# range %s: scale %d..%d: %s\n", g.Name, g.From, g.To, g.Reason)
 	}
 	for _, s := range r.Scales {
-		if !s.Consistent {
+		switch s.Consistency() {
+		case "false":
 			fmt.Fprintf(&b, "# scale %d: INCONSISTENT: %s\n", s.Scale, strings.Join(s.Inconsistency, "; "))
+		case "not checked":
+			fmt.Fprintf(&b, "# scale %d: consistency NOT CHECKED: %s\n", s.Scale, s.Unchecked)
 		}
 	}
 	for _, w := range r.Warnings {

@@ -57,11 +57,15 @@ type ScaleResult struct {
 	Cycles        []float64          `json:"cycles"` // T_i, equation 7
 	Consistent    bool               `json:"consistent"`
 	Inconsistency []string           `json:"inconsistency,omitempty"`
-	PopulateS     float64            `json:"populate_s"`    // column 19
-	PrimaryKeyS   float64            `json:"primary_key_s"` // column 20
-	ForeignKeyS   float64            `json:"foreign_key_s"` // column 21
-	CleanupS      float64            `json:"cleanup_s"`     // column 22
-	DropS         float64            `json:"drop_s"`        // column 23
+	// Unchecked says why a check after a finished cycle could not read the
+	// database (a lock held by another session): consistency unknown, so
+	// Consistent is false with no Inconsistency.
+	Unchecked   string  `json:"unchecked,omitempty"`
+	PopulateS   float64 `json:"populate_s"`    // column 19
+	PrimaryKeyS float64 `json:"primary_key_s"` // column 20
+	ForeignKeyS float64 `json:"foreign_key_s"` // column 21
+	CleanupS    float64 `json:"cleanup_s"`     // column 22
+	DropS       float64 `json:"drop_s"`        // column 23
 	// CycleDetail holds, per cycle, node and thread, the counts behind the
 	// rates (M_inj, E_inj, R_inj, L_inj).
 	CycleDetail []CycleDetail `json:"cycle_detail"`
@@ -145,4 +149,16 @@ type ScaleRange struct {
 	From   int64  `json:"from_scale"`
 	To     int64  `json:"to_scale"`
 	Reason string `json:"reason"`
+}
+
+// Consistency says what the checks found: "true", "false" (an
+// inconsistency), or "not checked" (no check could read the database).
+func (s *ScaleResult) Consistency() string {
+	switch {
+	case s.Consistent:
+		return "true"
+	case s.Unchecked != "" && len(s.Inconsistency) == 0:
+		return "not checked"
+	}
+	return "false"
 }

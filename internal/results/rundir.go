@@ -18,8 +18,10 @@ import (
 
 // Run is one run directory being written.
 type Run struct {
-	Dir     string
-	journal *Journal
+	Dir      string
+	journal  *Journal
+	reserved bool  // reserveFile holds space for the last words
+	filled   error // the write that found the disk full and took the reserve
 }
 
 // DefaultDir reserves a new run directory <UTC time>-<experiment> under
@@ -102,7 +104,9 @@ func Create(dir string) (*Run, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Run{Dir: dir, journal: j}, nil
+	r := &Run{Dir: dir, journal: j}
+	r.reserve()
+	return r, nil
 }
 
 // Journal returns the run's journal.
@@ -121,14 +125,28 @@ func (r *Run) WriteJSON(name string, v any) error {
 	return r.WriteFile(name, append(b, '\n'))
 }
 
-// WriteFile writes a file of the run directory atomically.
+// WriteFile writes a file of the run directory atomically. On a full disk
+// it gives back the run's reserved space (reserve.go) and tries once more.
 func (r *Run) WriteFile(name string, data []byte) error {
+	err := r.writeFile(name, data)
+	if diskFull(err) && r.release() {
+		r.filled = err
+		err = r.writeFile(name, data)
+	}
+	return err
+}
+
+func (r *Run) writeFile(name string, data []byte) error {
 	tmp := r.Path("." + name + ".tmp")
 	if err := os.WriteFile(tmp, data, 0o644); err != nil {
 		os.Remove(tmp) // a full disk keeps no half file
 		return fmt.Errorf("write %s: %w", name, err)
 	}
-	return os.Rename(tmp, r.Path(name))
+	if err := os.Rename(tmp, r.Path(name)); err != nil {
+		os.Remove(tmp)
+		return fmt.Errorf("write %s: %w", name, err)
+	}
+	return nil
 }
 
 // WriteFiles writes every file of files (name to bytes), each atomically,
@@ -145,4 +163,7 @@ func (r *Run) WriteFiles(files map[string][]byte) error {
 }
 
 // Close closes the journal.
-func (r *Run) Close() error { return r.journal.Close() }
+func (r *Run) Close() error {
+	r.release()
+	return r.journal.Close()
+}

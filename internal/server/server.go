@@ -176,15 +176,25 @@ func (i *Instance) Stop() error {
 
 // Restart stops and starts the instance on the same port and directory: the
 // engine's own cache is empty afterwards.
+//
+// Once stopped, the server is started again whatever happens to ctx: a
+// Ctrl-C that cancels ctx in between must not leave the user's instance
+// down, nor its file naming a dead process (the start is bounded by its
+// own time-outs). ctx's error is returned after, so that the caller stops.
 func (i *Instance) Restart(ctx context.Context) error {
 	k := kinds[i.Engine]
 	if err := k.stop(i); err != nil {
 		return err
 	}
-	if err := k.start(ctx, i); err != nil {
+	if err := k.start(context.WithoutCancel(ctx), i); err != nil {
+		// Not running: the file would name a dead process.
+		os.Remove(filepath.Join(i.Dir, stateFile))
 		return err
 	}
-	return i.save()
+	if err := i.save(); err != nil {
+		return err
+	}
+	return ctx.Err()
 }
 
 // alive reports whether the recorded server process still exists.

@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 
 	sqlite3 "github.com/mattn/go-sqlite3"
 
@@ -46,7 +47,11 @@ func open(ctx context.Context, u *dbms.URL) (dbms.Engine, error) {
 	}
 	e := &Engine{path: u.Path, dsn: dsn}
 	if err := e.connect(ctx); err != nil {
-		return nil, dbms.Wrap(dbms.BadInput, fmt.Errorf("cannot open SQLite file %s: %w", u.Path, err))
+		err = fmt.Errorf("cannot open SQLite file %s: %w", u.Path, classify(err))
+		if errors.Is(err, syscall.EMFILE) || errors.Is(err, syscall.ENFILE) || ctx.Err() != nil {
+			return nil, err // out of descriptors, or stopped: no bad path
+		}
+		return nil, dbms.Wrap(dbms.BadInput, err)
 	}
 	return e, nil
 }
@@ -191,6 +196,16 @@ func classify(err error) error {
 	}
 	var se sqlite3.Error
 	if errors.As(err, &se) {
+		if se.SystemErrno == syscall.EMFILE || se.SystemErrno == syscall.ENFILE {
+			// Out of file descriptors: a limit met at run time, not the
+			// user's bad path; the errno is kept for errors.Is.
+			return withErrno{err, se.SystemErrno}
+		}
+		if se.Code == sqlite3.ErrFull {
+			// SQLite keeps no errno for a full disk (os_unix.c clears it),
+			// so its "database or disk is full" is said in full here.
+			return fmt.Errorf("%w (no space left on device, or the database reached its max_page_count)", err)
+		}
 		switch se.Code {
 		case sqlite3.ErrBusy, sqlite3.ErrLocked:
 			return dbms.Wrap(dbms.Conflict, err)
@@ -215,3 +230,13 @@ func embeddedURL(path string, shared bool) string {
 	}
 	return "sqlite:" + path
 }
+
+// withErrno is an error that says what err says and is also errno for
+// errors.Is (go-sqlite3 keeps the errno in a field, not in its chain).
+type withErrno struct {
+	err   error
+	errno syscall.Errno
+}
+
+func (e withErrno) Error() string   { return e.err.Error() }
+func (e withErrno) Unwrap() []error { return []error{e.err, e.errno} }

@@ -13,7 +13,9 @@ func (r *Run) dsbenchWarnings(d *Doc) {
 	ds := r.dsbench()
 	r.warnIncomplete(d, ds.Complete, ds.Error, "the scales measured")
 	for _, s := range sortedScales(ds) {
-		if !s.Consistent {
+		if s.Consistency() == "not checked" {
+			r.warn(d, fmt.Sprintf("scale %d: consistency not checked: %s", s.Scale, s.Unchecked))
+		} else if !s.Consistent {
 			why := strings.Join(s.Inconsistency, "; ")
 			if why == "" {
 				why = "no detail recorded"

@@ -1,0 +1,75 @@
+package cli
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestDiskFullUnderDatabase: the embedded database lives on a small tmpfs
+// that the run outgrows (the run directory is elsewhere). dsbench: scale 1
+// (11 MB) fits in 16 MiB, scale 2's population (23 MB) does not. wisconsin:
+// the relations at N = 10,000 (4.3 MB) fit in 5 MiB, Q19's copy of
+// TENKTUP1 into a result relation does not. Each ends with exit 1, the
+// fault in words ("no space left on device"), what was measured before
+// kept, and a page that says it.
+func TestDiskFullUnderDatabase(t *testing.T) {
+	for _, c := range []struct {
+		name, size string
+		args       func(db string) []string
+		kept       func(t *testing.T, out string)
+	}{
+		{"dsbench", "16m", func(db string) []string {
+			return []string{"dsbench", "--db", "sqlite:" + db, "--mode", "tpcb", "--scales", "1,2", "--cycles", "2", "--duration", "2s", "--threads", "2"}
+		}, func(t *testing.T, out string) {
+			var res struct {
+				Scales []struct {
+					Scale  int64     `json:"scale"`
+					Cycles []float64 `json:"cycles"`
+				} `json:"scales"`
+			}
+			loadJSON(t, filepath.Join(out, "results.json"), &res)
+			if len(res.Scales) == 0 || res.Scales[0].Scale != 1 || len(res.Scales[0].Cycles) != 2 {
+				t.Errorf("results.json scales %+v: want scale 1's two cycles kept", res.Scales)
+			}
+		}},
+		{"wisconsin", "5m", func(db string) []string {
+			return []string{"wisconsin", "--db", "sqlite:" + db, "--size", "10000", "--org", "heap", "--queries", "1,19", "--reps", "3"}
+		}, func(t *testing.T, out string) {
+			var res struct {
+				Queries []struct {
+					Query     int       `json:"query"`
+					Status    string    `json:"status"`
+					SamplesMS []float64 `json:"samples_ms"`
+				} `json:"queries"`
+			}
+			loadJSON(t, filepath.Join(out, "results.json"), &res)
+			if len(res.Queries) != 2 || res.Queries[0].Status != "ok" || len(res.Queries[0].SamplesMS) != 3 || res.Queries[1].Status != "error" {
+				t.Errorf("results.json queries %+v: want Q1 kept, Q19 failed", res.Queries)
+			}
+		}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			tmp := t.TempDir()
+			db := filepath.Join(mountTmpfs(t, tmp, c.size), "x.db")
+			out := filepath.Join(tmp, "run")
+			code, _, stderr := runBinary(t, append(c.args(db), "--out", out)...)
+			const fault = "no space left on device"
+			lines := strings.Split(strings.TrimSpace(stderr), "\n")
+			if code != ExitFailure || !strings.Contains(lines[len(lines)-1], fault) {
+				t.Errorf("exit %d, want %d and the last line naming the full disk; stderr:\n%s", code, ExitFailure, stderr)
+			}
+			var res runResults
+			loadJSON(t, filepath.Join(out, "results.json"), &res)
+			if res.Complete || !strings.Contains(res.Error, fault) {
+				t.Errorf("results.json: complete %v, error %q: want the full disk named", res.Complete, res.Error)
+			}
+			t.Logf("%s: exit %d; %s", c.name, code, lines[len(lines)-1])
+			c.kept(t, out)
+			if page, err := os.ReadFile(filepath.Join(out, "report.html")); err != nil || !strings.Contains(string(page), fault) {
+				t.Errorf("report.html does not say %q (%v)", fault, err)
+			}
+		})
+	}
+}

@@ -1,0 +1,88 @@
+package cli
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"os"
+	"os/exec"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/dbgauge/dbgauge/internal/dbms"
+)
+
+// runWatching runs dbgauge (this test binary, see TestMain) with args and
+// calls onLine with every line of its stderr as it comes, with the
+// process, so that a test can inject a fault at a chosen moment. It
+// returns the lines, its stdout and the exit code, and fails the test when dbgauge
+// runs for more than five minutes.
+func runWatching(t *testing.T, args []string, onLine func(line string, p *os.Process)) (lines []string, stdout string, code int) {
+	t.Helper()
+	cmd := exec.Command(os.Args[0], args...)
+	cmd.Env = append(os.Environ(), "DBGAUGE_TEST_MAIN=1")
+	var o bytes.Buffer
+	cmd.Stdout = &o
+	stderr, err := cmd.StderrPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	killer := time.AfterFunc(5*time.Minute, func() { cmd.Process.Kill() })
+	defer killer.Stop()
+	sc := bufio.NewScanner(stderr)
+	for sc.Scan() {
+		lines = append(lines, sc.Text())
+		if onLine != nil {
+			onLine(sc.Text(), cmd.Process)
+		}
+	}
+	err = cmd.Wait()
+	if ee, ok := err.(*exec.ExitError); ok {
+		if ee.ProcessState.String() == "signal: killed" {
+			t.Fatalf("dbgauge did not end within five minutes; stderr:\n%s", strings.Join(lines, "\n"))
+		}
+		return lines, o.String(), ee.ExitCode()
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	return lines, o.String(), 0
+}
+
+// lockSQLite takes the exclusive lock of the SQLite database at path from
+// a session of its own (waiting up to a minute for the run's writers) and
+// returns the function that lets it go; the test's end lets it go too.
+func lockSQLite(t *testing.T, path string) (release func()) {
+	t.Helper()
+	e, err := dbms.Open(context.Background(), "sqlite:"+path+"?_busy_timeout=60000")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := e.Exec(context.Background(), "BEGIN EXCLUSIVE"); err != nil {
+		e.Close()
+		t.Fatalf("lock %s: %v", path, err)
+	}
+	done := false
+	release = func() {
+		if done {
+			return
+		}
+		done = true
+		if _, err := e.Exec(context.Background(), "COMMIT"); err != nil {
+			t.Errorf("unlock %s: %v", path, err)
+		}
+		e.Close()
+	}
+	t.Cleanup(release)
+	return release
+}
+
+// runResults is the common header of every results.json.
+type runResults struct {
+	Complete bool   `json:"complete"`
+	Error    string `json:"error"`
+}

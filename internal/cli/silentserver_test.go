@@ -1,0 +1,150 @@
+package cli
+
+import (
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+
+	"github.com/dbgauge/dbgauge/internal/server"
+	"github.com/dbgauge/dbgauge/internal/server/servertest"
+)
+
+// TestServerStopsAnsweringTimedQueries: every process of a private
+// PostgreSQL is stopped (SIGSTOP) while wisconsin or qac times its
+// queries. The call that waits on the silent server fails after the URL's
+// io_timeout (2 s here; 30 s by default), the measurement is marked
+// failed (wisconsin's query, qac's QE, dropped by the protocol), never a
+// result, and the run ends with exit 1 and the time-out in words; what was
+// measured before is kept.
+func TestServerStopsAnsweringTimedQueries(t *testing.T) {
+	inst := servertest.Start(t, "postgres", server.Options{})
+	url := inst.URL + "?io_timeout=2s"
+	for _, c := range []struct {
+		name  string
+		args  []string
+		after []string
+		kept  func(t *testing.T, out string)
+	}{
+		{"wisconsin", []string{"wisconsin", "--size", "1000", "--org", "heap", "--queries", "1,2", "--reps", "500"}, []string{"Q1 ", "median"},
+			func(t *testing.T, out string) {
+				var res struct {
+					Queries []struct {
+						Status    string    `json:"status"`
+						Reason    string    `json:"reason"`
+						SamplesMS []float64 `json:"samples_ms"`
+					} `json:"queries"`
+				}
+				loadJSON(t, filepath.Join(out, "results.json"), &res)
+				if len(res.Queries) != 2 || res.Queries[0].Status != "ok" || len(res.Queries[0].SamplesMS) != 500 {
+					t.Fatalf("results.json queries %+v: want Q1 kept whole", res.Queries)
+				}
+				if q := res.Queries[1]; q.Status != "error" || !strings.Contains(q.Reason, "no answer from the server") {
+					t.Errorf("Q2: status %q, reason %q: want it failed by the silence", q.Status, q.Reason)
+				}
+			}},
+		{"qac", []string{"qac", "--wisconsin", "2", "--cardinalities", "1000,2000", "--qe", "200"}, []string{"cardinality 1000 ", "QE  5/"},
+			func(t *testing.T, out string) {
+				var res struct {
+					QaCs []struct {
+						QEs []struct {
+							Error   string `json:"error"`
+							Dropped bool   `json:"dropped"`
+						} `json:"qes"`
+					} `json:"qacs"`
+				}
+				loadJSON(t, filepath.Join(out, "results.json"), &res)
+				failed, kept := 0, 0
+				for _, q := range res.QaCs {
+					for _, qe := range q.QEs {
+						if qe.Error != "" {
+							failed++
+							if !qe.Dropped {
+								t.Errorf("a failed QE kept by the protocol: %q", qe.Error)
+							}
+						} else {
+							kept++
+						}
+					}
+				}
+				// A Q@C is kept whole or not at all (docs/ttp.md): the QEs
+				// measured before the silence are in the journal.
+				j, err := os.ReadFile(filepath.Join(out, "journal.jsonl"))
+				if err != nil {
+					t.Fatal(err)
+				}
+				n := strings.Count(string(j), `"type":"qe"`)
+				t.Logf("qac: %d QEs in results.json, %d failed; %d in the journal", kept, failed, n)
+				if n < 5 {
+					t.Errorf("the journal holds %d QEs, want the 5 measured before the silence", n)
+				}
+			}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			out := filepath.Join(t.TempDir(), "run")
+			var stopped []int
+			defer func() {
+				for _, pid := range stopped {
+					syscall.Kill(pid, syscall.SIGCONT)
+				}
+			}()
+			lines, _, code := runWatching(t, append(c.args, "--db", url, "--out", out), func(line string, _ *os.Process) {
+				for _, a := range c.after {
+					if !strings.Contains(line, a) {
+						return
+					}
+				}
+				if stopped == nil {
+					stopped = processTree(t, inst.PID)
+					for _, pid := range stopped {
+						syscall.Kill(pid, syscall.SIGSTOP)
+					}
+				}
+			})
+			stderr := strings.Join(lines, "\n")
+			if stopped == nil {
+				t.Fatalf("the server was never stopped:\n%s", stderr)
+			}
+			const fault = "no answer from the server within the I/O time-out of 2s"
+			if code != ExitFailure || !strings.Contains(lines[len(lines)-1], fault) {
+				t.Errorf("exit %d, want %d and the last line naming the silence; stderr:\n%s", code, ExitFailure, stderr)
+			}
+			var res runResults
+			loadJSON(t, filepath.Join(out, "results.json"), &res)
+			if res.Complete || !strings.Contains(res.Error, fault) {
+				t.Errorf("results.json: complete %v, error %q: want the silence named", res.Complete, res.Error)
+			}
+			t.Logf("%s: %s", c.name, lines[len(lines)-1])
+			c.kept(t, out)
+		})
+	}
+}
+
+// processTree is pid and its children (a server's postmaster and its
+// backends), from /proc.
+func processTree(t *testing.T, pid int) []int {
+	t.Helper()
+	out := []int{pid}
+	entries, err := os.ReadDir("/proc")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range entries {
+		child, err := strconv.Atoi(e.Name())
+		if err != nil {
+			continue
+		}
+		b, err := os.ReadFile(filepath.Join("/proc", e.Name(), "stat"))
+		if err != nil {
+			continue
+		}
+		// pid (comm) state ppid ...: comm may hold spaces, so read after ')'.
+		f := strings.Fields(string(b[strings.LastIndexByte(string(b), ')')+1:]))
+		if len(f) > 1 && f[1] == strconv.Itoa(pid) {
+			out = append(out, child)
+		}
+	}
+	return out
+}
