@@ -161,6 +161,11 @@ func (postgresKind) stop(inst *Instance) error {
 	if _, err := os.Stat(filepath.Join(data, "postmaster.pid")); errors.Is(err, os.ErrNotExist) {
 		return nil // not running: stopping twice is not an error
 	}
+	if pid, err := postmasterPID(data); err == nil && !running(pid) {
+		// Killed (kill -9): pg_ctl would fail to signal it; the next
+		// start clears the stale pid file itself.
+		return nil
+	}
 	// Fast shutdown: roll back sessions, checkpoint, exit. -w waits until the
 	// postmaster has removed its pid file, i.e. every backend is gone.
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)

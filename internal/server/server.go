@@ -176,10 +176,20 @@ func (i *Instance) Stop() error {
 
 // Restart stops and starts the instance on the same port and directory: the
 // engine's own cache is empty afterwards.
-func (i *Instance) Restart(ctx context.Context) error {
+func (i *Instance) Restart(ctx context.Context) error { return i.RestartAfter(ctx, 0) }
+
+// RestartAfter stops the instance, leaves it down for pause, and starts it
+// again on the same port and directory: a restart as an operator's script
+// does it, which clients under load must survive.
+func (i *Instance) RestartAfter(ctx context.Context, pause time.Duration) error {
 	k := kinds[i.Engine]
 	if err := k.stop(i); err != nil {
 		return err
+	}
+	select {
+	case <-time.After(pause):
+	case <-ctx.Done():
+		return ctx.Err()
 	}
 	if err := k.start(ctx, i); err != nil {
 		return err
