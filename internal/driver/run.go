@@ -21,8 +21,8 @@ type runner struct {
 	// resilient: the run retries or reconnects, so transient faults are
 	// failed trials waited out with a backoff (attempt.go), not the end.
 	resilient bool
-	workers  []*worker
-	raw      *rawWriter
+	workers   []*worker
+	raw       *rawWriter
 }
 
 // Run opens every session, then runs cfg.Cycles cycles back to back, calling
