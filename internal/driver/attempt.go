@@ -95,6 +95,10 @@ func (w *worker) fatal(ctx context.Context, what string, err error) error {
 	return fmt.Errorf("node %d thread %d: %s: %w", w.node, w.thread, what, err)
 }
 
+// MidRun is midRun for the sessions a run opens beside the driver's (a
+// control session between cycles).
+func MidRun(err error) error { return midRun(err) }
+
 // midRun marks a failure to open a session during the run as a fault of
 // the connection: the adapters call an unreachable server the user's
 // mistake (bad input), which it is at the start but not once the run has
