@@ -3,6 +3,7 @@ package experiment
 import (
 	"context"
 	"math/rand/v2"
+	"time"
 
 	"github.com/dbgauge/dbgauge/internal/dbms"
 	"github.com/dbgauge/dbgauge/internal/driver"
@@ -74,7 +75,8 @@ func (r *dsbenchRun) control(ctx context.Context, faults *driver.ErrorCounts, f 
 func scaleFaults(sr *results.ScaleResult, d *driver.Result, checkErrs map[int]*driver.ErrorCounts, inDoubt map[int]int64) {
 	sr.Errors, sr.Reconnects = d.Errors.Map(), d.Reconnects
 	for _, c := range d.Cycles {
-		f := results.CycleFaults{Cycle: c.Cycle, Errors: c.Errors.Map(), Reconnects: c.Reconnects, InDoubt: inDoubt[c.Cycle]}
+		f := results.CycleFaults{Cycle: c.Cycle, Start: c.Start.UTC().Truncate(time.Second), End: c.End.UTC().Add(time.Second - 1).Truncate(time.Second),
+			Errors: c.Errors.Map(), Reconnects: c.Reconnects, InDoubt: inDoubt[c.Cycle]}
 		if ce := checkErrs[c.Cycle]; ce != nil {
 			f.CheckErrors = ce.Map()
 		}

@@ -1,5 +1,7 @@
 package results
 
+import "time"
+
 // DSBenchResults is results.json of a stress sweep (dbgauge dsbench), the
 // contract of docs/dsbench.md: experiment, engine, mode, form, threads,
 // connections, scales (per scale the rates, counts, cycle rates T_i, f,
@@ -140,7 +142,12 @@ type CycleDetail struct {
 // check and cleanup after it, by class (each retried on a new control
 // session under retry or reconnect).
 type CycleFaults struct {
-	Cycle       int              `json:"cycle"`
+	Cycle int `json:"cycle"`
+	// Start and End of the cycle (its demanded end), whole seconds in UTC
+	// (the start rounded down, the end up), to match faults with a
+	// restart's time; the check after the cycle follows End.
+	Start       time.Time        `json:"start"`
+	End         time.Time        `json:"end"`
 	Errors      map[string]int64 `json:"errors,omitempty"`
 	Reconnects  int64            `json:"reconnects,omitempty"`
 	InDoubt     int64            `json:"in_doubt,omitempty"`

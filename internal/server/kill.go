@@ -27,7 +27,19 @@ func (i *Instance) Kill() error {
 		}
 		time.Sleep(20 * time.Millisecond)
 	}
+	// Give whoever reaps it (its parent, or init for a daemon) a moment:
+	// a zombie still answers kill(pid, 0), which a server's own
+	// stale-lock check takes for a running server.
+	for reap := time.Now().Add(5 * time.Second); exists(i.PID) && time.Now().Before(reap); {
+		time.Sleep(20 * time.Millisecond)
+	}
 	return nil
+}
+
+// exists reports whether pid has a process table entry, zombie or not.
+func exists(pid int) bool {
+	_, err := os.Stat(fmt.Sprintf("/proc/%d", pid))
+	return err == nil
 }
 
 // running reports whether pid exists and is not a zombie (a killed child

@@ -98,6 +98,11 @@ func (k postgresKind) start(ctx context.Context, inst *Instance) (err error) {
 			}
 		}()
 	}
+	if pid, err := postmasterPID(data); err == nil && !running(pid) {
+		// A killed server's lock file: the postmaster would take an
+		// unreaped zombie of the old one for a running server.
+		os.Remove(filepath.Join(data, "postmaster.pid"))
+	}
 	if err := writePostgresConf(filepath.Join(data, postgresConf), inst, sock, owner); err != nil {
 		return err
 	}
