@@ -165,9 +165,11 @@ func runWithFault(t *testing.T, args []string, inst *server.Instance, ready func
 	}()
 	var stderr strings.Builder
 	faulted := make(chan error, 1)
+	started := false
 	for l := range lines {
 		stderr.WriteString(l + "\n")
 		if ready(l) {
+			started = true
 			go func() {
 				time.Sleep(settle)
 				faulted <- fault(context.Background(), inst)
@@ -188,13 +190,11 @@ func runWithFault(t *testing.T, args []string, inst *server.Instance, ready func
 		cmd.Process.Kill()
 		t.Fatalf("dbgauge %s did not end; stderr so far:\n%s", strings.Join(args, " "), stderr.String())
 	}
-	select {
-	case ferr := <-faulted:
-		if ferr != nil {
-			t.Fatalf("fault: %v", ferr)
-		}
-	default:
+	if !started {
 		t.Fatalf("dbgauge ended before the fault; stderr:\n%s", stderr.String())
+	}
+	if ferr := <-faulted; ferr != nil {
+		t.Fatalf("fault: %v", ferr)
 	}
 	code := 0
 	if ee, ok := err.(*exec.ExitError); ok {
