@@ -15,10 +15,12 @@ import (
 type backoffFlags struct {
 	fs          *pflag.FlagSet
 	cap, giveUp *flagtype.Value[time.Duration]
+	// needs names the command's flags that make it retry.
+	needs string
 }
 
-func newBackoffFlags() backoffFlags {
-	return backoffFlags{
+func newBackoffFlags(needs string) backoffFlags {
+	return backoffFlags{needs: needs,
 		cap:    flagtype.Duration(driver.DefaultBackoffCap).WithExample("2s"),
 		giveUp: flagtype.Duration(driver.DefaultGiveUp).WithExample("60s"),
 	}
@@ -26,8 +28,8 @@ func newBackoffFlags() backoffFlags {
 
 func (f *backoffFlags) bind(fl *pflag.FlagSet) {
 	f.fs = fl
-	fl.Var(f.cap, "backoff-cap", "with --retry or --reconnect: the longest wait between attempts after the connection was lost or refused, or the server was shutting down, starting or full (capped exponential backoff from 10ms, jittered)")
-	fl.Var(f.giveUp, "give-up", "with --retry or --reconnect: how long such a fault may last before the run fails, naming it")
+	fl.Var(f.cap, "backoff-cap", "with "+f.needs+": the longest wait between attempts after the connection was lost or refused, or the server was shutting down, starting or full (capped exponential backoff from 10ms, jittered)")
+	fl.Var(f.giveUp, "give-up", "with "+f.needs+": how long such a fault may last before the run fails, naming it")
 }
 
 // plan checks the flags against each other and returns the values; they
@@ -35,7 +37,7 @@ func (f *backoffFlags) bind(fl *pflag.FlagSet) {
 func (f *backoffFlags) plan(resilient bool) (capD, giveUp time.Duration, err error) {
 	for _, name := range []string{"backoff-cap", "give-up"} {
 		if f.fs.Changed(name) && !resilient {
-			return 0, 0, usagef("--%s applies only with --retry or --reconnect: add one of them or leave --%s out", name, name)
+			return 0, 0, usagef("--%s applies only with %s: add it or leave --%s out", name, f.needs, name)
 		}
 	}
 	if f.giveUp.V < f.cap.V {

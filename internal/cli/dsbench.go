@@ -54,7 +54,7 @@ func newDSBenchFlags() *dsbenchFlags {
 		rate:        flagtype.Float(0).Check(flagtype.AtLeast(0.0, "")).Check(checkRate).WithExample("1000"),
 		confidence:  flagtype.Percentages("50,68,87,95,99,99.7"),
 		seed:        flagtype.Seed("1"),
-		backoff:     newBackoffFlags(),
+		backoff:     newBackoffFlags("--retry or --reconnect"),
 	}
 }
 

@@ -52,6 +52,9 @@ var (
 // user looks for.
 var faultWords = regexp.MustCompile(`connection refused|connection lost|lost the connection|terminat|shut ?down|unexpected EOF|gave up|server`)
 
+// incompleteWords is how a page says the run did not complete.
+var incompleteWords = regexp.MustCompile(`(?i)the run did not complete|the run is incomplete`)
+
 // loadFaultResults is what the rows read of results.json.
 type loadFaultResults struct {
 	Complete bool   `json:"complete"`
@@ -84,18 +87,24 @@ func TestLoadServerFaults(t *testing.T) {
 	}
 	// The end of cycle 1 (its line), then a second and a half into cycle 2.
 	inCycle2 := func(line string) bool { return strings.Contains(line, "cycle  1/3") }
-	const settle = 1500 * time.Millisecond
+	// Repetitions of about a second each: after the first, the fault
+	// comes while the four users of the next one run.
+	multiuser := func(url, out string, extra ...string) []string {
+		return append([]string{"multiuser", "--db", url, "--users", "1,4", "--tuples", "10000", "--retrieves", "3000", "--reps", "3", "--out", out}, extra...)
+	}
+	afterRep1 := func(line string) bool { return strings.Contains(line, "users   1  repetition 1/3") }
 	for _, tc := range []struct {
-		name  string
-		args  func(url, out string) []string
-		ready func(line string) bool
-		fault serverFault
-		check func(t *testing.T, dir string, code int, res loadFaultResults, stderr string)
+		name   string
+		args   func(url, out string) []string
+		ready  func(line string) bool
+		settle time.Duration
+		fault  serverFault
+		check  func(t *testing.T, dir string, code int, res loadFaultResults, stderr string)
 	}{
 		{
 			name:  "dsbench/kill-9",
 			args:  func(url, out string) []string { return dsbench(url, out) },
-			ready: inCycle2, fault: killServer,
+			ready: inCycle2, settle: 1500 * time.Millisecond, fault: killServer,
 			check: func(t *testing.T, dir string, code int, res loadFaultResults, stderr string) {
 				failedRun(t, dir, code, res, stderr)
 				if len(res.Scales) != 1 || res.Scales[0].PopulateS <= 0 || len(res.Scales[0].Cycles) != 1 {
@@ -106,20 +115,43 @@ func TestLoadServerFaults(t *testing.T) {
 		{
 			name:  "dsbench/kill-9+start/retry+reconnect",
 			args:  func(url, out string) []string { return dsbench(url, out, "--retry", "--reconnect") },
-			ready: inCycle2, fault: killAndStart,
+			ready: inCycle2, settle: 1500 * time.Millisecond, fault: killAndStart,
 			check: survivedSweep,
 		},
 		{
 			name:  "dsbench/restart/retry+reconnect",
 			args:  func(url, out string) []string { return dsbench(url, out, "--retry", "--reconnect") },
-			ready: inCycle2, fault: restartServer,
+			ready: inCycle2, settle: 1500 * time.Millisecond, fault: restartServer,
 			check: survivedSweep,
+		},
+		{
+			name:  "multiuser/kill-9",
+			args:  func(url, out string) []string { return multiuser(url, out) },
+			ready: afterRep1, settle: 300 * time.Millisecond, fault: killServer,
+			check: func(t *testing.T, dir string, code int, res loadFaultResults, stderr string) {
+				failedRun(t, dir, code, res, stderr)
+				if len(res.Runs) == 0 || len(res.Runs) >= 6 {
+					t.Errorf("%d measurements kept: want the first one(s), not all six", len(res.Runs))
+				}
+			},
+		},
+		{
+			name:  "multiuser/kill-9+start/retry",
+			args:  func(url, out string) []string { return multiuser(url, out, "--retry") },
+			ready: afterRep1, settle: 300 * time.Millisecond, fault: killAndStart,
+			check: survivedRepetitions,
+		},
+		{
+			name:  "multiuser/restart/retry",
+			args:  func(url, out string) []string { return multiuser(url, out, "--retry") },
+			ready: afterRep1, settle: 300 * time.Millisecond, fault: restartServer,
+			check: survivedRepetitions,
 		},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			inst := servertest.Start(t, "postgres", server.Options{})
 			out := filepath.Join(t.TempDir(), "run")
-			code, stderr := runWithFault(t, tc.args(inst.URL, out), inst, tc.ready, settle, tc.fault)
+			code, stderr := runWithFault(t, tc.args(inst.URL, out), inst, tc.ready, tc.settle, tc.fault)
 			var res loadFaultResults
 			b, err := os.ReadFile(filepath.Join(out, "results.json"))
 			if err != nil {
@@ -221,7 +253,7 @@ func failedRun(t *testing.T, dir string, code int, res loadFaultResults, stderr 
 		t.Errorf("last line %q: want the fault named", last)
 	}
 	page, err := os.ReadFile(filepath.Join(dir, "report.html"))
-	if err != nil || !strings.Contains(string(page), "the run did not complete") || !faultWords.Match(page) {
+	if err != nil || !incompleteWords.Match(page) || !faultWords.Match(page) {
 		t.Errorf("report.html (%v): want it to say the run did not complete and why", err)
 	}
 }
@@ -261,5 +293,31 @@ func survivedSweep(t *testing.T, dir string, code int, res loadFaultResults, std
 	page, err := os.ReadFile(filepath.Join(dir, "report.html"))
 	if err != nil || !strings.Contains(string(page), "Faults of the connection and the server") {
 		t.Errorf("report.html (%v): want the faults section", err)
+	}
+}
+
+// survivedRepetitions: multiuser under --retry went through the fault:
+// exit 0, all six measurements, and the one the fault cut short listed
+// (with a class of the connection or the server) in results.json, never
+// among the results, and on the page.
+func survivedRepetitions(t *testing.T, dir string, code int, res loadFaultResults, stderr string) {
+	t.Helper()
+	if code != ExitOK || !res.Complete {
+		t.Fatalf("exit %d, complete %v, error %q; stderr:\n%s", code, res.Complete, res.Error, stderr)
+	}
+	if len(res.Runs) != 6 {
+		t.Errorf("%d measurements, want 2 user counts x 3 repetitions", len(res.Runs))
+	}
+	if len(res.Retried) == 0 {
+		t.Fatalf("no measurement cut short: the fault does not show in results.json")
+	}
+	for _, r := range res.Retried {
+		if r.Class == "" || r.Class == "other" {
+			t.Errorf("cut short %+v: want the fault's class", r)
+		}
+	}
+	page, err := os.ReadFile(filepath.Join(dir, "report.html"))
+	if err != nil || !strings.Contains(string(page), "cut short by a fault of the connection or the server") {
+		t.Errorf("report.html (%v): want the measurement cut short named", err)
 	}
 }

@@ -16,8 +16,11 @@ func (p DSBenchPlan) resilient() bool { return p.Retry || p.Reconnect }
 
 // backoff is the backoff's cap and give-up limit in seconds, defaults
 // filled in, as results.json records them.
-func (p DSBenchPlan) backoff() (capS, giveUpS float64) {
-	c, g := p.BackoffCap, p.GiveUp
+func (p DSBenchPlan) backoff() (capS, giveUpS float64) { return backoffSeconds(p.BackoffCap, p.GiveUp) }
+
+// backoffSeconds is a backoff's cap and give-up limit in seconds, the
+// driver's defaults in place of 0.
+func backoffSeconds(c, g time.Duration) (capS, giveUpS float64) {
 	if c <= 0 {
 		c = driver.DefaultBackoffCap
 	}

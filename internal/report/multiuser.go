@@ -50,6 +50,9 @@ func multiuserTable(r *results.MultiuserResults) *Table {
 		t.Notes = append(t.Notes, fmt.Sprintf("highest thruput %s at %d users; the machine that drove them has %d CPUs", sigDigits(th, 3), u, r.CPUs))
 	}
 	t.Notes = append(t.Notes, "organisation: "+r.Organization)
+	for _, c := range r.Retried {
+		t.Notes = append(t.Notes, fmt.Sprintf("%d users repetition %d: cut short by %s, measured again (%s)", c.Users, c.Rep, c.Class, c.Error))
+	}
 	for _, w := range r.Warnings {
 		t.Notes = append(t.Notes, "warning: "+w)
 	}

@@ -115,6 +115,7 @@ func (ABOrganize) JournalKind() string         { return "organize" }
 func (ScaleResult) JournalKind() string        { return "scale" }
 func (DSBenchCycle) JournalKind() string       { return "cycle" }
 func (MultiuserRun) JournalKind() string       { return "multiuser" }
+func (MultiuserRetried) JournalKind() string   { return "retried" }
 func (QACExecution) JournalKind() string       { return "qe" }
 func (SizeSweepRetrieve) JournalKind() string  { return "retrieve" }
 func (SizeSweepOrganize) JournalKind() string  { return "organize" }

@@ -28,6 +28,23 @@ type MultiuserResults struct {
 	Load       *LoadResult      `json:"load,omitempty"`
 	Points     []MultiuserPoint `json:"points"`
 	Runs       []MultiuserRun   `json:"runs"`
+	// Retry: a measurement cut short by a fault of the connection or the
+	// server was measured again, after a backoff capped at BackoffCapS,
+	// for at most GiveUpS; Retried lists each cut-short measurement (none
+	// of them is among Runs).
+	Retry       bool               `json:"retry,omitempty"`
+	BackoffCapS float64            `json:"backoff_cap_s,omitempty"`
+	GiveUpS     float64            `json:"give_up_s,omitempty"`
+	Retried     []MultiuserRetried `json:"retried,omitempty"`
+}
+
+// MultiuserRetried is a measurement a fault cut short: not a result, kept
+// to show what the fault cost.
+type MultiuserRetried struct {
+	Users int    `json:"users"`
+	Rep   int    `json:"rep"`
+	Class string `json:"class"` // connection_lost, connection_refused, server_unavailable, too_many_connections
+	Error string `json:"error"`
 }
 
 // MultiuserPoint is one user count over its repetitions. Times are the

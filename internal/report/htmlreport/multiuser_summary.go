@@ -70,6 +70,9 @@ func multiuserWarnings(m *results.MultiuserResults) []string {
 			w = append(w, fmt.Sprintf("%d users: only %d of %d repetitions measured.", u, p.N, m.Reps))
 		}
 	}
+	for _, c := range m.Retried {
+		w = append(w, fmt.Sprintf("%d users, repetition %d: cut short by a fault of the connection or the server (%s: %s); not a result, measured again after a backoff capped at %g s.", c.Users, c.Rep, c.Class, c.Error, m.BackoffCapS))
+	}
 	var bad []string
 	for _, run := range m.Runs {
 		if want := int64(run.Users*m.Retrieves) * m.RowsPerRetrieve; run.Rows != want {
