@@ -99,7 +99,10 @@ Each client of a server engine waits for its replies in the kernel, as
 pgbench's and sysbench's threads do. A call whose server does not answer
 within the URL's io_timeout (default 30s, e.g. ?io_timeout=5s) is a failed
 trial and its session is replaced; Ctrl-C and SIGTERM stop the run at once
-and keep what was measured. A local server can be named by its Unix socket
+and keep what was measured. A server that restarts or crashes ends the run
+(exit 1, finished cycles kept); with --retry or --reconnect the clients wait
+it out with a capped exponential backoff (--backoff-cap, --give-up) and
+results.json counts the failures by class per cycle. A local server can be named by its Unix socket
 (postgres:///db?host=DIR, mysql://user@unix(PATH)/db). Per scale the run
 records the client's CPU per transaction and its share of the machine, and
 warns when the client took more than a quarter of the machine's CPU.`,

@@ -76,7 +76,10 @@ Each user count runs --reps times (a repetition goes through all counts).
 The table gives per user count the median time with its range and a
 bootstrap interval, per_user = time / users and thruput = users x T(1) /
 T(users); the diagram draws thruput against users beside the ideal line.
-Users are goroutines by default; --processes makes each its own process.`,
+Users are goroutines by default; --processes makes each its own process.
+With --retry a measurement cut short by a server restarting or crashing is
+measured again after a capped exponential backoff (--backoff-cap, --give-up)
+and listed in results.json, never as a result.`,
 		flags: func() experimentFlags[experiment.MultiuserPlan] { return newMultiuserFlags() },
 		run:   experiment.RunMultiuser,
 		summary: func(r *results.MultiuserResults, dir string) []byte {
