@@ -113,6 +113,22 @@ func TestLoadServerFaults(t *testing.T) {
 			},
 		},
 		{
+			name: "dsbench/kill-9/retry+reconnect/give-up",
+			args: func(url, out string) []string {
+				return dsbench(url, out, "--retry", "--reconnect", "--backoff-cap", "200ms", "--give-up", "2s")
+			},
+			ready: inCycle2, settle: 1500 * time.Millisecond, fault: killServer,
+			check: func(t *testing.T, dir string, code int, res loadFaultResults, stderr string) {
+				failedRun(t, dir, code, res, stderr)
+				if !strings.Contains(res.Error, "gave up after") {
+					t.Errorf("error %q: want it to say the run gave up, and after how long", res.Error)
+				}
+				if len(res.Scales) != 1 || res.Scales[0].PopulateS <= 0 || len(res.Scales[0].Cycles) != 1 {
+					t.Errorf("scales %+v: want the population and cycle 1 kept", res.Scales)
+				}
+			},
+		},
+		{
 			name:  "dsbench/kill-9+start/retry+reconnect",
 			args:  func(url, out string) []string { return dsbench(url, out, "--retry", "--reconnect") },
 			ready: inCycle2, settle: 1500 * time.Millisecond, fault: killAndStart,

@@ -2,6 +2,7 @@ package driver
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strconv"
 	"sync"
@@ -160,4 +161,47 @@ func checkRestartCounts(t *testing.T, res *Result) {
 		t.Errorf("cycles: %d transient errors, %d reconnects; totals %d, %d", transient, reconnects, res.Errors.Transient(), res.Reconnects)
 	}
 	t.Logf("errors by class %v, %d reconnects, %d retries", res.Errors.Map(), res.Reconnects, res.Retries)
+}
+
+// TestGiveUp: a server killed for good in cycle 2 under Retry and
+// Reconnect is waited for up to GiveUp, then the run ends with a
+// *GiveUpError naming the fault: of a transient class (a failed run, never
+// the user's bad input), with cycle 1 kept and cycle 2 returned apart.
+func TestGiveUp(t *testing.T) {
+	inst := servertest.Start(t, "postgres", server.Options{})
+	ctx := context.Background()
+	var once sync.Once
+	stopped := make(chan error, 1)
+	cfg := Config{
+		Threads: 2, Cycles: 3, Duration: 3 * time.Second, Retry: true, Reconnect: true,
+		BackoffCap: 100 * time.Millisecond, GiveUp: time.Second,
+		Open:          func(ctx context.Context) (dbms.Engine, error) { return dbms.Open(ctx, inst.URL) },
+		ProgressEvery: 100 * time.Millisecond,
+		Progress: func(p Progress) {
+			if p.Cycle == 2 && p.Committed > 0 {
+				once.Do(func() { go func() { stopped <- inst.Kill() }() })
+			}
+		},
+		NewOp: func(node, thread int) Op {
+			return func(ctx context.Context, s *Session) error {
+				_, err := s.Engine.Exec(ctx, "SELECT 1")
+				return err
+			}
+		},
+	}
+	res, err := runOrHang(t, ctx, cfg, 2*time.Minute)
+	if serr := <-stopped; serr != nil {
+		t.Fatalf("stop: %v", serr)
+	}
+	var g *GiveUpError
+	if !errors.As(err, &g) || !dbms.Classify(err).Transient() {
+		t.Fatalf("err %v (class %v), want a GiveUpError of a transient class", err, dbms.Classify(err))
+	}
+	if g.Down < cfg.GiveUp || g.Attempts < 2 {
+		t.Errorf("gave up after %v and %d attempts, want at least %v and 2", g.Down, g.Attempts, cfg.GiveUp)
+	}
+	if len(res.Cycles) != 1 || res.Interrupted == nil || res.Interrupted.Cycle != 2 || res.Interrupted.Errors.Transient() == 0 {
+		t.Errorf("kept %d cycles, interrupted %+v: want cycle 1 kept, cycle 2 apart with its faults counted", len(res.Cycles), res.Interrupted)
+	}
+	t.Logf("%v", err)
 }

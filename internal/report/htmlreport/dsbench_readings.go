@@ -193,7 +193,7 @@ func cpuReading(s []results.ScaleResult) string {
 // about them.
 func faultsReading(ds *results.DSBenchResults) string {
 	if ds.BackoffCapS > 0 {
-		return fmt.Sprintf("Cycles in which clients lost or could not open their connections (a server restarting, stopped or full). The run retried with backoff capped at %g s, giving up after %g s; a cycle keeps its rate, and only the transactions in flight were lost. A commit in doubt was lost with its connection and may have been applied; the consistency check allows for it.", ds.BackoffCapS, ds.GiveUpS)
+		return fmt.Sprintf("Cycles in which clients lost or could not open their connections (a server restarting, stopped or full). The clients retried after a backoff capped at %g s and would have given up after %g s; a cycle with faults is kept, and its rate counts what committed around them. A commit in doubt was lost with its connection and may have been applied; the consistency check allows for it.", ds.BackoffCapS, ds.GiveUpS)
 	}
 	return "Cycles in which clients lost their connections and replaced them."
 }
