@@ -16,6 +16,7 @@ import (
 	"github.com/dbgauge/dbgauge/internal/dbms"
 	"github.com/dbgauge/dbgauge/internal/driver"
 	"github.com/dbgauge/dbgauge/internal/progress"
+	"github.com/dbgauge/dbgauge/internal/report"
 	"github.com/dbgauge/dbgauge/internal/results"
 	"github.com/dbgauge/dbgauge/internal/stats"
 	"github.com/dbgauge/dbgauge/internal/sysinfo"
@@ -167,8 +168,13 @@ func (r *dsbenchRun) dsbenchScale(ctx context.Context, x int64) (*results.ScaleR
 		// check and the cleanup are done.
 		cpu.stop()
 		defer cpu.start()
-		r.run.Journal().Append(results.DSBenchCycle{Scale: x, Cycle: cycle, Committed: c.Committed, Failed: c.Failed, TPS: c.TPS()})
-		r.pr.Line("scale %-6d cycle %2d/%d  %9.1f tps  %d committed  %d failed", x, cycle, r.plan.Cycles, c.TPS(), c.Committed, c.Failed)
+		r.run.Journal().Append(results.DSBenchCycle{Scale: x, Cycle: cycle, Committed: c.Committed, Failed: c.Failed, TPS: c.TPS(),
+			Errors: c.Errors.Map(), Reconnects: c.Reconnects})
+		faults := ""
+		if c.Errors.Transient() > 0 || c.Reconnects > 0 {
+			faults = fmt.Sprintf("  faults: %s; %d reconnect attempts", report.ErrorCounts(c.Errors.Map()), c.Reconnects)
+		}
+		r.pr.Line("scale %-6d cycle %2d/%d  %9.1f tps  %d committed  %d failed%s", x, cycle, r.plan.Cycles, c.TPS(), c.Committed, c.Failed, faults)
 		return check(ctx, cycle)
 	})
 	r.startLoad()
