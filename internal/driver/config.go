@@ -54,7 +54,8 @@ type Config struct {
 	Poisson bool
 
 	// Open opens one client session. Errors at the start are returned by
-	// Run at once; errors when reconnecting during the run end the run.
+	// Run at once; errors when reconnecting during the run end the run,
+	// unless Retry or Reconnect waits out transient ones (BackoffCap).
 	Open func(ctx context.Context) (dbms.Engine, error)
 	// Setup, if set, runs on every new session (prepare statements, SET ...).
 	Setup func(ctx context.Context, s *Session) error
