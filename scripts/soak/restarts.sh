@@ -45,11 +45,12 @@ if [ -z "$bin" ]; then
   (cd "$here" && go build -o "$bin" ./cmd/dbgauge)
 fi
 
-# The sweep's shape: cycles per scale grow with the length; D fills about
-# 85% of it (the rest is population, checks and restarts).
+# The sweep's shape: cycles per scale grow with the length; the cycles fill
+# 97% of it (population, checks and restarts take the rest: 15 s of a
+# 25-minute sweep here).
 nscales=$(tr ',' '\n' <<<"$scales" | wc -l)
 cycles=$(( minutes >= 12 ? minutes / 4 : 3 ))
-duration=$(( minutes * 60 * 85 / 100 / (nscales * cycles) ))
+duration=$(( minutes * 60 * 97 / 100 / (nscales * cycles) ))
 [ "$duration" -ge 5 ] || duration=5
 
 # A fixed port: the restarted server must come back where the clients look.
