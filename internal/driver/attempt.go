@@ -54,34 +54,37 @@ func (w *worker) attempt(ctx context.Context, s *Session) (failed error, class d
 	case c == dbms.Syntax, c == dbms.Unsupported, c == dbms.BadInput, c == dbms.Invalid:
 		return nil, c, w.fatal(ctx, c.String()+" error", err)
 	case c.Transient():
-		return err, c, w.lose(ctx, s)
+		return err, c, w.lose(ctx, s, c, err)
 	case s.Tx != nil:
 		if rerr := s.Tx.Rollback(w.r.opContext(s)); rerr != nil && !w.r.cfg.Reconnect {
 			// The session's state is unknown: start afresh.
-			return err, c, w.lose(ctx, s)
+			return err, c, w.lose(ctx, s, dbms.Classify(rerr), fmt.Errorf("rollback: %w", rerr))
 		}
 	}
 	return err, c, nil
 }
 
-// lose gives up s's session after a fault. A resilient run opens the next
-// one at its next attempt, after the backoff; otherwise it is replaced at
-// once, and a failure to do so ends the run.
-func (w *worker) lose(ctx context.Context, s *Session) error {
+// lose gives up s's session after the failure cause of class c. A
+// resilient run opens the next one at its next attempt, after the backoff;
+// otherwise it is replaced at once, and a failure to do so ends the run.
+func (w *worker) lose(ctx context.Context, s *Session, c dbms.Class, cause error) error {
 	if w.r.resilient {
 		w.r.disconnect(s)
 		s.lost = true
 		return nil
 	}
-	return w.replace(ctx, s)
+	return w.replace(ctx, s, c, cause)
 }
 
-// replace closes s's engine and opens a new session in its place.
-func (w *worker) replace(ctx context.Context, s *Session) error {
+// replace closes s's engine and opens a new session in its place. When
+// that fails the run ends with both faults in words: why the session went
+// and why no other could be had.
+func (w *worker) replace(ctx context.Context, s *Session, c dbms.Class, cause error) error {
 	w.r.disconnect(s)
 	w.reconnects++
 	if err := w.r.connect(ctx, s); err != nil {
-		return w.fatal(ctx, "reconnect", midRun(err))
+		what := fmt.Sprintf("session failed (%s: %v) and no new one could be opened (a run that retries or reconnects waits for the server)", c, cause)
+		return w.fatal(ctx, what, midRun(err))
 	}
 	return nil
 }
