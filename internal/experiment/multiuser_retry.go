@@ -32,10 +32,14 @@ func (r *multiuserRun) measureOnce(ctx context.Context, n, rep int, scripts [][]
 		if !r.plan.Retry || !c.Transient() {
 			return ur, err
 		}
-		cut := results.MultiuserRetried{Users: n, Rep: rep, Class: c.String(), Error: err.Error()}
-		r.res.Retried = append(r.res.Retried, cut)
-		r.run.Journal().Append(cut)
-		r.pr.Line("users %3d  repetition %d/%d  cut short (%s): measured again after a backoff", n, rep, r.plan.Reps, c)
+		if !b.Down() {
+			r.res.Retried = append(r.res.Retried, results.MultiuserRetried{Users: n, Rep: rep, Class: c.String(), Error: err.Error(), Errors: map[string]int64{}})
+			r.pr.Line("users %3d  repetition %d/%d  cut short (%s): measured again after a backoff", n, rep, r.plan.Reps, c)
+		}
+		cut := &r.res.Retried[len(r.res.Retried)-1]
+		cut.Attempts++
+		cut.Errors[c.String()]++
+		r.run.Journal().Append(*cut)
 		if werr := b.Wait(ctx, c, err); werr != nil {
 			return ur, werr
 		}

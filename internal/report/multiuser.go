@@ -3,6 +3,7 @@ package report
 import (
 	"fmt"
 	"strconv"
+	"strings"
 
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
@@ -51,7 +52,8 @@ func multiuserTable(r *results.MultiuserResults) *Table {
 	}
 	t.Notes = append(t.Notes, "organisation: "+r.Organization)
 	for _, c := range r.Retried {
-		t.Notes = append(t.Notes, fmt.Sprintf("%d users repetition %d: cut short by %s, measured again (%s)", c.Users, c.Rep, c.Class, c.Error))
+		t.Notes = append(t.Notes, fmt.Sprintf("%d users repetition %d: cut short by %s, measured again after %d failed attempts (%s): %s",
+			c.Users, c.Rep, c.Class, c.Attempts, ErrorCounts(c.Errors), strings.SplitN(c.Error, "\n", 2)[0]))
 	}
 	for _, w := range r.Warnings {
 		t.Notes = append(t.Notes, "warning: "+w)

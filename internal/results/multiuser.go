@@ -39,12 +39,16 @@ type MultiuserResults struct {
 }
 
 // MultiuserRetried is a measurement a fault cut short: not a result, kept
-// to show what the fault cost.
+// to show what the fault cost. Class and Error are the first failure's;
+// Attempts counts every failed attempt until the measurement could be
+// taken (or the run gave up), Errors the same by class.
 type MultiuserRetried struct {
-	Users int    `json:"users"`
-	Rep   int    `json:"rep"`
-	Class string `json:"class"` // connection_lost, connection_refused, server_unavailable, too_many_connections
-	Error string `json:"error"`
+	Users    int              `json:"users"`
+	Rep      int              `json:"rep"`
+	Class    string           `json:"class"` // connection_lost, connection_refused, server_unavailable, too_many_connections
+	Error    string           `json:"error"`
+	Attempts int              `json:"failed_attempts"`
+	Errors   map[string]int64 `json:"errors"`
 }
 
 // MultiuserPoint is one user count over its repetitions. Times are the

@@ -99,9 +99,11 @@ func (k postgresKind) start(ctx context.Context, inst *Instance) (err error) {
 		}()
 	}
 	if pid, err := postmasterPID(data); err == nil && !running(pid) {
-		// A killed server's lock file: the postmaster would take an
+		// A killed server's lock files (the data directory's and the
+		// socket's, which hold its pid): the postmaster would take an
 		// unreaped zombie of the old one for a running server.
 		os.Remove(filepath.Join(data, "postmaster.pid"))
+		os.Remove(filepath.Join(sock, fmt.Sprintf(".s.PGSQL.%d.lock", inst.Port)))
 	}
 	if err := writePostgresConf(filepath.Join(data, postgresConf), inst, sock, owner); err != nil {
 		return err

@@ -14,7 +14,6 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
-	"syscall"
 	"time"
 )
 
@@ -197,12 +196,10 @@ func (i *Instance) RestartAfter(ctx context.Context, pause time.Duration) error 
 	return i.save()
 }
 
-// alive reports whether the recorded server process still exists.
+// alive reports whether the recorded server process still runs: a killed
+// server that nobody has reaped yet (a zombie) does not.
 func (i *Instance) alive() bool {
-	if i.PID <= 0 {
-		return false
-	}
-	return syscall.Kill(i.PID, 0) == nil
+	return i.PID > 0 && running(i.PID)
 }
 
 func (i *Instance) save() error {

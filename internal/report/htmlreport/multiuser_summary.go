@@ -71,7 +71,8 @@ func multiuserWarnings(m *results.MultiuserResults) []string {
 		}
 	}
 	for _, c := range m.Retried {
-		w = append(w, fmt.Sprintf("%d users, repetition %d: cut short by a fault of the connection or the server (%s: %s); not a result, measured again after a backoff capped at %g s.", c.Users, c.Rep, c.Class, c.Error, m.BackoffCapS))
+		w = append(w, fmt.Sprintf("%d users, repetition %d: cut short by a fault of the connection or the server (%s: %s); not a result, measured again after a backoff capped at %g s (%d failed attempts: %s).",
+			c.Users, c.Rep, c.Class, firstLine(c.Error), m.BackoffCapS, c.Attempts, report.ErrorCounts(c.Errors)))
 	}
 	var bad []string
 	for _, run := range m.Runs {
