@@ -142,6 +142,10 @@ func TestBadInputTable(t *testing.T) {
 		// contradictory flags
 		{name: "dsi with threads", args: []string{"dsbench", "--dsi", "--threads", "4"}, names: "--threads", fix: "leave out --threads"},
 		{name: "dsi with scales", args: []string{"dsbench", "--dsi", "--scales", "1"}, names: "--scales", fix: "leave out --scales"},
+		{name: "backoff cap without retry", args: []string{"dsbench", "--backoff-cap", "1s"}, names: "--backoff-cap", fix: "--retry or --reconnect"},
+		{name: "give-up without retry", args: []string{"multiuser", "--give-up", "10s"}, names: "--give-up", fix: "add it or leave --give-up out"},
+		{name: "give-up under backoff cap", args: []string{"dsbench", "--retry", "--backoff-cap", "5s", "--give-up", "1s"}, names: "--give-up", fix: "e.g. --give-up"},
+		{name: "zero backoff cap", args: []string{"dsbench", "--retry", "--backoff-cap", "0s"}, names: "--backoff-cap", fix: "positive"},
 		{name: "sql and wisconsin", args: []string{"qac", "--sql", sql, "--wisconsin", "1", "--cardinalities", "1000", "--table", "t", "--key", "k"}, names: "--sql and --wisconsin", fix: "give one of them"},
 		{name: "server without db", args: []string{"wisconsin", "--server", fx}, names: "--server", fix: "dbgauge server start"},
 		// commands, arguments and flags

@@ -37,6 +37,7 @@ type dsbenchFlags struct {
 	duration                                  *flagtype.Value[time.Duration]
 	retry, prepare, reconnect, dsi, drop, raw bool
 	rate                                      *flagtype.Value[float64]
+	backoff                                   backoffFlags
 }
 
 // newDSBenchFlags are the defaults.
@@ -54,6 +55,7 @@ func newDSBenchFlags() *dsbenchFlags {
 		rate:        flagtype.Float(0).Check(flagtype.AtLeast(0.0, "")).Check(checkRate).WithExample("1000"),
 		confidence:  flagtype.Percentages("50,68,87,95,99,99.7"),
 		seed:        flagtype.Seed("1"),
+		backoff:     newBackoffFlags("--retry or --reconnect"),
 	}
 }
 
@@ -71,6 +73,7 @@ func (f *dsbenchFlags) bind(fl *pflag.FlagSet) {
 	fl.BoolVar(&f.retry, "retry", false, "repeat a failed transaction with the same inputs until it commits")
 	fl.BoolVar(&f.prepare, "prepare", false, "prepare the statements once per session")
 	fl.BoolVar(&f.reconnect, "reconnect", false, "open and close a connection for every transaction")
+	f.backoff.bind(fl)
 	fl.Var(f.isolation, "isolation", "repeatable-read, read-committed or serializable")
 	fl.Var(f.rate, "rate", "open loop: target transactions per second over all clients (0: closed loop)")
 	fl.Var(f.confidence, "confidence", "confidence levels (percent) of the rate columns and the conf diagram")
@@ -97,7 +100,10 @@ Each client of a server engine waits for its replies in the kernel, as
 pgbench's and sysbench's threads do. A call whose server does not answer
 within the URL's io_timeout (default 30s, e.g. ?io_timeout=5s) is a failed
 trial and its session is replaced; Ctrl-C and SIGTERM stop the run at once
-and keep what was measured. A local server can be named by its Unix socket
+and keep what was measured. A server that restarts or crashes ends the run
+(exit 1, finished cycles kept); with --retry or --reconnect the clients wait
+it out with a capped exponential backoff (--backoff-cap, --give-up) and
+results.json counts the failures by class per cycle. A local server can be named by its Unix socket
 (postgres:///db?host=DIR, mysql://user@unix(PATH)/db). Per scale the run
 records the client's CPU per transaction and its share of the machine, and
 warns when the client took more than a quarter of the machine's CPU.`,
@@ -135,7 +141,12 @@ func (f *dsbenchFlags) plan() (experiment.DSBenchPlan, error) {
 	if f.nodes.V != 1 {
 		return p, usagef("--nodes %d: remote load nodes are not implemented yet; use 1", f.nodes.V)
 	}
+	backoffCap, giveUp, err := f.backoff.plan(f.retry || f.reconnect)
+	if err != nil {
+		return p, err
+	}
 	return experiment.DSBenchPlan{
+		BackoffCap: backoffCap, GiveUp: giveUp,
 		Mode: f.mode.V, Form: f.form.V, Scales: f.scales.Values, Cycles: f.cycles.V, Duration: f.duration.V,
 		Nodes: f.nodes.V, Threads: f.threads.V, Conns: f.connections.V, Retry: f.retry, Prepare: f.prepare, Reconnect: f.reconnect,
 		Isolation: f.isolation.V, Rate: f.rate.V, Confidence: f.confidence.Values, Seed: f.seed.V, Drop: f.drop, RawTimes: f.raw,

@@ -25,6 +25,8 @@ type multiuserFlags struct {
 	reps, retrieves     *flagtype.Value[int]
 	rows                *flagtype.Value[int64]
 	processes, subtract bool
+	retry               bool
+	backoff             backoffFlags
 }
 
 // newMultiuserFlags are the defaults.
@@ -36,6 +38,7 @@ func newMultiuserFlags() *multiuserFlags {
 		retrieves: flagtype.Int(10).Check(flagtype.AtLeast(1, "")),
 		rows:      flagtype.Int64(1).Check(flagtype.AtLeast[int64](1, "")),
 		seed:      flagtype.Seed("1"),
+		backoff:   newBackoffFlags("--retry"),
 	}
 }
 
@@ -49,6 +52,8 @@ func (f *multiuserFlags) bind(fl *pflag.FlagSet) {
 	fl.BoolVar(&f.processes, "processes", false, "run every user as its own operating-system process (goroutines otherwise)")
 	fl.BoolVar(&f.subtract, "subtract-overhead", false, "subtract the zero-user time (the harness's overhead) from every time; needs 0 in --users")
 	fl.Var(f.seed, "seed", "seed of the users' query constants")
+	fl.BoolVar(&f.retry, "retry", false, "measure again a repetition cut short by a lost or refused connection or a server shutting down, starting or full (goroutine users), after a backoff")
+	f.backoff.bind(fl)
 	fl.StringVar(&f.out, "out", "", "run directory (default runs/<UTC time>-multiuser)")
 }
 
@@ -71,7 +76,10 @@ Each user count runs --reps times (a repetition goes through all counts).
 The table gives per user count the median time with its range and a
 bootstrap interval, per_user = time / users and thruput = users x T(1) /
 T(users); the diagram draws thruput against users beside the ideal line.
-Users are goroutines by default; --processes makes each its own process.`,
+Users are goroutines by default; --processes makes each its own process.
+With --retry a measurement cut short by a server restarting or crashing is
+measured again after a capped exponential backoff (--backoff-cap, --give-up)
+and listed in results.json, never as a result.`,
 		flags: func() experimentFlags[experiment.MultiuserPlan] { return newMultiuserFlags() },
 		run:   experiment.RunMultiuser,
 		summary: func(r *results.MultiuserResults, dir string) []byte {
@@ -101,6 +109,11 @@ func (f *multiuserFlags) plan() (experiment.MultiuserPlan, error) {
 		return p, usagef("--subtract-overhead needs the zero-user run: include 0 in --users")
 	}
 	p.SubtractOverhead, p.Seed = f.subtract, f.seed.V
+	var err error
+	if p.BackoffCap, p.GiveUp, err = f.backoff.plan(f.retry); err != nil {
+		return p, err
+	}
+	p.Retry = f.retry
 	if f.processes {
 		exe, err := os.Executable()
 		if err != nil {

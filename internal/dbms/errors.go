@@ -30,10 +30,36 @@ const (
 	// Invalid is data that break the benchmark's assumptions (an update
 	// that touched no row): the run must stop, it is no failed trial.
 	Invalid
+	// Refused is a connection attempt nothing accepted: no server listens
+	// at the address (down, or restarting). At the start of a run it is
+	// the user's mistake and arrives as BadInput; once a run has measured
+	// it is a fault that may pass.
+	Refused
+	// ServerUnavailable is a server that is shutting down, starting up,
+	// recovering from a crash, or ended the session for one of these:
+	// reconnect, after a while.
+	ServerUnavailable
+	// TooManyConnections is a server at its limit of sessions: a
+	// connection may be had once others close.
+	TooManyConnections
+
+	// NumClasses is the number of classes: an array indexed by Class
+	// counts without a map.
+	NumClasses int = iota
 )
 
-func (c Class) String() string {
-	return [...]string{"other", "bad_input", "conflict", "connection_lost", "timeout", "syntax", "unsupported", "invalid"}[c]
+var classNames = [NumClasses]string{"other", "bad_input", "conflict", "connection_lost", "timeout", "syntax", "unsupported", "invalid",
+	"connection_refused", "server_unavailable", "too_many_connections"}
+
+func (c Class) String() string { return classNames[c] }
+
+// Transient reports whether c is a fault of the connection or of the
+// server's availability that time may cure: the session is gone or could
+// not be made, and a new one may succeed later. Load clients that retry
+// back off on these and reconnect; other classes are answers of a running
+// server.
+func (c Class) Transient() bool {
+	return c == ConnectionLost || c == Refused || c == ServerUnavailable || c == TooManyConnections
 }
 
 // Error is an engine error with its class.
@@ -62,9 +88,18 @@ func Classify(err error) Class {
 		return Timeout
 	}
 	if IsNetwork(err) {
-		return ConnectionLost
+		return NetworkClass(err)
 	}
 	return Other
+}
+
+// NetworkClass is the class of a network error: Refused when nothing
+// accepted the connection, ConnectionLost otherwise.
+func NetworkClass(err error) Class {
+	if errors.Is(err, syscall.ECONNREFUSED) {
+		return Refused
+	}
+	return ConnectionLost
 }
 
 // IsNetwork reports whether err comes from the network layer (refused, reset,
@@ -83,3 +118,16 @@ func Wrap(class Class, err error) error {
 	}
 	return &Error{Class: class, Err: err}
 }
+
+// Reword puts msg, a line for the user, in place of cause's text while
+// errors.Is and errors.As still reach cause: a refused connection stays
+// one (NetworkClass) under a message that says what to do.
+func Reword(msg string, cause error) error { return &reworded{msg, cause} }
+
+type reworded struct {
+	msg   string
+	cause error
+}
+
+func (e *reworded) Error() string { return e.msg }
+func (e *reworded) Unwrap() error { return e.cause }

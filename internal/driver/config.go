@@ -35,6 +35,14 @@ type Config struct {
 	// Reconnect opens a new session (Open and Setup) for every attempt and
 	// closes it after; the open and close are inside the residence time.
 	Reconnect bool
+	// With Retry or Reconnect, a transient fault (connection lost or
+	// refused, server shutting down, starting or full) is a failed trial
+	// and the thread waits before its next attempt: capped exponential
+	// backoff, jittered from Seed, never longer than BackoffCap (0:
+	// DefaultBackoffCap). A fault that lasts GiveUp (0: DefaultGiveUp)
+	// ends the run with a *GiveUpError. Without either, a lost session is
+	// replaced at once and a failure to do so ends the run.
+	BackoffCap, GiveUp time.Duration
 
 	// Rate > 0 is the open loop: Rate transactions per second over all
 	// workers of all nodes, each with an intended start; 0 is the closed
@@ -46,7 +54,8 @@ type Config struct {
 	Poisson bool
 
 	// Open opens one client session. Errors at the start are returned by
-	// Run at once; errors when reconnecting during the run end the run.
+	// Run at once; errors when reconnecting during the run end the run,
+	// unless Retry or Reconnect waits out transient ones (BackoffCap).
 	Open func(ctx context.Context) (dbms.Engine, error)
 	// Setup, if set, runs on every new session (prepare statements, SET ...).
 	Setup func(ctx context.Context, s *Session) error
@@ -113,6 +122,10 @@ func (c *Config) check() error {
 		return fmt.Errorf("driver: Open is nil")
 	case c.NewOp == nil:
 		return fmt.Errorf("driver: NewOp is nil")
+	case c.BackoffCap < 0:
+		return fmt.Errorf("driver: BackoffCap = %v, want >= 0", c.BackoffCap)
+	case c.GiveUp < 0:
+		return fmt.Errorf("driver: GiveUp = %v, want >= 0", c.GiveUp)
 	case c.ProgressEvery < 0:
 		return fmt.Errorf("driver: ProgressEvery = %v, want >= 0", c.ProgressEvery)
 	}

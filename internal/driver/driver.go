@@ -53,6 +53,10 @@ type Session struct {
 	// allocated once); the driver never touches it.
 	Inputs any
 
+	// lost is set when the session was given up after a fault: opening
+	// the next one is a reconnect (ThreadResult.Reconnects).
+	lost bool
+
 	// abort stops the watch that aborts Engine when the run ends (iopath.go);
 	// nil when the engine cannot be aborted.
 	abort func() bool
@@ -62,8 +66,16 @@ type Session struct {
 // get distinct streams from one Config.Seed.
 func threadSeed(node, thread int) uint64 { return uint64(node)<<32 | uint64(uint32(thread)) }
 
-// newRand returns the generator of (node, thread) for stream: 0 for the
-// Op's inputs, 1 for open-loop arrivals (so pacing never shifts the inputs).
+// The streams of a thread's generators: the Op's inputs, open-loop
+// arrivals and the backoff's jitter each draw from their own, so neither
+// pacing nor faults ever shift the inputs.
+const (
+	streamInputs uint64 = iota
+	streamArrivals
+	streamBackoff
+)
+
+// newRand returns the generator of (node, thread) for stream.
 func newRand(seed uint64, node, thread int, stream uint64) *rand.Rand {
 	return rand.New(rand.NewPCG(seed^(stream*0x9e3779b97f4a7c15), threadSeed(node, thread)))
 }

@@ -17,7 +17,8 @@ type Result struct {
 	// histograms below, since it did not last D.
 	Interrupted *CycleResult
 	// Totals over the completed cycles.
-	Committed, Failed, Retries int64
+	Committed, Failed, Retries, Reconnects int64
+	Errors                                 ErrorCounts
 	// Residence merges the residence times of all counted transactions of
 	// the completed cycles. In the open loop it is the service time (from
 	// the actual start); Response (from the intended start) and Lag (actual
@@ -38,7 +39,8 @@ type CycleResult struct {
 	// Threads holds one entry per (node, thread), node-major.
 	Threads []ThreadResult
 	// Totals over the threads.
-	Committed, Failed, Retries int64
+	Committed, Failed, Retries, Reconnects int64
+	Errors                                 ErrorCounts
 	// Histograms merged over all threads (see Result for their meaning).
 	Residence, Response, Lag *hdr.Histogram
 }
@@ -55,11 +57,15 @@ type ThreadResult struct {
 	// Late counts transactions that started inside the cycle and committed
 	// after its end (at most one per thread in the closed loop): in no cycle.
 	Late int64
-	// Reconnects counts sessions replaced after a lost connection or a
-	// failed rollback while the thread ran this cycle, including for a
-	// failure just after its end (not the per-attempt sessions of
-	// Config.Reconnect).
+	// Reconnects counts the attempts to open a session in place of one
+	// given up after a transient fault or a failed rollback while the
+	// thread ran this cycle, including for a failure just after its end
+	// (not the per-attempt sessions of Config.Reconnect, unless they
+	// follow a fault). Failed attempts count too: each is also a failed
+	// trial in Errors.
 	Reconnects int64
+	// Errors counts the failed trials by class: they sum to Failed.
+	Errors ErrorCounts
 	// SumResidence is R_inj, the sum of the counted residence times.
 	SumResidence time.Duration
 	// Effective is L_inj: from the start of the thread's first transaction

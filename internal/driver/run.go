@@ -18,8 +18,11 @@ type runner struct {
 	blocking bool
 	base     time.Time // the clock: every time is an offset from base
 	open     bool      // open loop
-	workers  []*worker
-	raw      *rawWriter
+	// resilient: the run retries or reconnects, so transient faults are
+	// failed trials waited out with a backoff (attempt.go), not the end.
+	resilient bool
+	workers   []*worker
+	raw       *rawWriter
 }
 
 // Run opens every session, then runs cfg.Cycles cycles back to back, calling
@@ -31,9 +34,12 @@ type runner struct {
 // once, with no Result.
 //
 // Errors of an op are classified with dbms.Classify: Conflict, Timeout and
-// unclassified errors are failed trials (rolled back, counted, the thread
-// goes on); ConnectionLost is a failed trial after which the thread opens a
-// new session in place of the lost one.
+// unclassified errors are failed trials (rolled back, counted by class, the
+// thread goes on). A transient fault (dbms.Class.Transient) is a failed
+// trial after which the thread opens a new session in place of the lost
+// one: at once, and a failure to do so ends the run; or, with Retry or
+// Reconnect, at its next attempt after a capped exponential backoff
+// (backoff.go), until the fault has lasted GiveUp.
 func Run(ctx context.Context, cfg Config) (*Result, error) {
 	if err := cfg.check(); err != nil {
 		return nil, err
@@ -83,12 +89,12 @@ func Run(ctx context.Context, cfg Config) (*Result, error) {
 }
 
 func newRunner(cfg *Config) *runner {
-	r := &runner{cfg: cfg, base: time.Now(), open: cfg.Rate > 0}
+	r := &runner{cfg: cfg, base: time.Now(), open: cfg.Rate > 0, resilient: cfg.Retry || cfg.Reconnect}
 	all := cfg.nodes() * cfg.workers()
 	for n := range cfg.nodes() {
 		for j := range cfg.workers() {
 			w := &worker{r: r, node: n, thread: j, index: len(r.workers), op: cfg.NewOp(n, j)}
-			rnd := newRand(cfg.Seed, n, j, 0)
+			rnd := newRand(cfg.Seed, n, j, streamInputs)
 			for c := range cfg.connections() {
 				w.sessions = append(w.sessions, &Session{Node: n, Thread: j, Conn: c, Rand: rnd})
 			}
@@ -97,11 +103,12 @@ func newRunner(cfg *Config) *runner {
 				w.resp, w.lag = NewHistogram(), NewHistogram()
 				w.sched = schedule{rate: cfg.Rate, workers: all, index: w.index}
 				if cfg.Poisson {
-					w.sched.rnd = newRand(cfg.Seed, n, j, 1)
+					w.sched.rnd = newRand(cfg.Seed, n, j, streamArrivals)
 				}
-				w.timer = time.NewTimer(time.Hour)
-				w.timer.Stop()
 			}
+			w.timer = time.NewTimer(time.Hour)
+			w.timer.Stop()
+			w.backoff = NewBackoff(cfg.BackoffCap, cfg.GiveUp, newRand(cfg.Seed, n, j, streamBackoff))
 			r.workers = append(r.workers, w)
 		}
 	}
@@ -155,7 +162,7 @@ func (r *runner) collect(i int, start, end, stopped time.Duration) *CycleResult 
 		t := ThreadResult{
 			Node: w.node, Thread: w.thread,
 			Committed: w.committed, Failed: w.failed, Retries: w.retries, Late: w.late,
-			Reconnects: w.reconnects, SumResidence: w.sumResidence,
+			Reconnects: w.reconnects, Errors: w.errors, SumResidence: w.sumResidence,
 			Intended: w.intended, Missed: w.missed,
 			Residence: newPacked(),
 		}
@@ -174,6 +181,8 @@ func (r *runner) collect(i int, start, end, stopped time.Duration) *CycleResult 
 		c.Committed += t.Committed
 		c.Failed += t.Failed
 		c.Retries += t.Retries
+		c.Reconnects += t.Reconnects
+		c.Errors.Add(t.Errors)
 		c.Threads = append(c.Threads, t)
 	}
 	return c
@@ -185,6 +194,8 @@ func (res *Result) add(c *CycleResult) {
 	res.Committed += c.Committed
 	res.Failed += c.Failed
 	res.Retries += c.Retries
+	res.Reconnects += c.Reconnects
+	res.Errors.Add(c.Errors)
 	res.Residence.Merge(c.Residence)
 	if c.Response != nil {
 		res.Response.Merge(c.Response)

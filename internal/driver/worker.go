@@ -6,6 +6,8 @@ import (
 	"time"
 
 	hdr "github.com/HdrHistogram/hdrhistogram-go"
+
+	"github.com/dbgauge/dbgauge/internal/dbms"
 )
 
 // worker is one thread: its sessions, its op and everything it counts. Only
@@ -23,9 +25,14 @@ type worker struct {
 	tally
 	res, resp, lag *hdr.Histogram // this cycle's; resp and lag nil in the closed loop
 
-	sched schedule // open loop
-	timer *time.Timer
-	raw   *rawBuffer // nil without RawTimes
+	sched schedule    // open loop
+	timer *time.Timer // the open loop's pacing and the backoff's waits
+	raw   *rawBuffer  // nil without RawTimes
+
+	// backoff paces attempts after transient faults when the run retries
+	// or reconnects (runner.resilient); its state outlives cycles, since a
+	// fault does.
+	backoff Backoff
 
 	live live
 }
@@ -36,6 +43,7 @@ type tally struct {
 	committed, failed, retries, late, reconnects, intended, missed int64
 	sumResidence                                                   time.Duration
 	first, last                                                    time.Duration // first start, last counted commit; first < 0: none yet
+	errors                                                         ErrorCounts   // failed trials by class
 }
 
 // live holds the counts Progress reads while the worker runs, cumulative
@@ -130,36 +138,61 @@ func (w *worker) transaction(ctx context.Context, t0, intended, end time.Duratio
 	s.Attempt = 0
 	attemptStart := t0
 	for {
-		failed, fatal := w.attempt(ctx, s)
+		failed, class, fatal := w.attempt(ctx, s)
 		t := w.clock()
 		if fatal != nil {
 			if failed != nil && t <= end {
 				// The trial failed before the run did (its session
 				// could not be replaced): it is measured, count it.
-				w.fail(attemptStart, t)
+				w.fail(attemptStart, t, class)
 			}
 			return fatal
 		}
 		if failed == nil {
+			w.backoff.Reset()
 			w.commit(t0, t, intended, end)
 			return nil
 		}
 		if t > end {
 			return nil // a failure after the end belongs to no cycle
 		}
-		w.fail(attemptStart, t)
+		w.fail(attemptStart, t, class)
+		if class.Transient() && w.r.resilient {
+			if err := w.pause(ctx, t, end, class, failed); err != nil {
+				return err
+			}
+		} else {
+			w.backoff.Reset() // the server answered
+		}
 		if !w.r.cfg.Retry {
 			return nil
 		}
 		w.retries++
 		s.Attempt++
-		attemptStart = t
+		attemptStart = w.clock()
 	}
 }
 
-// fail counts a failed trial that started at start and failed at t.
-func (w *worker) fail(start, t time.Duration) {
+// pause waits, after a transient failure at t, as long as the backoff says
+// (never past the cycle's end: the next cycle's first attempt goes on with
+// the same fault), or ends the run when the fault has lasted the give-up
+// limit. Only the error path comes here.
+func (w *worker) pause(ctx context.Context, t, end time.Duration, c dbms.Class, err error) error {
+	d, gerr := w.backoff.Fail(w.r.base.Add(t), c, err)
+	if gerr != nil {
+		return w.fatal(ctx, "server unreachable", gerr)
+	}
+	if d = min(d, end-t); d <= 0 {
+		return nil
+	}
+	return w.sleep(ctx, d)
+}
+
+// fail counts a failed trial of class c that started at start and failed
+// at t.
+func (w *worker) fail(start, t time.Duration, c dbms.Class) {
 	w.failed++
+	w.errors[c]++
 	w.live.failed.Add(1)
 	if w.raw != nil {
 		w.raw.add(w, start, t-start, false)

@@ -89,7 +89,7 @@ func (r *abRun) failed(ctx context.Context, run *results.ABCacheRun, where strin
 	switch {
 	case ctx.Err() != nil:
 		return err
-	case dbms.Classify(err) == dbms.ConnectionLost:
+	case dbms.Classify(err).Transient():
 		return fmt.Errorf("%s: connection lost: %w", where, err)
 	}
 	return nil

@@ -16,6 +16,7 @@ import (
 	"github.com/dbgauge/dbgauge/internal/dbms"
 	"github.com/dbgauge/dbgauge/internal/driver"
 	"github.com/dbgauge/dbgauge/internal/progress"
+	"github.com/dbgauge/dbgauge/internal/report"
 	"github.com/dbgauge/dbgauge/internal/results"
 	"github.com/dbgauge/dbgauge/internal/stats"
 	"github.com/dbgauge/dbgauge/internal/sysinfo"
@@ -37,17 +38,21 @@ type DSBenchPlan struct {
 	Seed                      uint64
 	Drop                      bool
 	RawTimes                  bool
+	// BackoffCap and GiveUp pace the attempts after transient faults
+	// under Retry or Reconnect (driver.Config); 0 takes the defaults.
+	BackoffCap, GiveUp time.Duration
 }
 
 // dsbenchRun is one sweep in progress.
 type dsbenchRun struct {
-	url  string
-	e    dbms.Engine // the control session: population, checks, cleanup
-	plan DSBenchPlan
-	run  *results.Run
-	res  *results.DSBenchResults
-	pr   *progress.Printer
-	proc *tpcb.Procedure
+	url    string
+	e      dbms.Engine // the control session: population, checks, cleanup
+	opened *opened     // holds e too, to close it at the end
+	plan   DSBenchPlan
+	run    *results.Run
+	res    *results.DSBenchResults
+	pr     *progress.Printer
+	proc   *tpcb.Procedure
 	// scale is the scale being measured (read by the threads' ops and the
 	// load sampler's goroutine).
 	scale atomic.Int64
@@ -59,6 +64,10 @@ type dsbenchRun struct {
 	// commits counts, per thread, every transaction that committed (also
 	// after a cycle's end): the history must hold exactly that many rows.
 	commits []atomic.Int64
+	// inDoubt counts, per thread, the commits lost with their connection
+	// (tpcb.ErrCommitInDoubt) since the last check: each may be in the
+	// history.
+	inDoubt []atomic.Int64
 	// server is the server's processes, found by the first scale (the
 	// server stays the same process tree for the run; findServer asks the
 	// control session and may walk every process's fds).
@@ -77,9 +86,19 @@ func (r *dsbenchRun) dsbenchScale(ctx context.Context, x int64) (*results.ScaleR
 	// Consistent only once a check has run and found nothing.
 	sr := &results.ScaleResult{Scale: x, Seed: scaleSeed(r.plan.Seed, x), ConfidenceTPS: map[string]float64{}}
 	checks := 0
-	pop, err := populate(ctx, r.e, x, r.plan.Form, r.pr)
+	// A fault during the population (a restart) makes a resilient sweep
+	// populate the scale again from the start, on a new control session.
+	var pop *population
+	var popFaults driver.ErrorCounts
+	err := r.control(ctx, &popFaults, func(e dbms.Engine) (err error) {
+		pop, err = populate(ctx, e, x, r.plan.Form, r.pr)
+		return err
+	})
 	if err != nil {
 		return nil, fmt.Errorf("scale %d: %w", x, err)
+	}
+	if m := popFaults.Map(); m != nil {
+		r.warn(fmt.Sprintf("scale %d: populated again after faults of the server: %v", x, m))
 	}
 	sr.DBSizeBytes = pop.sizeBytes
 	sr.DropS, sr.PopulateS, sr.PrimaryKeyS, sr.ForeignKeyS = pop.drop.Seconds(), pop.populate.Seconds(), pop.primaryKey.Seconds(), pop.foreignKey.Seconds()
@@ -89,9 +108,12 @@ func (r *dsbenchRun) dsbenchScale(ctx context.Context, x int64) (*results.ScaleR
 	r.scale.Store(x)
 	for i := range r.commits {
 		r.commits[i].Store(0)
+		r.inDoubt[i].Store(0)
 	}
 	var carried int64 // deltas of history rows already cleaned up
 	var cleanup time.Duration
+	checkErrs := map[int]*driver.ErrorCounts{} // per cycle: faults of its check, retried
+	inDoubt := map[int]int64{}
 	check := func(ctx context.Context, cycle int) error {
 		// Load samples of the checks and cleanups are not the transactions'.
 		r.measuring.Store(false)
@@ -100,10 +122,14 @@ func (r *dsbenchRun) dsbenchScale(ctx context.Context, x int64) (*results.ScaleR
 		waiting := func(err error) {
 			r.pr.Line("scale %d, cycle %d: the database is locked (%v): the consistency check waits up to %v", x, cycle, err, checkLockWait)
 		}
+		faults := new(driver.ErrorCounts)
+		checkErrs[cycle] = faults
 		var b tpcb.Balances
-		err := whileLocked(ctx, checkLockWait, waiting, func(ctx context.Context) (err error) {
-			b, err = tpcb.ReadBalances(ctx, r.e)
-			return err
+		err := r.control(ctx, faults, func(e dbms.Engine) error {
+			return whileLocked(ctx, checkLockWait, waiting, func(ctx context.Context) (err error) {
+				b, err = tpcb.ReadBalances(ctx, e)
+				return err
+			})
 		})
 		if err != nil {
 			// Not an inconsistency: the check could not read, so the
@@ -112,10 +138,12 @@ func (r *dsbenchRun) dsbenchScale(ctx context.Context, x int64) (*results.ScaleR
 			sr.Unchecked = fmt.Sprintf("after cycle %d: %v", cycle, err)
 			return err
 		}
-		var committed int64
+		var committed, doubt int64
 		for i := range r.commits {
 			committed += r.commits[i].Swap(0)
+			doubt += r.inDoubt[i].Swap(0)
 		}
+		inDoubt[cycle] = doubt
 		want := committed
 		if r.plan.Mode == modeSelect {
 			want = 0
@@ -124,7 +152,7 @@ func (r *dsbenchRun) dsbenchScale(ctx context.Context, x int64) (*results.ScaleR
 		if checks == 1 {
 			sr.Consistent = true
 		}
-		if bad := b.Check(carried, want); len(bad) > 0 {
+		if bad := b.CheckInDoubt(carried, want, doubt); len(bad) > 0 {
 			sr.Consistent = false
 			for _, v := range bad {
 				sr.Inconsistency = append(sr.Inconsistency, fmt.Sprintf("after cycle %d: %s", cycle, v))
@@ -132,7 +160,9 @@ func (r *dsbenchRun) dsbenchScale(ctx context.Context, x int64) (*results.ScaleR
 			}
 		}
 		carried += b.HistoryDelta
-		if err := whileLocked(ctx, checkLockWait, waiting, func(ctx context.Context) error { return tpcb.ClearHistory(ctx, r.e) }); err != nil {
+		if err := r.control(ctx, faults, func(e dbms.Engine) error {
+			return whileLocked(ctx, checkLockWait, waiting, func(ctx context.Context) error { return tpcb.ClearHistory(ctx, e) })
+		}); err != nil {
 			return fmt.Errorf("clean up the history: %w", err)
 		}
 		cleanup += time.Since(start)
@@ -150,8 +180,13 @@ func (r *dsbenchRun) dsbenchScale(ctx context.Context, x int64) (*results.ScaleR
 		// check and the cleanup are done.
 		cpu.stop()
 		defer cpu.start()
-		r.run.Journal().Append(results.DSBenchCycle{Scale: x, Cycle: cycle, Committed: c.Committed, Failed: c.Failed, TPS: c.TPS()})
-		r.pr.Line("scale %-6d cycle %2d/%d  %9.1f tps  %d committed  %d failed", x, cycle, r.plan.Cycles, c.TPS(), c.Committed, c.Failed)
+		r.run.Journal().Append(results.DSBenchCycle{Scale: x, Cycle: cycle, Committed: c.Committed, Failed: c.Failed, TPS: c.TPS(),
+			Errors: c.Errors.Map(), Reconnects: c.Reconnects})
+		faults := ""
+		if c.Errors.Transient() > 0 || c.Reconnects > 0 {
+			faults = fmt.Sprintf("  faults: %s; %d reconnect attempts", report.ErrorCounts(c.Errors.Map()), c.Reconnects)
+		}
+		r.pr.Line("scale %-6d cycle %2d/%d  %9.1f tps  %d committed  %d failed%s", x, cycle, r.plan.Cycles, c.TPS(), c.Committed, c.Failed, faults)
 		return check(ctx, cycle)
 	})
 	r.startLoad()
@@ -174,6 +209,7 @@ func (r *dsbenchRun) dsbenchScale(ctx context.Context, x int64) (*results.ScaleR
 		if err := r.summarize(sr, dres); err != nil && runErr == nil {
 			runErr = err
 		}
+		scaleFaults(sr, dres, checkErrs, inDoubt)
 		if n := float64(sr.Transactions); n > 0 {
 			sr.WriteKBPerTx = float64(load.writeBytes) / 1024 / n
 			sr.NetBytesPerTx = float64(load.netBytes) / n

@@ -3,6 +3,7 @@ package experiment
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"os"
 
@@ -21,7 +22,7 @@ func (r *dsbenchRun) driverConfig(x int64, between func(context.Context, int, dr
 	cfg := driver.Config{
 		Nodes: p.Nodes, Threads: p.Threads, Connections: p.Conns,
 		Cycles: p.Cycles, Duration: p.Duration,
-		Retry: p.Retry, Reconnect: p.Reconnect, Rate: p.Rate,
+		Retry: p.Retry, Reconnect: p.Reconnect, BackoffCap: p.BackoffCap, GiveUp: p.GiveUp, Rate: p.Rate,
 		Seed:          scaleSeed(p.Seed, x),
 		Open:          func(ctx context.Context) (dbms.Engine, error) { return dbms.Open(ctx, r.url) },
 		Setup:         r.setupClient,
@@ -99,6 +100,8 @@ func (r *dsbenchRun) newOp(node, thread int) driver.Op {
 		}
 		if err == nil {
 			r.commits[idx].Add(1)
+		} else if errors.Is(err, tpcb.ErrCommitInDoubt) {
+			r.inDoubt[idx].Add(1)
 		}
 		return err
 	}

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/dbgauge/dbgauge/internal/dbms"
+	"github.com/dbgauge/dbgauge/internal/driver"
 	"github.com/dbgauge/dbgauge/internal/progress"
 	"github.com/dbgauge/dbgauge/internal/results"
 	"github.com/dbgauge/dbgauge/internal/sysinfo"
@@ -43,8 +44,12 @@ func RunDSBench(ctx context.Context, s DSBenchSetup, plan DSBenchPlan, pr *progr
 		DurationS: plan.Duration.Seconds(), Isolation: plan.Isolation.String(), Retry: plan.Retry, Prepare: plan.Prepare,
 		Reconnect: plan.Reconnect, RateTPS: plan.Rate, Confidence: plan.Confidence, Seed: plan.Seed,
 	}
-	r := &dsbenchRun{url: url, e: e, plan: plan, run: run, res: res, pr: pr,
-		commits: make([]atomic.Int64, max(plan.Nodes, 1)*max(plan.Threads, 1))}
+	if plan.resilient() {
+		res.BackoffCapS, res.GiveUpS = plan.backoff()
+	}
+	threads := max(plan.Nodes, 1) * max(plan.Threads, 1)
+	r := &dsbenchRun{url: url, e: e, opened: o, plan: plan, run: run, res: res, pr: pr,
+		commits: make([]atomic.Int64, threads), inDoubt: make([]atomic.Int64, threads)}
 	if plan.Form == formProcedure {
 		r.proc, _ = tpcb.ProcedureFor(e)
 		if r.proc.Defect != "" && max(plan.Nodes, 1)*max(plan.Threads, 1)*max(plan.Conns, 1) > 1 {
@@ -69,8 +74,13 @@ func RunDSBench(ctx context.Context, s DSBenchSetup, plan DSBenchPlan, pr *progr
 				// A fresh control session per scale, as DSBENCH recreates
 				// the database: Firebird refuses to drop tables that an
 				// attachment with a retained transaction has used. A
-				// scale tried again after a fault needs one too.
-				if err := r.reopen(ctx, o); err != nil {
+				// scale tried again after a fault needs one too. A
+				// resilient sweep waits out a server that is restarting.
+				if r.e != nil {
+					r.e.Close()
+				}
+				r.e, o.e = nil, nil
+				if err := r.control(ctx, new(driver.ErrorCounts), func(dbms.Engine) error { return nil }); err != nil {
 					return err
 				}
 			}
@@ -119,12 +129,13 @@ func RunDSBench(ctx context.Context, s DSBenchSetup, plan DSBenchPlan, pr *progr
 	return res, runErr
 }
 
-// reopen replaces the control session with a new one.
-func (r *dsbenchRun) reopen(ctx context.Context, o *opened) error {
-	err := o.reopen(ctx)
-	r.e = o.e
+// reopen replaces the control session with a new one. A failure is a
+// fault of the connection, not the user's mistake: the sweep has measured.
+func (r *dsbenchRun) reopen(ctx context.Context) error {
+	err := r.opened.reopen(ctx)
+	r.e = r.opened.e
 	if err != nil {
-		return fmt.Errorf("the control session: %w", err)
+		return fmt.Errorf("the control session: %w", driver.MidRun(err))
 	}
 	return nil
 }

@@ -30,6 +30,11 @@ type MultiuserPlan struct {
 	UserEnv          []string
 	SubtractOverhead bool
 	Seed             uint64
+	// Retry measures again, after a backoff capped at BackoffCap, a
+	// measurement cut short by a transient fault (the server restarting),
+	// until the fault has lasted GiveUp (0: the driver's defaults).
+	Retry              bool
+	BackoffCap, GiveUp time.Duration
 }
 
 type multiuserRun struct {
@@ -74,6 +79,10 @@ func RunMultiuser(ctx context.Context, s Setup, plan MultiuserPlan, pr *progress
 			Mode: mode, SubtractOverhead: plan.SubtractOverhead, Seed: plan.Seed, CPUs: runtime.NumCPU(),
 		}}
 	r.units, r.done = newUnits(s, o.run, &r.res.Header, pr), doneMultiuser(s.Resume)
+	if plan.Retry {
+		r.res.Retry = true
+		r.res.BackoffCapS, r.res.GiveUpS = backoffSeconds(plan.BackoffCap, plan.GiveUp)
+	}
 	pr.Line("dbgauge multiuser on %s %s: users %v, %d repetitions, %d retrieves per user, %s, run directory %s",
 		o.man.Engine.Engine, o.man.Engine.Version, plan.Users, plan.Reps, plan.Retrieves, mode, o.run.Dir)
 	runErr := r.measure(ctx)
@@ -113,7 +122,7 @@ func (r *multiuserRun) measure(ctx context.Context) error {
 				continue
 			}
 			err := r.units.do(ctx, unit, func(ctx context.Context, _ int) error {
-				ur, err := r.start(ctx, scripts[:n])
+				ur, err := r.measureOnce(ctx, n, rep, scripts[:n])
 				if err != nil {
 					return fmt.Errorf("%d users, repetition %d: %w", n, rep, err)
 				}

@@ -269,7 +269,7 @@ func (r *wisconsinRun) repetitions(ctx context.Context, data *w.Data, q w.Query,
 			if qr.Status == results.StatusOK {
 				qr.Status, qr.Reason = results.StatusError, fmt.Sprintf("repetition %d: %v", rep+1, err)
 			}
-			if dbms.Classify(err) == dbms.ConnectionLost {
+			if dbms.Classify(err).Transient() {
 				return fmt.Errorf("query %d: connection lost: %w", q.Num, err)
 			}
 			return nil

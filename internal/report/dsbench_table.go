@@ -109,6 +109,9 @@ func DSBenchText(r *results.DSBenchResults) []byte {
 	fmt.Fprintf(&b, "# dbgauge dsbench: %s %s, mode %s, form %s\n", r.Engine, r.EngineVersion, r.Mode, r.Form)
 	fmt.Fprintf(&b, "# clients: %d nodes x %d threads x %d connections; %d cycles of D = %g s per scale; isolation %s; retry %t, prepare %t, reconnect %t",
 		r.Nodes, r.Threads, r.Connections, r.Cycles, r.DurationS, r.Isolation, r.Retry, r.Prepare, r.Reconnect)
+	if r.BackoffCapS > 0 {
+		fmt.Fprintf(&b, " (backoff cap %g s, give up after %g s)", r.BackoffCapS, r.GiveUpS)
+	}
 	if r.RateTPS > 0 {
 		fmt.Fprintf(&b, "; open loop at %g tps", r.RateTPS)
 	}
@@ -165,6 +168,9 @@ func DSBenchText(r *results.DSBenchResults) []byte {
 		case "not checked":
 			fmt.Fprintf(&b, "# scale %d: consistency NOT CHECKED: %s\n", s.Scale, s.Unchecked)
 		}
+	}
+	for _, f := range DSBenchFaultNotes(r) {
+		fmt.Fprintf(&b, "# %s\n", f)
 	}
 	for _, w := range r.Warnings {
 		fmt.Fprintf(&b, "# warning: %s\n", w)

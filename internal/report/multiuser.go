@@ -3,6 +3,7 @@ package report
 import (
 	"fmt"
 	"strconv"
+	"strings"
 
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
@@ -50,6 +51,10 @@ func multiuserTable(r *results.MultiuserResults) *Table {
 		t.Notes = append(t.Notes, fmt.Sprintf("highest thruput %s at %d users; the machine that drove them has %d CPUs", sigDigits(th, 3), u, r.CPUs))
 	}
 	t.Notes = append(t.Notes, "organisation: "+r.Organization)
+	for _, c := range r.Retried {
+		t.Notes = append(t.Notes, fmt.Sprintf("%d users repetition %d: cut short by %s, measured again after %d failed attempts (%s): %s",
+			c.Users, c.Rep, c.Class, c.Attempts, ErrorCounts(c.Errors), strings.SplitN(c.Error, "\n", 2)[0]))
+	}
 	for _, w := range r.Warnings {
 		t.Notes = append(t.Notes, "warning: "+w)
 	}

@@ -1,5 +1,7 @@
 package results
 
+import "time"
+
 // DSBenchResults is results.json of a stress sweep (dbgauge dsbench), the
 // contract of docs/dsbench.md: experiment, engine, mode, form, threads,
 // connections, scales (per scale the rates, counts, cycle rates T_i, f,
@@ -17,6 +19,11 @@ type DSBenchResults struct {
 	Retry       bool    `json:"retry"`
 	Prepare     bool    `json:"prepare"`
 	Reconnect   bool    `json:"reconnect"`
+	// BackoffCapS and GiveUpS are the backoff after transient faults under
+	// retry or reconnect: the longest wait between attempts, and how long
+	// a fault may last before the run fails (0 without retry or reconnect).
+	BackoffCapS float64 `json:"backoff_cap_s,omitempty"`
+	GiveUpS     float64 `json:"give_up_s,omitempty"`
 	// RateTPS is the open-loop target rate; 0 for the closed loop.
 	RateTPS    float64       `json:"rate_tps,omitempty"`
 	Confidence []float64     `json:"confidence_levels"` // percent, e.g. 50, 68, 87, 95, 99, 99.7
@@ -69,6 +76,17 @@ type ScaleResult struct {
 	// CycleDetail holds, per cycle, node and thread, the counts behind the
 	// rates (M_inj, E_inj, R_inj, L_inj).
 	CycleDetail []CycleDetail `json:"cycle_detail"`
+	// Errors counts the failed trials of the completed cycles by class
+	// (connection_lost, connection_refused, server_unavailable,
+	// too_many_connections, conflict, timeout, other): they sum to Failed.
+	// Reconnects counts the attempts to open a session in place of one
+	// lost to a fault; InDoubt the commits lost with their connection
+	// (the server may have applied them). Faults holds the cycles that
+	// had any of these, or whose consistency check had to reconnect.
+	Errors     map[string]int64 `json:"errors,omitempty"`
+	Reconnects int64            `json:"reconnects,omitempty"`
+	InDoubt    int64            `json:"in_doubt,omitempty"`
+	Faults     []CycleFaults    `json:"faults,omitempty"`
 	// Residence is the distribution of residence times of the scale, as
 	// (quantile, microseconds) points, for the freq diagram.
 	Residence []QuantilePoint `json:"residence_us"`
@@ -123,6 +141,24 @@ type CycleDetail struct {
 	Retries   int64   `json:"retries"`     // attempts repeated by --retry
 	SumS      float64 `json:"residence_s"` // R_inj
 	EffectS   float64 `json:"effective_s"` // L_inj
+}
+
+// CycleFaults is what faults of the connection and the server cost one
+// cycle of a scale: its failed trials by class, the reconnect attempts of
+// its clients, its commits in doubt, and the failures of the consistency
+// check and cleanup after it, by class (each retried on a new control
+// session under retry or reconnect).
+type CycleFaults struct {
+	Cycle int `json:"cycle"`
+	// Start and End of the cycle (its demanded end), whole seconds in UTC
+	// (the start rounded down, the end up), to match faults with a
+	// restart's time; the check after the cycle follows End.
+	Start       time.Time        `json:"start"`
+	End         time.Time        `json:"end"`
+	Errors      map[string]int64 `json:"errors,omitempty"`
+	Reconnects  int64            `json:"reconnects,omitempty"`
+	InDoubt     int64            `json:"in_doubt,omitempty"`
+	CheckErrors map[string]int64 `json:"check_errors,omitempty"`
 }
 
 // QuantilePoint is one point of a latency distribution.

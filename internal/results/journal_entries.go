@@ -55,6 +55,10 @@ type DSBenchCycle struct {
 	Failed    int64   `json:"failed"`
 	Scale     int64   `json:"scale"`
 	TPS       float64 `json:"tps"`
+	// Errors counts the failed trials by class, Reconnects the attempts
+	// to replace sessions lost to faults (absent when none).
+	Errors     map[string]int64 `json:"errors,omitempty"`
+	Reconnects int64            `json:"reconnects,omitempty"`
 }
 
 // QACExecution ("qe") is one query execution of the timing protocol at a
@@ -115,6 +119,7 @@ func (ABOrganize) JournalKind() string         { return "organize" }
 func (ScaleResult) JournalKind() string        { return "scale" }
 func (DSBenchCycle) JournalKind() string       { return "cycle" }
 func (MultiuserRun) JournalKind() string       { return "multiuser" }
+func (MultiuserRetried) JournalKind() string   { return "retried" }
 func (QACExecution) JournalKind() string       { return "qe" }
 func (QaCResult) JournalKind() string          { return "qac" }
 func (SizeSweepRetrieve) JournalKind() string  { return "retrieve" }

@@ -28,6 +28,27 @@ type MultiuserResults struct {
 	Load       *LoadResult      `json:"load,omitempty"`
 	Points     []MultiuserPoint `json:"points"`
 	Runs       []MultiuserRun   `json:"runs"`
+	// Retry: a measurement cut short by a fault of the connection or the
+	// server was measured again, after a backoff capped at BackoffCapS,
+	// for at most GiveUpS; Retried lists each cut-short measurement (none
+	// of them is among Runs).
+	Retry       bool               `json:"retry,omitempty"`
+	BackoffCapS float64            `json:"backoff_cap_s,omitempty"`
+	GiveUpS     float64            `json:"give_up_s,omitempty"`
+	Retried     []MultiuserRetried `json:"retried,omitempty"`
+}
+
+// MultiuserRetried is a measurement a fault cut short: not a result, kept
+// to show what the fault cost. Class and Error are the first failure's;
+// Attempts counts every failed attempt until the measurement could be
+// taken (or the run gave up), Errors the same by class.
+type MultiuserRetried struct {
+	Users    int              `json:"users"`
+	Rep      int              `json:"rep"`
+	Class    string           `json:"class"` // connection_lost, connection_refused, server_unavailable, too_many_connections
+	Error    string           `json:"error"`
+	Attempts int              `json:"failed_attempts"`
+	Errors   map[string]int64 `json:"errors"`
 }
 
 // MultiuserPoint is one user count over its repetitions. Times are the

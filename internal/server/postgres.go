@@ -98,6 +98,13 @@ func (k postgresKind) start(ctx context.Context, inst *Instance) (err error) {
 			}
 		}()
 	}
+	if pid, err := postmasterPID(data); err == nil && !running(pid) {
+		// A killed server's lock files (the data directory's and the
+		// socket's, which hold its pid): the postmaster would take an
+		// unreaped zombie of the old one for a running server.
+		os.Remove(filepath.Join(data, "postmaster.pid"))
+		os.Remove(filepath.Join(sock, fmt.Sprintf(".s.PGSQL.%d.lock", inst.Port)))
+	}
 	if err := writePostgresConf(filepath.Join(data, postgresConf), inst, sock, owner); err != nil {
 		return err
 	}
@@ -160,6 +167,11 @@ func (postgresKind) stop(inst *Instance) error {
 	data := filepath.Join(inst.Dir, "data")
 	if _, err := os.Stat(filepath.Join(data, "postmaster.pid")); errors.Is(err, os.ErrNotExist) {
 		return nil // not running: stopping twice is not an error
+	}
+	if pid, err := postmasterPID(data); err == nil && !running(pid) {
+		// Killed (kill -9): pg_ctl would fail to signal it; the next
+		// start clears the stale pid file itself.
+		return nil
 	}
 	// Fast shutdown: roll back sessions, checkpoint, exit. -w waits until the
 	// postmaster has removed its pid file, i.e. every backend is gone.

@@ -14,7 +14,6 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
-	"syscall"
 	"time"
 )
 
@@ -176,15 +175,24 @@ func (i *Instance) Stop() error {
 
 // Restart stops and starts the instance on the same port and directory: the
 // engine's own cache is empty afterwards.
+func (i *Instance) Restart(ctx context.Context) error { return i.RestartAfter(ctx, 0) }
+
+// RestartAfter stops the instance, leaves it down for pause, and starts it
+// again on the same port and directory: a restart as an operator's script
+// does it, which clients under load must survive.
 //
 // Once stopped, the server is started again whatever happens to ctx: a
 // Ctrl-C that cancels ctx in between must not leave the user's instance
 // down, nor its file naming a dead process (the start is bounded by its
 // own time-outs). ctx's error is returned after, so that the caller stops.
-func (i *Instance) Restart(ctx context.Context) error {
+func (i *Instance) RestartAfter(ctx context.Context, pause time.Duration) error {
 	k := kinds[i.Engine]
 	if err := k.stop(i); err != nil {
 		return err
+	}
+	select {
+	case <-time.After(pause):
+	case <-ctx.Done(): // cut the pause short, but start it all the same
 	}
 	if err := k.start(context.WithoutCancel(ctx), i); err != nil {
 		// Not running: the file would name a dead process.
@@ -197,12 +205,10 @@ func (i *Instance) Restart(ctx context.Context) error {
 	return ctx.Err()
 }
 
-// alive reports whether the recorded server process still exists.
+// alive reports whether the recorded server process still runs: a killed
+// server that nobody has reaped yet (a zombie) does not.
 func (i *Instance) alive() bool {
-	if i.PID <= 0 {
-		return false
-	}
-	return syscall.Kill(i.PID, 0) == nil
+	return i.PID > 0 && running(i.PID)
 }
 
 func (i *Instance) save() error {

@@ -35,6 +35,11 @@ const (
 	gdsAttShutdown        = 335544856
 	gdsConcurrentTx       = 335544878 // concurrent transaction number is ...
 	gdsStatementCancelled = 335544794
+	gdsUnavailable        = 335544375 // unavailable database
+	gdsShutdown           = 335544528 // database shut down
+	gdsNetConnectError    = 335544722 // failed to establish a connection
+	gdsMaxAttachments     = 335544744 // maximum user count exceeded
+	gdsNetServerShutdown  = 335544971 // connection shut down by the server
 )
 
 func gdsCodes(err error) []int {
@@ -66,7 +71,13 @@ func classify(err error) error {
 		return dbms.Wrap(dbms.Conflict, err)
 	case hasCode(codes, gdsLockTimeout):
 		return dbms.Wrap(dbms.Timeout, err)
-	case hasCode(codes, gdsNetworkError, gdsNetReadError, gdsNetWriteError, gdsLostConnection, gdsConnShutdown, gdsAttShutdown):
+	case hasCode(codes, gdsMaxAttachments):
+		return dbms.Wrap(dbms.TooManyConnections, err)
+	case hasCode(codes, gdsConnShutdown, gdsAttShutdown, gdsShutdown, gdsUnavailable, gdsNetServerShutdown):
+		return dbms.Wrap(dbms.ServerUnavailable, err)
+	case hasCode(codes, gdsNetConnectError):
+		return dbms.Wrap(dbms.Refused, err)
+	case hasCode(codes, gdsNetworkError, gdsNetReadError, gdsNetWriteError, gdsLostConnection):
 		return dbms.Wrap(dbms.ConnectionLost, err)
 	case hasCode(codes, gdsDsqlError, gdsTokenUnknown, gdsTableUnknown, gdsColumnUnknown):
 		return dbms.Wrap(dbms.Syntax, err)
@@ -83,7 +94,7 @@ func openError(u *dbms.URL, addr, path string, err error) error {
 	codes := gdsCodes(err)
 	switch {
 	case codes == nil && dbms.IsNetwork(err):
-		return dbms.Wrap(dbms.BadInput, fmt.Errorf("cannot connect to Firebird at %s: %s (start the server or fix host:port in --db)", addr, oneLine(err)))
+		return dbms.Wrap(dbms.BadInput, dbms.Reword(fmt.Sprintf("cannot connect to Firebird at %s: %s (start the server or fix host:port in --db)", addr, oneLine(err)), err))
 	case hasCode(codes, gdsLogin) || strings.HasPrefix(err.Error(), loginRefused):
 		return dbms.Wrap(dbms.BadInput, fmt.Errorf("Firebird at %s refused user %q: wrong user name or password (fix user:pass in --db)", addr, u.User))
 	case hasCode(codes, gdsIOError, gdsOpenFileError):

@@ -30,6 +30,9 @@ const (
 	erStatementTimeout    = 1969 // MariaDB: max_statement_time exceeded
 	erQueryTimeout        = 3024 // MySQL: max_execution_time exceeded
 	erClientInteraction   = 4031 // MySQL 8: disconnected by wait_timeout
+	erTooManyConnections  = 1040
+	erConnectionRefused   = 2002 // client: cannot connect through the socket
+	erConnectionHost      = 2003 // client: cannot connect to the host
 	erServerGoneAway      = 2006
 	erServerLost          = 2013
 	erCantDropFieldOrKey  = 1091
@@ -62,8 +65,14 @@ func classOf(err error) dbms.Class {
 			return dbms.Syntax
 		case erAccessDenied, erBadDB, erDBAccessDenied:
 			return dbms.BadInput
-		case erServerGoneAway, erServerLost, erServerShutdown, erConnectionKilled, erClientInteraction:
+		case erServerGoneAway, erServerLost, erConnectionKilled, erClientInteraction:
 			return dbms.ConnectionLost
+		case erServerShutdown:
+			return dbms.ServerUnavailable
+		case erTooManyConnections:
+			return dbms.TooManyConnections
+		case erConnectionRefused, erConnectionHost:
+			return dbms.Refused
 		}
 		// SQLSTATE class 42 is "syntax error or access rule violation":
 		// unknown table or column, wrong arity: SQL this engine rejects.

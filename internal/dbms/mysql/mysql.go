@@ -206,7 +206,11 @@ func openError(u *dbms.URL, cfg *mysqldrv.Config, err error) error {
 	case errors.As(err, &me) && me.Number == 1044:
 		err = fmt.Errorf("user %q may not use database %q on %s (%s); grant access or fix --db", cfg.User, cfg.DBName, what, me.Message)
 	case dbms.IsNetwork(err):
-		err = fmt.Errorf("cannot reach %s: %s; is the server running?", what, netReason(err))
+		err = dbms.Reword(fmt.Sprintf("cannot reach %s: %s; is the server running?", what, netReason(err)), err)
+	case errors.As(err, &me) && classOf(err).Transient():
+		// A server shutting down, starting or full is no mistake of the
+		// user's: the class stays, and a load client may retry.
+		return dbms.Wrap(classOf(err), fmt.Errorf("cannot connect to %s: %w", what, err))
 	default:
 		err = fmt.Errorf("cannot connect to %s: %w", what, err)
 	}

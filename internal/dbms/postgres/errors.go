@@ -41,7 +41,7 @@ func (e *Engine) classify(err error) error {
 		return dbms.Wrap(dbms.Timeout, err)
 	}
 	if dbms.IsNetwork(err) {
-		return dbms.Wrap(dbms.ConnectionLost, err)
+		return dbms.Wrap(dbms.NetworkClass(err), err)
 	}
 	return err
 }
@@ -57,8 +57,12 @@ func sqlstateClass(code string) (dbms.Class, bool) {
 	case code == "28P01", code == "28000", code == "3D000": // bad password, no such role / pg_hba, no such database
 		return dbms.BadInput, true
 	case strings.HasPrefix(code, "08"), // connection exception
-		code == "57P01", code == "57P02", code == "57P03": // server shut down, crashed, starting
+		code == "57P01": // admin_shutdown: this session was ended (a shutdown, or pg_terminate_backend)
 		return dbms.ConnectionLost, true
+	case code == "57P02", code == "57P03": // crash_shutdown; cannot_connect_now (starting, stopping, recovering)
+		return dbms.ServerUnavailable, true
+	case code == "53300": // too_many_connections
+		return dbms.TooManyConnections, true
 	case strings.HasPrefix(code, "42"): // syntax error or access rule violation
 		return dbms.Syntax, true
 	case code == "0A000": // feature_not_supported

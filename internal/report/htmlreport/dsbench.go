@@ -42,6 +42,9 @@ func (r *Run) dsbenchDoc(d *Doc) error {
 	})...)
 	d.Sections = append(d.Sections, Section{ID: "results", Title: "Results per scale", Table: dsbenchResultsTable(ds)})
 	d.Sections = append(d.Sections, Section{ID: "per_transaction", Title: "Load per transaction", Reading: cpuReading(scales), Table: report.DSBenchPerTransaction(ds)})
+	if t := report.DSBenchFaultsTable(ds); t != nil {
+		d.Sections = append(d.Sections, Section{ID: "faults", Title: "Faults of the connection and the server", Reading: faultsReading(ds), Table: t})
+	}
 	if t := dsbenchRangesTable(ds); t != nil {
 		d.Sections = append(d.Sections, Section{ID: "ranges", Title: "Ranges of the curve (seed 001 §5.1)", Table: t})
 	}

@@ -188,3 +188,12 @@ func cpuReading(s []results.ScaleResult) string {
 	}
 	return out + "."
 }
+
+// faultsReading is the line above the faults table: what the sweep did
+// about them.
+func faultsReading(ds *results.DSBenchResults) string {
+	if ds.BackoffCapS > 0 {
+		return fmt.Sprintf("Cycles in which clients lost or could not open their connections (a server restarting, stopped or full). The clients retried after a backoff capped at %g s and would have given up after %g s; a cycle with faults is kept, and its rate counts what committed around them. A commit in doubt was lost with its connection and may have been applied; the consistency check allows for it.", ds.BackoffCapS, ds.GiveUpS)
+	}
+	return "Cycles in which clients lost their connections and replaced them."
+}

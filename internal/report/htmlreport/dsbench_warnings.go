@@ -3,6 +3,8 @@ package htmlreport
 import (
 	"fmt"
 	"strings"
+
+	"github.com/dbgauge/dbgauge/internal/report"
 )
 
 // dsbenchWarnings adds what a reader must know before trusting the
@@ -24,7 +26,14 @@ func (r *Run) dsbenchWarnings(d *Doc) {
 		}
 		if s.Failed > 0 {
 			trials := s.Transactions + s.Failed
-			r.warn(d, fmt.Sprintf("scale %d: %d failed transaction trials, %s%% of %d trials", s.Scale, s.Failed, pct(100*float64(s.Failed)/float64(trials)), trials))
+			w := fmt.Sprintf("scale %d: %d failed transaction trials, %s%% of %d trials", s.Scale, s.Failed, pct(100*float64(s.Failed)/float64(trials)), trials)
+			if e := report.ErrorCounts(s.Errors); e != "" {
+				w += " (" + e + ")"
+			}
+			r.warn(d, w)
+		}
+		if s.Reconnects > 0 || s.InDoubt > 0 {
+			r.warn(d, fmt.Sprintf("scale %d: the clients lost their connections: %d reconnect attempts, %d commits in doubt (see Faults of the connection and the server)", s.Scale, s.Reconnects, s.InDoubt))
 		}
 		if s.Lag != nil && s.Lag.Skipped > 0 {
 			r.warn(d, fmt.Sprintf("scale %d: the open loop fell behind and skipped %d intended starts", s.Scale, s.Lag.Skipped))

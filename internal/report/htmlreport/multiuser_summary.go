@@ -70,6 +70,10 @@ func multiuserWarnings(m *results.MultiuserResults) []string {
 			w = append(w, fmt.Sprintf("%d users: only %d of %d repetitions measured.", u, p.N, m.Reps))
 		}
 	}
+	for _, c := range m.Retried {
+		w = append(w, fmt.Sprintf("%d users, repetition %d: cut short by a fault of the connection or the server (%s: %s); not a result, measured again after a backoff capped at %g s (%d failed attempts: %s).",
+			c.Users, c.Rep, c.Class, firstLine(c.Error), m.BackoffCapS, c.Attempts, report.ErrorCounts(c.Errors)))
+	}
 	var bad []string
 	for _, run := range m.Runs {
 		if want := int64(run.Users*m.Retrieves) * m.RowsPerRetrieve; run.Rows != want {

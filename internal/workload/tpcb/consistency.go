@@ -71,6 +71,14 @@ func trimDecimal(s string) string {
 // committed just after a cycle ended). It returns the violations, none when
 // consistent.
 func (b Balances) Check(carried, committed int64) []string {
+	return b.CheckInDoubt(carried, committed, 0)
+}
+
+// CheckInDoubt is Check for a run whose clients lost inDoubt commits with
+// their connections (ErrCommitInDoubt): each may or may not have
+// committed, so the history may hold up to inDoubt rows more than
+// committed. The balances must still match the history's deltas exactly.
+func (b Balances) CheckInDoubt(carried, committed, inDoubt int64) []string {
 	var bad []string
 	total := carried + b.HistoryDelta
 	for _, s := range []struct {
@@ -84,8 +92,11 @@ func (b Balances) Check(carried, committed int64) []string {
 	if b.BadBranches != 0 {
 		bad = append(bad, fmt.Sprintf("%d branches have a balance different from the sum of their tellers' balances", b.BadBranches))
 	}
-	if b.HistoryRows != committed {
+	switch {
+	case inDoubt == 0 && b.HistoryRows != committed:
 		bad = append(bad, fmt.Sprintf("history holds %d rows, but %d transactions committed", b.HistoryRows, committed))
+	case b.HistoryRows < committed || b.HistoryRows > committed+inDoubt:
+		bad = append(bad, fmt.Sprintf("history holds %d rows, but %d transactions committed and %d more were in doubt", b.HistoryRows, committed, inDoubt))
 	}
 	return bad
 }

@@ -2,6 +2,7 @@ package tpcb
 
 import (
 	"context"
+	"errors"
 	"fmt"
 
 	"github.com/dbgauge/dbgauge/internal/dbms"
@@ -46,8 +47,28 @@ func Transaction(ctx context.Context, tx dbms.Transactor, iso dbms.Isolation, in
 	if err := one(tx.ExecArgs(ctx, StmtInsertHistory, in.Tid, in.Bid, in.Aid, in.Delta)); err != nil {
 		return err
 	}
-	return tx.Commit(ctx)
+	return commit(ctx, tx)
 }
+
+// ErrCommitInDoubt marks a COMMIT lost with its connection (an error of a
+// transient class, dbms.Class.Transient): the server may have committed
+// before the session went, so the client cannot tell. A retry then applies
+// the same inputs a second time, with a history row of its own.
+var ErrCommitInDoubt = errors.New("commit in doubt")
+
+// commit commits and marks a commit whose outcome the client cannot know.
+func commit(ctx context.Context, tx dbms.Transactor) error {
+	err := tx.Commit(ctx)
+	if err != nil && dbms.Classify(err).Transient() {
+		return &inDoubt{err}
+	}
+	return err
+}
+
+type inDoubt struct{ err error }
+
+func (e *inDoubt) Error() string   { return ErrCommitInDoubt.Error() + ": " + e.err.Error() }
+func (e *inDoubt) Unwrap() []error { return []error{e.err, ErrCommitInDoubt} }
 
 func one(n int64, err error) error {
 	if err == nil && n != 1 && n >= 0 {
@@ -72,5 +93,5 @@ func CallProcedure(ctx context.Context, tx dbms.Transactor, p *Procedure, iso db
 	if _, err := tx.QueryInt(ctx, p.Call, in.Aid, in.Tid, in.Bid, in.Delta); err != nil {
 		return err
 	}
-	return tx.Commit(ctx)
+	return commit(ctx, tx)
 }
