@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -85,7 +86,18 @@ func writeReport(dir, path string) error {
 
 // writePage writes a page at path, making its directory if need be,
 // atomically: a full disk leaves the old page or none, never half of one.
+// A path that names something other than a regular file (--html
+// /dev/stdout, a named pipe) is written to as it is: renaming a finished
+// file over it would replace the device or pipe itself.
 func writePage(path string, b []byte) error {
+	if st, err := os.Stat(path); err == nil && !st.Mode().IsRegular() {
+		f, err := os.OpenFile(path, os.O_WRONLY, 0)
+		if err != nil {
+			return err
+		}
+		_, err = f.Write(b)
+		return errors.Join(err, f.Close())
+	}
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		return err
 	}
