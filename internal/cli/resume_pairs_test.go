@@ -1,0 +1,88 @@
+package cli
+
+import (
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/dbgauge/dbgauge/internal/results"
+)
+
+// TestResumeABTestKilled: an A/B test killed with SIGKILL in the middle of
+// its first query (its warm pairs done, its cold ones under way) resumes
+// from the first pair that did not complete: every pair and query
+// completes exactly once over both parts, the completed pairs are kept
+// (not measured again) and the results hold an uninterrupted run's
+// queries: the same statements (seeds), cache modes, statuses, rows and
+// number of pairs.
+func TestResumeABTestKilled(t *testing.T) {
+	tmp := t.TempDir()
+	args := func(out string) []string {
+		return []string{"abtest", "--a-session", "PRAGMA cache_size=100", "--b-session", "PRAGMA cache_size=-20000",
+			"--wisconsin", "1,9,3", "--size", "1000", "--reps", "8", "--cache", "both", "--seed", "5", "--out", out}
+	}
+	type run struct {
+		Cache  string    `json:"cache"`
+		Status string    `json:"status"`
+		Rows   int64     `json:"rows"`
+		AMS    []float64 `json:"a_ms"`
+		BMS    []float64 `json:"b_ms"`
+	}
+	type query struct {
+		Label    string `json:"label"`
+		SQL      string `json:"sql"`
+		Expected int64  `json:"expected_rows"`
+		Runs     []run  `json:"runs"`
+	}
+	type stored struct {
+		Complete bool        `json:"complete"`
+		Resumed  []time.Time `json:"resumed"`
+		Queries  []query     `json:"queries"`
+	}
+	whole := filepath.Join(tmp, "whole")
+	if code, _, stderr := runBinary(t, args(whole)...); code != 0 {
+		t.Fatalf("uninterrupted run: exit %d\n%s", code, stderr)
+	}
+	want := readJSON[stored](t, filepath.Join(whole, results.ResultsFile))
+	units := len(unitsDone(t, whole)) // 3 queries of 2 x 8 pairs, and the queries
+	if units != 3*(2*8+1) {
+		t.Fatalf("uninterrupted run: %d units, want %d", units, 3*(2*8+1))
+	}
+
+	dir := filepath.Join(tmp, "killed")
+	killAt(t, args(dir), "Q1     warm")
+	done := unitsDone(t, dir)
+	if done["Q1 warm pair 8"] != 1 || done["Q1"] != 0 {
+		t.Fatalf("killed run: units %v: want it stopped within Q1's cold pairs", done)
+	}
+	code, stdout, stderr := runBinary(t, "resume", dir)
+	if code != 0 {
+		t.Fatalf("resume: exit %d\n%s\n%s", code, stdout, stderr)
+	}
+	if !strings.Contains(stderr, "resuming "+dir) {
+		t.Errorf("resume did not say what it continues:\n%s", stderr)
+	}
+	onceEach(t, dir, units)
+	got := readJSON[stored](t, filepath.Join(dir, results.ResultsFile))
+	if !got.Complete || len(got.Resumed) != 1 {
+		t.Errorf("resumed run: complete %v, resumed %v", got.Complete, got.Resumed)
+	}
+	if len(got.Queries) != len(want.Queries) {
+		t.Fatalf("%d queries, want %d", len(got.Queries), len(want.Queries))
+	}
+	for i, w := range want.Queries {
+		g := got.Queries[i]
+		if g.Label != w.Label || g.SQL != w.SQL || g.Expected != w.Expected || len(g.Runs) != len(w.Runs) {
+			t.Errorf("query %d: got %s %q (%d rows expected, %d cache modes), want %s %q (%d, %d)", i, g.Label, g.SQL, g.Expected, len(g.Runs), w.Label, w.SQL, w.Expected, len(w.Runs))
+			continue
+		}
+		for j, wr := range w.Runs {
+			gr := g.Runs[j]
+			if gr.Cache != wr.Cache || gr.Status != wr.Status || gr.Rows != wr.Rows || len(gr.AMS) != len(wr.AMS) || len(gr.BMS) != len(wr.BMS) {
+				t.Errorf("%s %s: got %s %s %d rows %d/%d pairs, want %s %s %d rows %d/%d pairs", g.Label, wr.Cache,
+					gr.Cache, gr.Status, gr.Rows, len(gr.AMS), len(gr.BMS), wr.Cache, wr.Status, wr.Rows, len(wr.AMS), len(wr.BMS))
+			}
+		}
+	}
+}
