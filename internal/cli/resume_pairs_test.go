@@ -86,3 +86,82 @@ func TestResumeABTestKilled(t *testing.T) {
 		}
 	}
 }
+
+// TestResumeSpeedupKilled: a speedup run over two page sizes killed with
+// SIGKILL in the middle of its first page size resumes with that page
+// size's database created and loaded again, its completed points kept
+// (not measured again) and the others measured: every point completes
+// exactly once over both parts, and the curves hold an uninterrupted
+// run's queries (the same statements: seeds), page sizes, rows and
+// repetitions.
+func TestResumeSpeedupKilled(t *testing.T) {
+	tmp := t.TempDir()
+	args := func(out string) []string {
+		return []string{"speedup", "--page-sizes", "1KiB,4KiB", "--size", "1000", "--reps", "2", "--seed", "7", "--out", out}
+	}
+	type point struct {
+		X       int64     `json:"x"`
+		TimesMS []float64 `json:"times_ms"`
+		Rows    int64     `json:"rows"`
+		Page    int64     `json:"page_bytes"`
+		Error   string    `json:"error"`
+	}
+	type curve struct {
+		Query    int     `json:"query"`
+		Org      string  `json:"organization"`
+		SQL      string  `json:"sql"`
+		Expected int64   `json:"expected_rows"`
+		Points   []point `json:"points"`
+	}
+	type stored struct {
+		Complete bool        `json:"complete"`
+		Resumed  []time.Time `json:"resumed"`
+		Pages    struct {
+			Curves []curve `json:"curves"`
+		} `json:"page_sizes"`
+	}
+	whole := filepath.Join(tmp, "whole")
+	if code, _, stderr := runBinary(t, args(whole)...); code != 0 {
+		t.Fatalf("uninterrupted run: exit %d\n%s", code, stderr)
+	}
+	want := readJSON[stored](t, filepath.Join(whole, results.ResultsFile))
+	units := len(unitsDone(t, whole))
+	if units != 2*18 {
+		t.Fatalf("uninterrupted run: %d points, want 2 page sizes x 18 queries", units)
+	}
+
+	dir := filepath.Join(tmp, "killed")
+	killAt(t, args(dir), "Q12 joinAselB (clustered, unique2)                 x=1024")
+	if n := len(unitsDone(t, dir)); n < 9 || n >= 18 {
+		t.Fatalf("killed run: %d points complete: want it stopped within the first page size", n)
+	}
+	code, stdout, stderr := runBinary(t, "resume", dir)
+	if code != 0 {
+		t.Fatalf("resume: exit %d\n%s\n%s", code, stdout, stderr)
+	}
+	if !strings.Contains(stderr, "Q12 joinAselB (clustered, unique2)                 x=1024       complete before the run was resumed: kept") {
+		t.Errorf("resume did not keep Q12 at 1 KiB:\n%s", stderr)
+	}
+	onceEach(t, dir, units)
+	got := readJSON[stored](t, filepath.Join(dir, results.ResultsFile))
+	if !got.Complete || len(got.Resumed) != 1 {
+		t.Errorf("resumed run: complete %v, resumed %v", got.Complete, got.Resumed)
+	}
+	if len(got.Pages.Curves) != len(want.Pages.Curves) {
+		t.Fatalf("%d curves, want %d", len(got.Pages.Curves), len(want.Pages.Curves))
+	}
+	for i, w := range want.Pages.Curves {
+		g := got.Pages.Curves[i]
+		if g.Query != w.Query || g.Org != w.Org || g.SQL != w.SQL || g.Expected != w.Expected || len(g.Points) != len(w.Points) {
+			t.Errorf("curve %d: got Q%d %s %q %d rows %d points, want Q%d %s %q %d rows %d points", i,
+				g.Query, g.Org, g.SQL, g.Expected, len(g.Points), w.Query, w.Org, w.SQL, w.Expected, len(w.Points))
+			continue
+		}
+		for j, wp := range w.Points {
+			gp := g.Points[j]
+			if gp.X != wp.X || gp.Rows != wp.Rows || gp.Page != wp.Page || gp.Error != wp.Error || len(gp.TimesMS) != len(wp.TimesMS) {
+				t.Errorf("curve %d point %d: got %+v, want %+v", i, j, gp, wp)
+			}
+		}
+	}
+}
