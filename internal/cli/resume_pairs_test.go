@@ -165,3 +165,59 @@ func TestResumeSpeedupKilled(t *testing.T) {
 		}
 	}
 }
+
+// TestResumeWisconsinProtocolKilled: a wisconsin run under the timing
+// protocol killed with SIGKILL once the first query result of its second
+// size is stored resumes like one without it, and the protocol's analysis
+// at the end covers every query result: those taken back from the
+// journal (their Q@Cs journalled whole) and those measured after the
+// resume, as in an uninterrupted run.
+func TestResumeWisconsinProtocolKilled(t *testing.T) {
+	tmp := t.TempDir()
+	args := func(out string) []string {
+		return []string{"wisconsin", "--size", "1000,2000", "--reps", "6", "--queries", "1-4", "--seed", "3", "--protocol", "ttp", "--out", out}
+	}
+	type query struct {
+		Size     int64           `json:"size"`
+		Query    int             `json:"query"`
+		Status   string          `json:"status"`
+		Rows     int64           `json:"rows"`
+		Computed *map[string]any `json:"computed_ms"`
+	}
+	type stored struct {
+		Complete bool           `json:"complete"`
+		Resumed  []time.Time    `json:"resumed"`
+		Queries  []query        `json:"queries"`
+		Protocol map[string]any `json:"protocol"`
+	}
+	whole := filepath.Join(tmp, "whole")
+	if code, _, stderr := runBinary(t, args(whole)...); code != 0 {
+		t.Fatalf("uninterrupted run: exit %d\n%s", code, stderr)
+	}
+	want := readJSON[stored](t, filepath.Join(whole, results.ResultsFile))
+
+	dir := filepath.Join(tmp, "killed")
+	killAt(t, args(dir), "N=2000      Q1 ")
+	if n := len(unitsDone(t, dir)); n < 4 || n >= len(want.Queries) {
+		t.Fatalf("killed run: %d of %d query results complete: want it stopped within size 2000", n, len(want.Queries))
+	}
+	code, stdout, stderr := runBinary(t, "resume", dir)
+	if code != 0 {
+		t.Fatalf("resume: exit %d\n%s\n%s", code, stdout, stderr)
+	}
+	onceEach(t, dir, len(want.Queries))
+	got := readJSON[stored](t, filepath.Join(dir, results.ResultsFile))
+	if !got.Complete || len(got.Resumed) != 1 || got.Protocol == nil {
+		t.Fatalf("resumed run: complete %v, resumed %v, protocol %v", got.Complete, got.Resumed, got.Protocol != nil)
+	}
+	if len(got.Queries) != len(want.Queries) {
+		t.Fatalf("%d query results, want %d", len(got.Queries), len(want.Queries))
+	}
+	for i, w := range want.Queries {
+		g := got.Queries[i]
+		if g.Size != w.Size || g.Query != w.Query || g.Status != w.Status || g.Rows != w.Rows || (g.Computed == nil) != (w.Computed == nil) {
+			t.Errorf("query result %d: got N=%d Q%d %s %d rows computed %v, want N=%d Q%d %s %d rows computed %v", i,
+				g.Size, g.Query, g.Status, g.Rows, g.Computed != nil, w.Size, w.Query, w.Status, w.Rows, w.Computed != nil)
+		}
+	}
+}
