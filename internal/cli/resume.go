@@ -70,7 +70,8 @@ A run that completed is refused, and so are a run still going (another
 dbgauge writes its journal, perhaps paused by --pause-on-error), a
 directory that holds no run and a run of an experiment that cannot be
 resumed. The manifest hides the password of the engine URL: give the URL
-again with --db (it must name the run's server). --pause-on-error
+again with --db (it must name the run's server); an abtest run's --a and
+--b URLs likewise with --a and --b. --pause-on-error
 and --pause-limit, when given, replace the run's own.`,
 		Args: exactArgs(1, "the run directory"),
 		RunE: func(cmd *cobra.Command, args []string) error {
@@ -90,6 +91,11 @@ and --pause-limit, when given, replace the run's own.`,
 			return r(cmd.Context(), stdout, stderr, p, override)
 		}}
 	cmd.Flags().String("db", "", "the engine URL, when the manifest hides its password (default: the URL the run used)")
+	// abtest's variants may be two URLs, whose passwords the manifest
+	// hides too: each is given again as the run had it (repeatable, with
+	// its session statements, if any).
+	cmd.Flags().StringArray("a", nil, "abtest: variant A's values (--a) again, when the manifest hides the password of its URL")
+	cmd.Flags().StringArray("b", nil, "abtest: variant B's values (--b) again, when the manifest hides the password of its URL")
 	bindPause(cmd.Flags()) // read as overrides: only the flags given replace the run's
 	return cmd
 }

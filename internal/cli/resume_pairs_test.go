@@ -221,3 +221,31 @@ func TestResumeWisconsinProtocolKilled(t *testing.T) {
 		}
 	}
 }
+
+// TestResumeABTestHiddenURLs: an A/B test between two servers whose URLs
+// carry passwords (hidden in its manifest) takes the URLs again from
+// `dbgauge resume DIR --a URL --b URL`; without them the resume is
+// refused, naming the flag; a URL of another server is refused too.
+func TestResumeABTestHiddenURLs(t *testing.T) {
+	stored := map[string]any{
+		"a":    []any{"postgres://u:***@127.0.0.1:1/db"},
+		"b":    []any{"postgres://u:***@127.0.0.1:2/db"},
+		"seed": "1",
+	}
+	progress := &results.Progress{Dir: t.TempDir(), Manifest: &results.Manifest{Experiment: "abtest", Config: stored}}
+	given := map[string]string{"a": "[postgres://u:secret@127.0.0.1:1/db]", "b": "[postgres://u:secret@127.0.0.1:2/db]"}
+	plan, _, err := storedPlan(newABTestFlags(), progress, given)
+	if err != nil {
+		t.Fatalf("URLs given again: %v", err)
+	}
+	if plan.A.URL != "postgres://u:secret@127.0.0.1:1/db" || plan.B.URL != "postgres://u:secret@127.0.0.1:2/db" {
+		t.Errorf("variants %q and %q: want the URLs given again", plan.A.URL, plan.B.URL)
+	}
+	if _, _, err := storedPlan(newABTestFlags(), progress, map[string]string{"a": given["a"]}); err == nil || !strings.Contains(err.Error(), "dbgauge resume DIR --b URL") {
+		t.Errorf("--b not given: %v, want it asked for", err)
+	}
+	other := map[string]string{"a": given["a"], "b": "[postgres://u:secret@127.0.0.1:3/db]"}
+	if _, _, err := storedPlan(newABTestFlags(), progress, other); err == nil || strings.Contains(err.Error(), "secret") {
+		t.Errorf("another server for B: %v, want it refused without its password", err)
+	}
+}
