@@ -20,7 +20,7 @@ func TestResumeABTestKilled(t *testing.T) {
 	tmp := t.TempDir()
 	args := func(out string) []string {
 		return []string{"abtest", "--a-session", "PRAGMA cache_size=100", "--b-session", "PRAGMA cache_size=-20000",
-			"--wisconsin", "1,9,3", "--size", "1000", "--reps", "8", "--cache", "both", "--seed", "5", "--out", out}
+			"--wisconsin", "1,9,3", "--size", "1000", "--reps", "12", "--cache", "both", "--seed", "5", "--out", out}
 	}
 	type run struct {
 		Cache  string    `json:"cache"`
@@ -45,15 +45,17 @@ func TestResumeABTestKilled(t *testing.T) {
 		t.Fatalf("uninterrupted run: exit %d\n%s", code, stderr)
 	}
 	want := readJSON[stored](t, filepath.Join(whole, results.ResultsFile))
-	units := len(unitsDone(t, whole)) // 3 queries of 2 x 8 pairs, and the queries
-	if units != 3*(2*8+1) {
-		t.Fatalf("uninterrupted run: %d units, want %d", units, 3*(2*8+1))
+	units := len(unitsDone(t, whole)) // 3 queries of 2 x 12 pairs, and the queries
+	if units != 3*(2*12+1) {
+		t.Fatalf("uninterrupted run: %d units, want %d", units, 3*(2*12+1))
 	}
 
 	dir := filepath.Join(tmp, "killed")
 	killAt(t, args(dir), "Q1     warm")
 	done := unitsDone(t, dir)
-	if done["Q1 warm pair 8"] != 1 || done["Q1"] != 0 {
+	// Q1's 12 cold pairs (each with its caches emptied) follow its warm
+	// line: SIGKILL comes long before they end.
+	if done["Q1 warm pair 12"] != 1 || done["Q1"] != 0 {
 		t.Fatalf("killed run: units %v: want it stopped within Q1's cold pairs", done)
 	}
 	code, stdout, stderr := runBinary(t, "resume", dir)
