@@ -58,16 +58,21 @@ complete (done again from its first execution); wisconsin from the first
 query result that did not complete (a size with results left is loaded
 and organised again, a completed size is not); multiuser from the first
 step (user count and repetition) that did not complete, after loading and
-warming up again; sizesweep from the first size that did not complete.
+warming up again; sizesweep from the first size that did not complete;
+abtest from the first pair (A then B on one statement) that did not
+complete, a query's completed pairs kept; speedup from the first point
+(a query at one parallelism, memory or page size) that did not complete,
+on relations loaded again. wisconsin --protocol ttp analyses the Q@Cs of
+the query results it takes back with those it measures.
 The run's results.json and report page list when it was resumed.
 
 A run that completed is refused, and so are a run still going (another
 dbgauge writes its journal, perhaps paused by --pause-on-error), a
 directory that holds no run and a run of an experiment that cannot be
 resumed. The manifest hides the password of the engine URL: give the URL
-again with --db (it must name the run's server). --pause-on-error
-and --pause-limit, when given, replace the run's own. A wisconsin run with
---protocol ttp cannot be resumed.`,
+again with --db (it must name the run's server); an abtest run's --a and
+--b URLs likewise with --a and --b. --pause-on-error
+and --pause-limit, when given, replace the run's own.`,
 		Args: exactArgs(1, "the run directory"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			p, err := results.ReadProgress(args[0])
@@ -86,6 +91,11 @@ and --pause-limit, when given, replace the run's own. A wisconsin run with
 			return r(cmd.Context(), stdout, stderr, p, override)
 		}}
 	cmd.Flags().String("db", "", "the engine URL, when the manifest hides its password (default: the URL the run used)")
+	// abtest's variants may be two URLs, whose passwords the manifest
+	// hides too: each is given again as the run had it (repeatable, with
+	// its session statements, if any).
+	cmd.Flags().StringArray("a", nil, "abtest: variant A's values (--a) again, when the manifest hides the password of its URL")
+	cmd.Flags().StringArray("b", nil, "abtest: variant B's values (--b) again, when the manifest hides the password of its URL")
 	bindPause(cmd.Flags()) // read as overrides: only the flags given replace the run's
 	return cmd
 }
@@ -100,7 +110,7 @@ type pauseFlags struct {
 // bindPause binds --pause-on-error and --pause-limit to fs.
 func bindPause(fs *pflag.FlagSet) *pauseFlags {
 	p := &pauseFlags{limit: flagtype.Duration(experiment.DefaultPauseLimit)}
-	fs.BoolVar(&p.on, "pause-on-error", false, fmt.Sprintf("when a unit (a scale, a Q@C) fails with a fault, keep what was measured and try it again after %s, doubling up to %s between tries, instead of ending", experiment.PauseFirstWait, experiment.PauseMaxWait))
+	fs.BoolVar(&p.on, "pause-on-error", false, fmt.Sprintf("when a unit (a scale, a Q@C, a pair, a point) fails with a fault, keep what was measured and try it again after %s, doubling up to %s between tries, instead of ending", experiment.PauseFirstWait, experiment.PauseMaxWait))
 	fs.Var(p.limit, "pause-limit", "with --pause-on-error: end the run when a unit has been failing for this long")
 	return p
 }

@@ -63,6 +63,10 @@ type abRun struct {
 	run    *results.Run
 	res    *results.ABTestResults
 	pr     *progress.Printer
+	// units are the pairs (and the queries they make up, abtest_resume.go);
+	// done is what a resumed run journalled.
+	units *units
+	done  *results.Progress
 }
 
 // ABResamples is the number of bootstrap resamples of the ratio interval.
@@ -72,29 +76,40 @@ const ABResamples = stats.DefaultResamples
 // interleaved pairs (A then B) in each cache mode and writes the run
 // directory. It returns what was measured even when it fails.
 func RunABTest(ctx context.Context, s Setup, plan ABTestPlan, pr *progress.Printer) (*results.ABTestResults, error) {
-	urlA := firstNonEmpty(plan.A.URL, s.DB)
 	embedded := func(dir string) string { return dbms.DefaultURL(filepath.Join(dir, "abtest.db")) }
-	o, err := open(ctx, Setup{DB: urlA, Dir: s.Dir, Command: s.Command, Config: s.Config, Version: s.Version}, "abtest", plan.Seed, embedded, noCheck)
+	// The run (its directory, manifest, resumption and pause policy) is
+	// variant A's setup: only the engine URL is A's own.
+	sa := s
+	sa.DB = firstNonEmpty(plan.A.URL, s.DB)
+	o, err := open(ctx, sa, "abtest", plan.Seed, embedded, noCheck)
 	if err != nil {
 		return nil, err
 	}
+	// Variant A owns the session from here on: a unit tried again after a
+	// fault replaces it (abVariant.reopen).
 	a := &abVariant{name: "A", e: o.e, url: o.url, session: plan.A.Session}
+	o.e = nil
 	b := &abVariant{name: "B", url: firstNonEmpty(plan.B.URL, s.DB, o.url), session: plan.B.Session}
-	// Nothing is measured yet: a variant that cannot be opened or whose
-	// session statements fail leaves no run directory behind.
-	abandon := func(err error) (*results.ABTestResults, error) {
-		if b.e != nil {
-			b.e.Close()
-		}
+	defer func() {
+		a.close()
+		b.close()
 		o.close()
-		os.RemoveAll(s.Dir)
+	}()
+	// Nothing is measured yet: a variant that cannot be opened or whose
+	// session statements fail leaves no run directory behind (a resumed
+	// run's holds what its first part measured, and stays).
+	abandon := func(err error) (*results.ABTestResults, error) {
+		a.close()
+		b.close()
+		o.close()
+		if s.Resume == nil {
+			os.RemoveAll(s.Dir)
+		}
 		return nil, err
 	}
 	if b.e, err = dbms.Open(ctx, b.url); err != nil {
 		return abandon(fmt.Errorf("variant B: %w", err))
 	}
-	defer func() { b.e.Close() }()
-	defer o.close()
 	infoB, err := b.e.Info(ctx)
 	if err != nil {
 		return abandon(fmt.Errorf("variant B: read %s version and settings: %w", b.e.Name(), err))
@@ -104,7 +119,7 @@ func RunABTest(ctx context.Context, s Setup, plan ABTestPlan, pr *progress.Print
 			return abandon(dbms.Wrap(dbms.BadInput, err))
 		}
 	}
-	r := &abRun{plan: plan, a: a, b: b, sameDB: a.url == b.url, run: o.run, pr: pr, res: &results.ABTestResults{
+	r := &abRun{plan: plan, a: a, b: b, sameDB: a.url == b.url, run: o.run, pr: pr, done: s.Resume, res: &results.ABTestResults{
 		Header: results.Header{Experiment: "abtest"},
 		A:      results.ABVariant{Name: "A", DB: redacted(a.url), Engine: a.e.Name(), EngineVersion: o.man.Engine.Version, Session: a.session},
 		B:      results.ABVariant{Name: "B", DB: redacted(b.url), Engine: b.e.Name(), EngineVersion: infoB.Version, Session: b.session},
@@ -117,6 +132,7 @@ func RunABTest(ctx context.Context, s Setup, plan ABTestPlan, pr *progress.Print
 	} else {
 		r.res.Workload, r.res.Size = "wisconsin", plan.Size
 	}
+	r.units = newUnits(s, o.run, &r.res.Header, pr)
 	pr.Line("dbgauge abtest: A = %s %s %s %v, B = %s %s %s %v; %s, %d pairs per query, cache %v, run directory %s",
 		a.e.Name(), o.man.Engine.Version, r.res.A.DB, a.session, b.e.Name(), infoB.Version, r.res.B.DB, b.session, r.res.Workload, plan.Reps, plan.Caches, o.run.Dir)
 	runErr := r.measure(ctx)
@@ -165,6 +181,26 @@ func (v *abVariant) setup(ctx context.Context) error {
 		}
 	}
 	return nil
+}
+
+// reopen replaces v's session with a new one, its settings restored: a
+// pair tried again after a fault (--pause-on-error).
+func (v *abVariant) reopen(ctx context.Context) error {
+	v.close()
+	e, err := dbms.Open(ctx, v.url)
+	if err != nil {
+		return fmt.Errorf("variant %s: reconnect: %w", v.name, err)
+	}
+	v.e, v.stale = e, false
+	return v.setup(ctx)
+}
+
+// close ends v's session; closing twice is harmless.
+func (v *abVariant) close() {
+	if v.e != nil {
+		v.e.Close()
+		v.e = nil
+	}
 }
 
 // ready reconnects a session a restart ended and restores its settings.

@@ -12,8 +12,12 @@ import (
 // compare runs one query in every cache mode: pair i executes stmts[i] on
 // A, then the same text on B, so drift over the run hits both alike and
 // the pairs can be resampled whole. The query is recorded (results.json
-// rewritten) whatever stopped it.
+// rewritten) whatever stopped it; once every cache mode ran it is a
+// complete unit, which a resumed run takes back (abtest_resume.go).
 func (r *abRun) compare(ctx context.Context, q results.ABQuery, stmts []string, cols []dbms.Column) error {
+	if r.restoreQuery(q.Label) {
+		return nil
+	}
 	var err error
 	for _, cache := range r.plan.Caches {
 		run := results.ABCacheRun{Cache: cache, Status: results.StatusOK}
@@ -26,50 +30,99 @@ func (r *abRun) compare(ctx context.Context, q results.ABQuery, stmts []string, 
 	}
 	r.res.Queries = append(r.res.Queries, q)
 	r.run.Journal().Append(q)
+	if err == nil {
+		r.units.complete(q.Label)
+	}
 	// A crash leaves the summary of every query finished so far.
 	r.run.WriteJSON("results.json", r.res)
 	return err
 }
 
 // pairs runs the warm-up and the pairs of one query in one cache mode into
-// run. A failed execution ends this query's pairs and is recorded; only an
-// interruption or a lost connection stops the whole run.
+// run. Each pair is a unit: journalled whole, taken back by a resumed run,
+// tried again after a fault under --pause-on-error. A failed execution
+// ends this query's pairs and is recorded; only an interruption, a lost
+// connection or a fault waited out in vain stops the whole run.
 func (r *abRun) pairs(ctx context.Context, q results.ABQuery, cache string, stmts []string, cols []dbms.Column, run *results.ABCacheRun) error {
 	cold := cache == "cold"
 	want := q.ExpectedRows
-	if !cold {
-		for i := 0; i < r.plan.Warmup; i++ {
-			for _, v := range []*abVariant{r.a, r.b} {
-				ms, rows, err := r.execute(ctx, v, stmts[i%len(stmts)], cols, false)
-				r.journal(q, cache, "warmup", i, v, ms, rows, err)
-				if err != nil {
-					return r.failed(ctx, run, fmt.Sprintf("warm-up %d on %s", i+1, v.name), err)
-				}
-			}
-		}
-	}
+	// The warm-up comes before the first pair measured in this part: a
+	// resumed run warms its new session up again.
+	warm := !cold
 	for i, sql := range stmts {
-		var ms [2]float64
-		for j, v := range []*abVariant{r.a, r.b} {
-			t, rows, err := r.execute(ctx, v, sql, cols, cold)
-			r.journal(q, cache, "pair", i, v, t, rows, err)
+		unit := abPairUnit(q.Label, cache, i)
+		ms, rows, restored := r.restorePair(unit)
+		if !restored {
+			var where string
+			tries := 0
+			err := r.units.do(ctx, unit, func(ctx context.Context, try int) error {
+				tries++
+				if try > 0 {
+					where = "reconnect"
+					for _, v := range []*abVariant{r.a, r.b} {
+						if err := v.reopen(ctx); err != nil {
+							return err
+						}
+					}
+				}
+				if warm {
+					if err := r.warmup(ctx, q, cache, stmts, cols, &where); err != nil {
+						return err
+					}
+				}
+				for j, v := range []*abVariant{r.a, r.b} {
+					t, n, err := r.execute(ctx, v, sql, cols, cold)
+					r.journal(q, cache, "pair", i, v, t, n, err)
+					if err != nil {
+						where = fmt.Sprintf("pair %d on %s", i+1, v.name)
+						return err
+					}
+					ms[j], rows[j] = t, n
+				}
+				return nil
+			})
 			if err != nil {
-				return r.failed(ctx, run, fmt.Sprintf("pair %d on %s", i+1, v.name), err)
+				err = r.failed(ctx, run, where, err)
+				if err == nil && tries > 1 {
+					// Paused and given up: a session may be gone.
+					err = asFault(fmt.Errorf("%s %s: %s", q.Label, cache, run.Reason))
+				}
+				return err
 			}
+			warm = false
+		}
+		for j, v := range []*abVariant{r.a, r.b} {
 			// Wisconsin: the exact cardinality; --sql: what A returned
 			// first, which B and every later pair must return too.
 			if want < 0 {
-				want = rows
+				want = rows[j]
 			}
-			if rows != want && run.Status == results.StatusOK {
-				run.Status, run.Reason = results.StatusMismatch, fmt.Sprintf("pair %d: %s returned %d rows, expected %d", i+1, v.name, rows, want)
-				r.warn(fmt.Sprintf("%s %s: %s", q.Label, cache, run.Reason))
+			if rows[j] != want && run.Status == results.StatusOK {
+				run.Status, run.Reason = results.StatusMismatch, fmt.Sprintf("pair %d: %s returned %d rows, expected %d", i+1, v.name, rows[j], want)
+				if !restored { // a resumed run has the warning from its first part
+					r.warn(fmt.Sprintf("%s %s: %s", q.Label, cache, run.Reason))
+				}
 			}
-			run.Rows = rows
-			ms[j] = t
+			run.Rows = rows[j]
 		}
 		run.AMS, run.BMS = append(run.AMS, ms[0]), append(run.BMS, ms[1])
 		r.pr.Live("%s %s pair %d/%d  A %.2f ms  B %.2f ms", q.Label, cache, i+1, len(stmts), ms[0], ms[1])
+	}
+	return nil
+}
+
+// warmup runs the untimed executions before a query's warm pairs, A and B
+// alternating; where names the one that failed.
+func (r *abRun) warmup(ctx context.Context, q results.ABQuery, cache string, stmts []string, cols []dbms.Column, where *string) error {
+	for i := 0; i < r.plan.Warmup; i++ {
+		for _, v := range []*abVariant{r.a, r.b} {
+			ms, rows, err := r.execute(ctx, v, stmts[i%len(stmts)], cols, false)
+			r.journal(q, cache, "warmup", i, v, ms, rows, err)
+			if err != nil {
+				*where = fmt.Sprintf("warm-up %d on %s", i+1, v.name)
+				return err
+			}
+		}
 	}
 	return nil
 }

@@ -42,6 +42,11 @@ type speedupRun struct {
 	run  *results.Run
 	res  *results.SpeedupResults
 	pr   *progress.Printer
+	// units are the points (speedup_resume.go); done is what a resumed
+	// run journalled; o holds the session a point tried again replaces.
+	units *units
+	done  *results.Progress
+	o     *opened
 }
 
 // RunSpeedup loads the Wisconsin relations, runs the selections and joins
@@ -58,6 +63,7 @@ func RunSpeedup(ctx context.Context, s Setup, plan SpeedupPlan, pr *progress.Pri
 		Header: results.Header{Experiment: "speedup", Engine: o.e.Name(), EngineVersion: o.man.Engine.Version},
 		Size:   plan.Size, Reps: plan.Reps, Seed: plan.Seed, Destination: plan.Dest,
 	}}
+	r.units, r.done, r.o = newUnits(s, o.run, &r.res.Header, pr), s.Resume, o
 	pr.Line("dbgauge speedup on %s %s: Wisconsin N=%d, %d repetitions per point, run directory %s",
 		o.man.Engine.Engine, o.man.Engine.Version, plan.Size, plan.Reps, o.run.Dir)
 	runErr := r.measure(ctx)

@@ -26,7 +26,7 @@ func (q speedupQuery) label() string {
 func (r *speedupRun) parallelCurve(ctx context.Context, q speedupQuery) (results.SpeedupCurve, error) {
 	c := newCurve(q)
 	for _, p := range r.plan.Parallelism {
-		pt, err := r.point(ctx, r.e, q, int64(p), parallelSettings(r.e, p, r.plan.Memory))
+		pt, err := r.point(ctx, "parallelism", r.e, q, int64(p), parallelSettings(r.e, p, r.plan.Memory))
 		c.Points = append(c.Points, pt)
 		if err != nil {
 			return c, err
@@ -65,7 +65,7 @@ func speedups(c *results.SpeedupCurve, ref int) {
 func (r *speedupRun) memoryCurve(ctx context.Context, q speedupQuery) (results.SpeedupCurve, error) {
 	c := newCurve(q)
 	for _, m := range r.plan.MemorySweep {
-		pt, err := r.point(ctx, r.e, q, m, parallelSettings(r.e, r.plan.SweepP, m))
+		pt, err := r.point(ctx, "memory", r.e, q, m, parallelSettings(r.e, r.plan.SweepP, m))
 		c.Points = append(c.Points, pt)
 		if err != nil {
 			return c, err
@@ -74,10 +74,36 @@ func (r *speedupRun) memoryCurve(ctx context.Context, q speedupQuery) (results.S
 	return c, nil
 }
 
-// point sets the session, runs q once untimed (the warm-up that also says
-// what the engine did), then Reps timed repetitions, each checked against
-// the expected count.
-func (r *speedupRun) point(ctx context.Context, e dbms.Engine, q speedupQuery, x int64, settings []string) (results.SpeedupPoint, error) {
+// point measures q at x (a degree of parallelism, a memory, a page size;
+// variable says which) on e as a unit: a point a resumed run completed is
+// taken back from the journal, and under --pause-on-error a point that
+// failed with a fault is measured again, on a new session when e is the
+// run's own (a page size's database keeps its session).
+func (r *speedupRun) point(ctx context.Context, variable string, e dbms.Engine, q speedupQuery, x int64, settings []string) (results.SpeedupPoint, error) {
+	unit := speedupUnit(variable, q, x)
+	if pt, ok := r.restorePoint(unit); ok {
+		r.pr.Line("%-50s x=%-10d complete before the run was resumed: kept", q.label(), x)
+		return pt, nil
+	}
+	var pt results.SpeedupPoint
+	err := r.units.do(ctx, unit, func(ctx context.Context, try int) error {
+		if try > 0 && e == r.e {
+			if err := r.reopen(ctx); err != nil {
+				return err
+			}
+			e = r.e
+		}
+		var err error
+		pt, err = r.measurePoint(ctx, e, q, x, settings)
+		return err
+	})
+	return pt, err
+}
+
+// measurePoint sets the session, runs q once untimed (the warm-up that
+// also says what the engine did), then Reps timed repetitions, each
+// checked against the expected count.
+func (r *speedupRun) measurePoint(ctx context.Context, e dbms.Engine, q speedupQuery, x int64, settings []string) (results.SpeedupPoint, error) {
 	pt := results.SpeedupPoint{X: x, Settings: settings, WorkersPlanned: -1, WorkersLaunched: -1, HashBatches: -1, TempBytes: -1}
 	fail := func(err error) (results.SpeedupPoint, error) {
 		pt.Error = err.Error()

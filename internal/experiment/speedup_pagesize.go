@@ -69,7 +69,7 @@ func (r *speedupRun) pageSizeRun(ctx context.Context, e dbms.Engine, ps int64) e
 			if i == len(part.Curves) {
 				part.Curves = append(part.Curves, newCurve(q))
 			}
-			pt, err := r.point(ctx, e, q, ps, nil)
+			pt, err := r.point(ctx, "page_size", e, q, ps, nil)
 			pt.PageBytes = actual
 			part.Curves[i].Points = append(part.Curves[i].Points, pt)
 			i++

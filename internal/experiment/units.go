@@ -72,6 +72,14 @@ func newUnits(s Setup, run *results.Run, h *results.Header, pr *progress.Printer
 // completed tells whether a resumed run completed unit before it stopped.
 func (u *units) completed(unit string) bool { return u.done[unit] }
 
+// complete journals that unit completed: every measurement of it is in
+// the journal already. A unit made of smaller ones (an A/B query of its
+// pairs) completes so, without an attempt of its own.
+func (u *units) complete(unit string) {
+	u.done[unit] = true
+	u.run.Journal().Append(results.UnitDone{Unit: unit})
+}
+
 // do runs one unit through attempt (try counts from 0) and journals its
 // completion. A failure ends the unit, unless the pause policy is on and
 // the failure is a fault: then the run waits and tries again. The error
@@ -86,8 +94,7 @@ func (u *units) do(ctx context.Context, unit string, attempt func(ctx context.Co
 				u.endPause(p, results.PauseResolved)
 				u.pr.Line("%s succeeded after %d failed attempts: the pause ends", unit, p.Attempts)
 			}
-			u.done[unit] = true
-			u.run.Journal().Append(results.UnitDone{Unit: unit})
+			u.complete(unit)
 			return nil
 		}
 		if !u.pause.On || ctx.Err() != nil || (p == nil && !isFault(err)) {

@@ -181,6 +181,7 @@ func (r *wisconsinRun) query(ctx context.Context, data *w.Data, q w.Query, notAp
 	for _, dest := range r.destinations(q) {
 		if qr, ok := r.restoredQuery(data.N, q, dest); ok {
 			r.res.Queries = append(r.res.Queries, qr)
+			r.ttpRestore(wisconsinUnit(data.N, q, dest))
 			continue
 		}
 		kept := len(r.res.Queries)

@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/dbgauge/dbgauge/internal/results"
+	"github.com/dbgauge/dbgauge/internal/timing"
 	w "github.com/dbgauge/dbgauge/internal/workload/wisconsin"
 )
 
@@ -27,6 +28,7 @@ type wisconsinDone struct {
 	queries map[string]results.QueryResult // by unit
 	loads   map[int64][]results.LoadResult // by size, in load order
 	orgs    map[string]results.OrganizeResult
+	qacs    map[string]timing.QaC // by unit, under the timing protocol
 }
 
 // orgKey identifies an organisation step of a size.
@@ -39,7 +41,10 @@ func doneWisconsin(p *results.Progress) *wisconsinDone {
 	if p == nil {
 		return nil
 	}
-	d := &wisconsinDone{queries: map[string]results.QueryResult{}, loads: map[int64][]results.LoadResult{}, orgs: map[string]results.OrganizeResult{}}
+	d := &wisconsinDone{queries: map[string]results.QueryResult{}, loads: map[int64][]results.LoadResult{}, orgs: map[string]results.OrganizeResult{}, qacs: map[string]timing.QaC{}}
+	results.Decode(p, results.WisconsinQaC{}.JournalKind(), func(_ int, q results.WisconsinQaC) {
+		d.qacs[q.Unit] = q.QaC // a later try replaces an earlier one
+	})
 	results.Decode(p, results.QueryResult{}.JournalKind(), func(_ int, qr results.QueryResult) {
 		q := w.Query{Num: qr.Query, Org: w.Org(qr.Organization)}
 		d.queries[wisconsinUnit(qr.Size, q, qr.Destination)] = qr
@@ -94,6 +99,7 @@ func (r *wisconsinRun) restoreSize(n int64) {
 		for _, q := range qs {
 			for _, dest := range r.destinations(q) {
 				r.res.Queries = append(r.res.Queries, r.done.queries[wisconsinUnit(n, q, dest)])
+				r.ttpRestore(wisconsinUnit(n, q, dest))
 			}
 		}
 	}

@@ -21,11 +21,6 @@ type WisconsinSetup = Setup
 // nothing behind. It returns the results gathered so far even when the run
 // fails part-way; they are in the run directory too.
 func RunWisconsin(ctx context.Context, s WisconsinSetup, plan WisconsinPlan, pr *progress.Printer) (*results.WisconsinResults, error) {
-	if s.Resume != nil && plan.Protocol {
-		// The protocol's executions are not journalled whole: the Q@Cs
-		// done before could not be analysed with the others.
-		return nil, dbms.Wrap(dbms.BadInput, errors.New("a wisconsin run with --protocol ttp cannot be resumed: run it again"))
-	}
 	o, err := open(ctx, s, "wisconsin", plan.Seed, func(dir string) string { return dbms.DefaultURL(filepath.Join(dir, dbms.DefaultEngine()+".db")) }, noCheck)
 	if err != nil {
 		return nil, err

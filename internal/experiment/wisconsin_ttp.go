@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 
+	"github.com/dbgauge/dbgauge/internal/results"
 	"github.com/dbgauge/dbgauge/internal/sysinfo"
 	"github.com/dbgauge/dbgauge/internal/timing"
 	w "github.com/dbgauge/dbgauge/internal/workload/wisconsin"
@@ -24,6 +25,7 @@ type wisconsinTTP struct {
 	sess *timing.Session
 	exp  timing.Experiment
 	cur  *timing.QaC
+	unit string // cur's query result
 	// result[i] is the index in the query results of exp.QaCs[i].
 	result []int
 }
@@ -56,6 +58,7 @@ func (r *wisconsinRun) ttpBegin(q w.Query, n int64, dest string) {
 		return
 	}
 	r.ttp.cur = &timing.QaC{Query: fmt.Sprintf("Q%d %s %s", q.Num, q.Org, dest), Cardinality: n}
+	r.ttp.unit = wisconsinUnit(n, q, dest)
 }
 
 // ttpEnd closes it before its query result is recorded; a query that
@@ -67,8 +70,23 @@ func (r *wisconsinRun) ttpEnd() {
 	if len(r.ttp.cur.QEs) > 0 {
 		r.ttp.exp.QaCs = append(r.ttp.exp.QaCs, *r.ttp.cur)
 		r.ttp.result = append(r.ttp.result, len(r.res.Queries))
+		// Whole, for a resumed run to analyse with its own.
+		r.run.Journal().Append(results.WisconsinQaC{Unit: r.ttp.unit, QaC: *r.ttp.cur})
 	}
 	r.ttp.cur = nil
+}
+
+// ttpRestore takes the Q@C of a completed query result back from a
+// resumed run's journal, for the last query result recorded (the one
+// taken back): the protocol analyses it with the Q@Cs measured now.
+func (r *wisconsinRun) ttpRestore(unit string) {
+	if r.ttp == nil || r.done == nil {
+		return
+	}
+	if qac, ok := r.done.qacs[unit]; ok {
+		r.ttp.exp.QaCs = append(r.ttp.exp.QaCs, qac)
+		r.ttp.result = append(r.ttp.result, len(r.res.Queries)-1)
+	}
 }
 
 // ttpMeasure runs one timed statement as a QE: its plan first (untimed),

@@ -16,6 +16,7 @@ func init() {
 		New:      func() Results { return &ABTestResults{} },
 		Headline: func(r Results) Headline { return abtestHeadline(r.(*ABTestResults)) },
 		Bench:    func(w *BenchWriter, r Results, dir string) { benchABTest(w, r.(*ABTestResults)) },
+		Units:    "pair",
 	})
 }
 

@@ -68,6 +68,14 @@ type QACExecution struct {
 	QE          timing.QE `json:"qe"`
 }
 
+// WisconsinQaC ("ttp") is the Q@C of one Wisconsin query result under
+// the timing protocol, whole: a resumed run analyses it with the Q@Cs
+// measured after the resume. Unit names the query result.
+type WisconsinQaC struct {
+	QaC  timing.QaC `json:"qac"`
+	Unit string     `json:"unit"`
+}
+
 // SizeSweepRetrieve ("retrieve") is one timed retrieve of a size sweep.
 type SizeSweepRetrieve struct {
 	Access string  `json:"access"`
@@ -122,6 +130,7 @@ func (MultiuserRun) JournalKind() string       { return "multiuser" }
 func (MultiuserRetried) JournalKind() string   { return "retried" }
 func (QACExecution) JournalKind() string       { return "qe" }
 func (QaCResult) JournalKind() string          { return "qac" }
+func (WisconsinQaC) JournalKind() string       { return "ttp" }
 func (SizeSweepRetrieve) JournalKind() string  { return "retrieve" }
 func (SizeSweepOrganize) JournalKind() string  { return "organize" }
 func (SizeSweepPoint) JournalKind() string     { return "sizepoint" }

@@ -170,3 +170,34 @@ func (h *Header) DedupeWarnings() {
 	}
 	h.Warnings = out
 }
+
+// UnitEntries decodes the entries of kind journalled for a completed unit:
+// those after the completion of the unit before it and before its own
+// UnitDone entry, in journal order (so the tries of it that failed, in
+// this part or in one before a resume, come first and the one that
+// completed last). None when unit did not complete.
+func UnitEntries[T any](p *Progress, unit, kind string) []T {
+	from := 0
+	for i, e := range p.Entries {
+		if e.Type != (UnitDone{}).JournalKind() {
+			continue
+		}
+		var u UnitDone
+		if json.Unmarshal(e.Data, &u) != nil {
+			continue
+		}
+		if u.Unit != unit {
+			from = i + 1
+			continue
+		}
+		var out []T
+		for _, x := range p.Entries[from:i] {
+			var v T
+			if x.Type == kind && json.Unmarshal(x.Data, &v) == nil {
+				out = append(out, v)
+			}
+		}
+		return out
+	}
+	return nil
+}

@@ -11,6 +11,7 @@ func init() {
 		New:      func() Results { return &SpeedupResults{} },
 		Headline: func(r Results) Headline { return speedupHeadline(r.(*SpeedupResults)) },
 		Bench:    func(w *BenchWriter, r Results, dir string) { benchSpeedup(w, r.(*SpeedupResults)) },
+		Units:    "point",
 	})
 }
 
