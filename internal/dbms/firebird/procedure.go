@@ -16,7 +16,12 @@ var _ dbms.ProcedureLanguage = (*Engine)(nil)
 // update was seen through dbgauge after that fix too, about once in
 // 20,000-50,000 commits (TestProcedureAtomicUnderConflicts with
 // FBPROC_DURATION): whether the Go driver's traffic has a part in it is
-// not settled. Never with the statements sent one by one.
+// not settled. Conflicts made one at a time through the same path
+// (TestProcedureConflictUndone, TestProcedureQueueUndone) keep the
+// balances exact, and no session holds a transaction open during a run
+// (MON$TRANSACTIONS shows only the server's own read-only one): the loss
+// needs the concurrency of the soak. Never with the statements sent one
+// by one.
 func (e *Engine) ProcedureLanguage() (language, defect string) {
 	return "psql", "Firebird 3.0.11 was seen to break atomicity in PSQL under concurrent update conflicts (now and then a committed transaction lost or a failed call's teller update kept; through the official client library while an old transaction was open: scripts/repro/firebird-psql-atomicity.py hold)"
 }
