@@ -26,12 +26,28 @@ var timedQueryCommands = []struct {
 	args   []string
 	ready  []string
 	settle time.Duration
+	// notKept, if set, checks that the unit the fault cut short is not
+	// in results.json (qac keeps a Q@C whole or not at all; the fault may
+	// strike between its QEs). Otherwise a measurement must be marked
+	// failed or interrupted (marksFailedMeasurement).
+	notKept func(t *testing.T, dir string)
 }{
-	{"wisconsin", []string{"wisconsin", "--size", "1000", "--org", "heap", "--queries", "1,2", "--reps", "2000"}, []string{"Q1 ", "median"}, 300 * time.Millisecond},
-	{"qac", []string{"qac", "--wisconsin", "2", "--cardinalities", "1000,2000", "--qe", "200"}, []string{"cardinality 2000 ", "QE  5/"}, 100 * time.Millisecond},
+	{"wisconsin", []string{"wisconsin", "--size", "1000", "--org", "heap", "--queries", "1,2", "--reps", "2000"}, []string{"Q1 ", "median"}, 300 * time.Millisecond, nil},
+	{"qac", []string{"qac", "--wisconsin", "2", "--cardinalities", "1000,2000", "--qe", "200"}, []string{"cardinality 2000 ", "QE  5/"}, 100 * time.Millisecond,
+		func(t *testing.T, dir string) {
+			var res struct {
+				QaCs []struct {
+					Cardinality int64 `json:"cardinality"`
+				} `json:"qacs"`
+			}
+			loadJSON(t, filepath.Join(dir, "results.json"), &res)
+			if len(res.QaCs) != 1 || res.QaCs[0].Cardinality != 1000 {
+				t.Errorf("results.json Q@Cs %+v: want cardinality 1000's alone, 2000's cut short not kept", res.QaCs)
+			}
+		}},
 	{"abtest", []string{"abtest", "--size", "5000", "--wisconsin", "9-11", "--reps", "300",
-		"--a-session", "SET work_mem='1MB'", "--b-session", "SET work_mem='64MB'"}, []string{"Q9 ", "warm A", "A/B"}, 300 * time.Millisecond},
-	{"speedup", []string{"speedup", "--size", "5000", "--parallelism", "1,2", "--reps", "200"}, []string{"Q1 1% selection", "x=1 ", "median"}, 300 * time.Millisecond},
+		"--a-session", "SET work_mem='1MB'", "--b-session", "SET work_mem='64MB'"}, []string{"Q9 ", "warm A", "A/B"}, 300 * time.Millisecond, nil},
+	{"speedup", []string{"speedup", "--size", "5000", "--parallelism", "1,2", "--reps", "200"}, []string{"Q1 1% selection", "x=1 ", "median"}, 300 * time.Millisecond, nil},
 }
 
 func timedQueryServerFaults() []loadFaultRow {
@@ -50,9 +66,18 @@ func timedQueryServerFaults() []loadFaultRow {
 			}
 			return true
 		}
+		failed := func(t *testing.T, dir string, code int, res loadFaultResults, stderr string) {
+			t.Helper()
+			failedTimedRun(t, dir, code, res, stderr)
+			if c.notKept != nil {
+				c.notKept(t, dir)
+			} else if !marksFailedMeasurement(t, dir) {
+				t.Errorf("results.json marks no measurement as cut short by the fault")
+			}
+		}
 		rows = append(rows,
-			loadFaultRow{name: c.name + "/kill-9", args: args(), ready: ready, settle: c.settle, fault: killServer, check: failedTimedRun},
-			loadFaultRow{name: c.name + "/restart", args: args(), ready: ready, settle: c.settle, fault: restartServer, check: failedTimedRun})
+			loadFaultRow{name: c.name + "/kill-9", args: args(), ready: ready, settle: c.settle, fault: killServer, check: failed},
+			loadFaultRow{name: c.name + "/restart", args: args(), ready: ready, settle: c.settle, fault: restartServer, check: failed})
 		if c.name == "wisconsin" || c.name == "qac" {
 			rows = append(rows,
 				loadFaultRow{name: c.name + "/kill-9+start/pause-on-error", args: args("--pause-on-error"), ready: ready, settle: c.settle, fault: killAndStart, check: survivedPause},
@@ -74,6 +99,41 @@ func failedTimedRun(t *testing.T, dir string, code int, res loadFaultResults, st
 		t.Logf("exit %d, %d times kept, error %q", code, n, res.Error)
 	}
 	noHalfWritten(t, dir)
+}
+
+// marksFailedMeasurement tells whether the run records a measurement as
+// failed or interrupted (a status, or an error of its own, below the run's
+// error) in results.json.
+func marksFailedMeasurement(t *testing.T, dir string) bool {
+	t.Helper()
+	var marked func(depth int, key string, v any) bool
+	marked = func(depth int, key string, v any) bool {
+		switch x := v.(type) {
+		case map[string]any:
+			for k, e := range x {
+				if marked(depth+1, k, e) {
+					return true
+				}
+			}
+		case []any:
+			for _, e := range x {
+				if marked(depth+1, key, e) {
+					return true
+				}
+			}
+		case string:
+			switch key {
+			case "status":
+				return x == "error" || x == "interrupted"
+			case "error", "Err":
+				return depth > 1 && x != ""
+			}
+		}
+		return false
+	}
+	var res any
+	loadJSON(t, filepath.Join(dir, "results.json"), &res)
+	return marked(0, "", res)
 }
 
 // survivedPause: under --pause-on-error the run waited the fault out:
