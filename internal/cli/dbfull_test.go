@@ -49,6 +49,15 @@ func TestDiskFullUnderDatabase(t *testing.T) {
 				t.Errorf("results.json queries %+v: want Q1 kept, Q19 failed", res.Queries)
 			}
 		}},
+		// qac and multiuser only read the database once its relations are
+		// made: a full disk strikes them while loading, before anything is
+		// measured (1 MiB holds a fraction of the relation).
+		{"qac", "1m", func(db string) []string {
+			return []string{"qac", "--db", "sqlite:" + db, "--wisconsin", "2", "--cardinalities", "10000,20000", "--qe", "12"}
+		}, nothingMeasured},
+		{"multiuser", "1m", func(db string) []string {
+			return []string{"multiuser", "--db", "sqlite:" + db, "--tuples", "10000", "--users", "1,4", "--reps", "2"}
+		}, nothingMeasured},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			tmp := t.TempDir()
@@ -67,9 +76,22 @@ func TestDiskFullUnderDatabase(t *testing.T) {
 			}
 			t.Logf("%s: exit %d; %s", c.name, code, lines[len(lines)-1])
 			c.kept(t, out)
+			if code, _, e := runBinary(t, "report", out); code != ExitOK {
+				t.Errorf("dbgauge report %s: exit %d\n%s", out, code, e)
+			}
 			if page, err := os.ReadFile(filepath.Join(out, "report.html")); err != nil || !strings.Contains(string(page), fault) {
 				t.Errorf("report.html does not say %q (%v)", fault, err)
 			}
+			noHalfWritten(t, out)
 		})
+	}
+}
+
+// nothingMeasured: the run failed before its first measurement, and
+// results.json holds no time.
+func nothingMeasured(t *testing.T, out string) {
+	t.Helper()
+	if n := measuredTimes(t, out); n != 0 {
+		t.Errorf("results.json holds %d times of a run that measured nothing", n)
 	}
 }

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
-	"syscall"
 	"time"
 
 	"github.com/spf13/pflag"
@@ -190,16 +189,8 @@ func (f *dsbenchFlags) target() (db, out string) { return f.db, f.out }
 // dsbenchConsistent fails a sweep that finished but failed a consistency
 // check: its rates are of a database that lost or invented money.
 func dsbenchConsistent(res *results.DSBenchResults, err error) error {
-	if errors.Is(err, syscall.EMFILE) || errors.Is(err, syscall.ENFILE) {
-		// A run-time limit, not bad input: how many files a session holds
-		// depends on the engine (a socket; SQLite's file and journal), so
-		// it shows only when the sessions open.
-		var lim syscall.Rlimit
-		syscall.Getrlimit(syscall.RLIMIT_NOFILE, &lim)
-		return fmt.Errorf("%w (at most %d open files per process: lower --threads or --connections, or raise the limit with ulimit -n)", err, lim.Cur)
-	}
 	if err != nil {
-		return err
+		return openFilesLimit(err, "--threads or --connections")
 	}
 	for _, s := range res.Scales {
 		if !s.Consistent {

@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"context"
+	"errors"
 	"os"
 	"os/exec"
 	"strings"
@@ -58,13 +59,27 @@ func runWatching(t *testing.T, args []string, onLine func(line string, p *os.Pro
 // returns the function that lets it go; the test's end lets it go too.
 func lockSQLite(t *testing.T, path string) (release func()) {
 	t.Helper()
-	e, err := dbms.Open(context.Background(), "sqlite:"+path+"?_busy_timeout=60000")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := e.Exec(context.Background(), "BEGIN EXCLUSIVE"); err != nil {
-		e.Close()
-		t.Fatalf("lock %s: %v", path, err)
+	// A short busy time-out, tried again every millisecond: SQLite's own
+	// busy handler backs off to 100 ms between tries and may lose every
+	// gap between the writes of a run that writes without pause
+	// (speedup's result relations), so that the lock came too late.
+	var e dbms.Engine
+	for deadline := time.Now().Add(time.Minute); ; time.Sleep(time.Millisecond) {
+		err := errors.New("")
+		if e == nil {
+			e, err = dbms.Open(context.Background(), "sqlite:"+path+"?_busy_timeout=1")
+		}
+		if e != nil {
+			if _, err = e.Exec(context.Background(), "BEGIN EXCLUSIVE"); err == nil {
+				break
+			}
+		}
+		if time.Now().After(deadline) || !strings.Contains(err.Error(), "locked") && !strings.Contains(err.Error(), "busy") {
+			if e != nil {
+				e.Close()
+			}
+			t.Fatalf("lock %s: %v", path, err)
+		}
 	}
 	done := false
 	release = func() {

@@ -79,6 +79,23 @@ type loadFaultResults struct {
 		Rep   int    `json:"rep"`
 		Class string `json:"class"`
 	} `json:"retried"`
+	Pauses []struct {
+		Unit    string `json:"unit"`
+		Outcome string `json:"outcome"`
+		Fault   string `json:"fault"`
+	} `json:"pauses"`
+}
+
+// loadFaultRow is one row of TestLoadServerFaults: the command, the line
+// after which (and settle later) the fault strikes the server, and what
+// the run must have done.
+type loadFaultRow struct {
+	name   string
+	args   func(url, out string) []string
+	ready  func(line string) bool
+	settle time.Duration
+	fault  serverFault
+	check  func(t *testing.T, dir string, code int, res loadFaultResults, stderr string)
 }
 
 func TestLoadServerFaults(t *testing.T) {
@@ -93,14 +110,7 @@ func TestLoadServerFaults(t *testing.T) {
 		return append([]string{"multiuser", "--db", url, "--users", "1,4", "--tuples", "10000", "--retrieves", "3000", "--reps", "3", "--out", out}, extra...)
 	}
 	afterRep1 := func(line string) bool { return strings.Contains(line, "users   1  repetition 1/3") }
-	for _, tc := range []struct {
-		name   string
-		args   func(url, out string) []string
-		ready  func(line string) bool
-		settle time.Duration
-		fault  serverFault
-		check  func(t *testing.T, dir string, code int, res loadFaultResults, stderr string)
-	}{
+	rows := []loadFaultRow{
 		{
 			name:  "dsbench/kill-9",
 			args:  func(url, out string) []string { return dsbench(url, out) },
@@ -163,7 +173,8 @@ func TestLoadServerFaults(t *testing.T) {
 			ready: afterRep1, settle: 300 * time.Millisecond, fault: restartServer,
 			check: survivedRepetitions,
 		},
-	} {
+	}
+	for _, tc := range append(rows, timedQueryServerFaults()...) {
 		t.Run(tc.name, func(t *testing.T) {
 			inst := servertest.Start(t, "postgres", server.Options{})
 			out := filepath.Join(t.TempDir(), "run")

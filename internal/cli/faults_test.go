@@ -21,6 +21,10 @@ type faultCommand struct {
 	after []string
 	// db is the SQLite file the run measures on at that moment.
 	db func(tmp string) string
+	// readsOnly: once its relations are loaded and made, the command only
+	// reads the database, so that a full disk under it strikes before
+	// anything is measured (TestDiskFullUnderDatabase has its rows).
+	readsOnly bool
 }
 
 var faultCommands = []faultCommand{
@@ -33,12 +37,14 @@ var faultCommands = []faultCommand{
 		args: func(tmp string) []string {
 			return []string{"qac", "--db", "sqlite:" + filepath.Join(tmp, "q.db"), "--wisconsin", "2", "--cardinalities", "100000,200000,300000", "--qe", "12"}
 		},
-		db: func(tmp string) string { return filepath.Join(tmp, "q.db") }},
+		db:        func(tmp string) string { return filepath.Join(tmp, "q.db") },
+		readsOnly: true},
 	{name: "multiuser", after: []string{"users   1  repetition 1/"},
 		args: func(tmp string) []string {
 			return []string{"multiuser", "--db", "sqlite:" + filepath.Join(tmp, "m.db"), "--tuples", "50000", "--rows", "5000", "--retrieves", "20", "--users", "1,4", "--reps", "4"}
 		},
-		db: func(tmp string) string { return filepath.Join(tmp, "m.db") }},
+		db:        func(tmp string) string { return filepath.Join(tmp, "m.db") },
+		readsOnly: true},
 	{name: "abtest", after: []string{"Q9 ", "warm A"},
 		args: func(tmp string) []string {
 			return []string{"abtest", "--db", "sqlite:" + filepath.Join(tmp, "a.db"), "--size", "40000", "--wisconsin", "9-17", "--reps", "6",
@@ -59,13 +65,13 @@ type fault struct {
 	words string
 	// out, if set, makes the directory the run directory goes under (a
 	// small file system of its own).
-	out    func(t *testing.T, tmp string) string
+	out func(t *testing.T, tmp string) string
+	// db, if set, makes the directory the embedded database goes under
+	// (a file system of its own), given to the command's args.
+	db     func(t *testing.T, tmp string) string
 	inject func(t *testing.T, tmp string, c faultCommand, p *os.Process)
 	// line, if set, sees every later stderr line (to end the fault).
 	line func(line string)
-	// mayMiss: the fault may take hold only after the run ended (a lock
-	// granted late); such an attempt is run again, at most 3 in all.
-	mayMiss bool
 }
 
 // TestFaultMatrix runs every command that times queries under every fault
@@ -82,9 +88,13 @@ func TestFaultMatrix(t *testing.T) {
 		{name: "SIGTERM", words: "terminated", inject: signalFault(syscall.SIGTERM)},
 		lockFault(t),
 		{name: "disk full", words: "no space left on device", out: mountSmall, inject: fillDisk},
+		{name: "disk full under the database", words: "no space left on device", db: mountLarge, inject: fillDisk},
 	}
 	for _, f := range faults {
 		for _, c := range faultCommands {
+			if f.db != nil && c.readsOnly {
+				continue
+			}
 			t.Run(f.name+"/"+c.name, func(t *testing.T) { runFaultRow(t, f, c) })
 		}
 	}
@@ -100,43 +110,32 @@ var dsbenchFaults = faultCommand{name: "dsbench", after: []string{"cycle  1/2"},
 	}}
 
 func runFaultRow(t *testing.T, f fault, c faultCommand) {
-	var (
-		tmp, parent, out, stdout, stderr string
-		lines                            []string
-		code                             int
-	)
-	for attempt := 1; ; attempt++ {
-		tmp = t.TempDir()
-		parent = tmp
-		if f.out != nil {
-			parent = f.out(t, tmp)
+	tmp := t.TempDir()
+	parent := tmp
+	if f.out != nil {
+		parent = f.out(t, tmp)
+	}
+	out := filepath.Join(parent, "run")
+	dbDir := tmp
+	if f.db != nil {
+		dbDir = f.db(t, tmp)
+	}
+	var once sync.Once
+	injected := false
+	lines, stdout, code := runWatching(t, append(c.args(dbDir), "--out", out), func(line string, p *os.Process) {
+		if injected && f.line != nil {
+			f.line(line)
 		}
-		out = filepath.Join(parent, "run")
-		var once sync.Once
-		injected := false
-		lines, stdout, code = runWatching(t, append(c.args(tmp), "--out", out), func(line string, p *os.Process) {
-			if injected && f.line != nil {
-				f.line(line)
+		for _, a := range c.after {
+			if !strings.Contains(line, a) {
+				return
 			}
-			for _, a := range c.after {
-				if !strings.Contains(line, a) {
-					return
-				}
-			}
-			once.Do(func() { f.inject(t, tmp, c, p); injected = true })
-		})
-		stderr = strings.Join(lines, "\n")
-		if !injected {
-			t.Fatalf("no line with %q: the fault was never injected; stderr:\n%s", c.after, stderr)
 		}
-		// A lock taken while the run goes on may be granted only after
-		// the run's last statement on a loaded machine: then the run met
-		// no fault, and the row is run again.
-		if f.mayMiss && code == 0 && !strings.Contains(stderr, f.words) && attempt < 3 {
-			t.Logf("attempt %d ended before it met the %s: again", attempt, f.name)
-			continue
-		}
-		break
+		once.Do(func() { f.inject(t, tmp, c, p); injected = true })
+	})
+	stderr := strings.Join(lines, "\n")
+	if !injected {
+		t.Fatalf("no line with %q: the fault was never injected; stderr:\n%s", c.after, stderr)
 	}
 	if code != ExitFailure {
 		t.Errorf("exit %d, want %d; stderr:\n%s", code, ExitFailure, stderr)
@@ -144,10 +143,8 @@ func runFaultRow(t *testing.T, f fault, c faultCommand) {
 	if !strings.Contains(stderr, "dbgauge: ") || !strings.Contains(stderr[strings.LastIndex(stderr, "dbgauge: "):], f.words) {
 		t.Errorf("stderr's last error does not say %q:\n%s", f.words, stderr)
 	}
-	if f.out != nil {
-		// The disk is given room again, as a user would, to read the run.
-		os.Remove(filepath.Join(parent, "filler"))
-	}
+	// The disk is given room again, as a user would, to read the run.
+	os.Remove(filepath.Join(tmp, "small", "filler"))
 	var res runResults
 	loadJSON(t, filepath.Join(out, "results.json"), &res)
 	if res.Complete || !strings.Contains(res.Error, f.words) {
@@ -241,7 +238,7 @@ func signalFault(sig syscall.Signal) func(*testing.T, string, faultCommand, *os.
 func lockFault(t *testing.T) fault {
 	var mu sync.Mutex
 	var release func()
-	return fault{name: "lock", words: "database is locked", mayMiss: true,
+	return fault{name: "lock", words: "database is locked",
 		inject: func(t *testing.T, tmp string, c faultCommand, _ *os.Process) {
 			r := lockSQLite(t, c.db(tmp))
 			mu.Lock()
@@ -260,6 +257,10 @@ func lockFault(t *testing.T) fault {
 
 // mountSmall mounts a 32 MiB tmpfs under tmp for the run directory.
 func mountSmall(t *testing.T, tmp string) string { return mountTmpfs(t, tmp, "32m") }
+
+// mountLarge mounts a 512 MiB tmpfs under tmp for the embedded database:
+// room for the largest database of faultCommands until fillDisk fills it.
+func mountLarge(t *testing.T, tmp string) string { return mountTmpfs(t, tmp, "512m") }
 
 // mountTmpfs mounts a tmpfs of size under tmp (as root; in a user and
 // mount namespace of its own otherwise, see TestJournalOnAFullDisk) and

@@ -8,12 +8,12 @@ import (
 	"testing"
 )
 
-// TestTooManyClients: more dsbench clients than the process may open
-// files (prlimit lowers RLIMIT_NOFILE, soft and hard, so that Go cannot
-// raise it) is a limit met at run time: exit 1 (not 2, the bad-input
-// code, although SQLite says "unable to open database file"), one line
-// naming the limit and the flags that lower the need, the population kept,
-// no rate and no consistency verdict invented for the scale.
+// TestTooManyClients: more clients than the process may open files
+// (prlimit lowers RLIMIT_NOFILE, soft and hard, so that Go cannot raise
+// it) is a limit met at run time: exit 1 (not 2, the bad-input code,
+// although SQLite says "unable to open database file"), one line naming
+// the limit and the flags that lower the need, what was measured before
+// kept, nothing invented for the measurement that could not start.
 //
 // Why not refuse it before the run (exit 2)? How many descriptors a client
 // holds depends on the engine (one socket; SQLite's file, journal and
@@ -24,39 +24,79 @@ func TestTooManyClients(t *testing.T) {
 	if err != nil {
 		t.Fatalf("prlimit (util-linux) is needed to lower the limit of open files: %v", err)
 	}
-	tmp := t.TempDir()
-	out := filepath.Join(tmp, "run")
-	cmd := exec.Command(prlimit, "--nofile=128:128", os.Args[0], "dsbench", "--db", "sqlite:"+filepath.Join(tmp, "x.db"), "--mode", "tpcb",
-		"--scales", "1", "--cycles", "1", "--duration", "1s", "--threads", "200", "--out", out)
-	cmd.Env = append(os.Environ(), "DBGAUGE_TEST_MAIN=1")
-	b, err := cmd.CombinedOutput()
-	ee, ok := err.(*exec.ExitError)
-	if !ok || ee.ExitCode() != ExitFailure {
-		t.Fatalf("exit %v, want %d:\n%s", err, ExitFailure, b)
-	}
-	lines := strings.Split(strings.TrimSpace(string(b)), "\n")
-	last := lines[len(lines)-1]
-	if !strings.Contains(last, "too many open files") || !strings.Contains(last, "--threads") || !strings.Contains(last, "at most 128 open files") {
-		t.Errorf("last line %q: want the limit named with the fix", last)
-	}
-	var res struct {
-		runResults
-		Scales []struct {
-			PopulateS     float64   `json:"populate_s"`
-			Cycles        []float64 `json:"cycles"`
-			MedianTPS     float64   `json:"median_tps"`
-			Consistent    bool      `json:"consistent"`
-			Inconsistency []string  `json:"inconsistency"`
-		} `json:"scales"`
-	}
-	loadJSON(t, filepath.Join(out, "results.json"), &res)
-	if res.Complete || !strings.Contains(res.Error, "too many open files") {
-		t.Errorf("results.json: complete %v, error %q: want the limit named", res.Complete, res.Error)
-	}
-	if len(res.Scales) != 1 || res.Scales[0].PopulateS <= 0 || len(res.Scales[0].Cycles) != 0 || res.Scales[0].Consistent {
-		t.Errorf("results.json scales %+v: want the population kept, no cycle, not consistent", res.Scales)
-	}
-	if strings.Contains(string(b), "median 0.0 tps") {
-		t.Errorf("a rate of 0 tps is shown for a scale that ran no cycle:\n%s", b)
+	for _, c := range []struct {
+		name string
+		args func(db string) []string
+		flag string // the flag the last line names as the fix
+		kept func(t *testing.T, out, stderr string)
+	}{
+		{"dsbench", func(db string) []string {
+			return []string{"dsbench", "--db", "sqlite:" + db, "--mode", "tpcb", "--scales", "1", "--cycles", "1", "--duration", "1s", "--threads", "200"}
+		}, "--threads", func(t *testing.T, out, stderr string) {
+			var res struct {
+				Scales []struct {
+					PopulateS     float64   `json:"populate_s"`
+					Cycles        []float64 `json:"cycles"`
+					MedianTPS     float64   `json:"median_tps"`
+					Consistent    bool      `json:"consistent"`
+					Inconsistency []string  `json:"inconsistency"`
+				} `json:"scales"`
+			}
+			loadJSON(t, filepath.Join(out, "results.json"), &res)
+			if len(res.Scales) != 1 || res.Scales[0].PopulateS <= 0 || len(res.Scales[0].Cycles) != 0 || res.Scales[0].Consistent {
+				t.Errorf("results.json scales %+v: want the population kept, no cycle, not consistent", res.Scales)
+			}
+			if strings.Contains(stderr, "median 0.0 tps") {
+				t.Errorf("a rate of 0 tps is shown for a scale that ran no cycle:\n%s", stderr)
+			}
+		}},
+		// One user fits; 200 users, each a session of its own, do not.
+		{"multiuser", func(db string) []string {
+			return []string{"multiuser", "--db", "sqlite:" + db, "--users", "1,200", "--tuples", "1000", "--retrieves", "5", "--reps", "2"}
+		}, "--users", func(t *testing.T, out, stderr string) {
+			var res struct {
+				Runs []struct {
+					Users int `json:"users"`
+				} `json:"runs"`
+			}
+			loadJSON(t, filepath.Join(out, "results.json"), &res)
+			// Repetition 1 of every user count comes before repetition 2.
+			if len(res.Runs) != 1 || res.Runs[0].Users != 1 {
+				t.Errorf("results.json runs %+v: want repetition 1 of 1 user kept, none of 200", res.Runs)
+			}
+			if measuredTimes(t, out) == 0 {
+				t.Errorf("results.json keeps no time")
+			}
+		}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			tmp := t.TempDir()
+			out := filepath.Join(tmp, "run")
+			cmd := exec.Command(prlimit, append([]string{"--nofile=128:128", os.Args[0]}, append(c.args(filepath.Join(tmp, "x.db")), "--out", out)...)...)
+			cmd.Env = append(os.Environ(), "DBGAUGE_TEST_MAIN=1")
+			b, err := cmd.CombinedOutput()
+			ee, ok := err.(*exec.ExitError)
+			if !ok || ee.ExitCode() != ExitFailure {
+				t.Fatalf("exit %v, want %d:\n%s", err, ExitFailure, b)
+			}
+			lines := strings.Split(strings.TrimSpace(string(b)), "\n")
+			last := lines[len(lines)-1]
+			if !strings.Contains(last, "too many open files") || !strings.Contains(last, c.flag) || !strings.Contains(last, "at most 128 open files") {
+				t.Errorf("last line %q: want the limit named with the fix (%s)", last, c.flag)
+			}
+			var res runResults
+			loadJSON(t, filepath.Join(out, "results.json"), &res)
+			if res.Complete || !strings.Contains(res.Error, "too many open files") {
+				t.Errorf("results.json: complete %v, error %q: want the limit named", res.Complete, res.Error)
+			}
+			c.kept(t, out, string(b))
+			if code, _, e := runBinary(t, "report", out); code != ExitOK {
+				t.Errorf("dbgauge report %s: exit %d\n%s", out, code, e)
+			}
+			if page, err := os.ReadFile(filepath.Join(out, "report.html")); err != nil || !strings.Contains(string(page), "too many open files") {
+				t.Errorf("report.html does not name the limit (%v)", err)
+			}
+			noHalfWritten(t, out)
+		})
 	}
 }

@@ -86,6 +86,9 @@ and listed in results.json, never as a result.`,
 			return append(report.MultiuserText(r), runDirLine(dir, "results.json, multiuser.txt, multiuser.csv, multiuser.svg, multiuser.png")...)
 		},
 		subcommands: func(stdout, _ io.Writer) []*cobra.Command { return []*cobra.Command{newMultiuserUser(stdout)} },
+		after: func(_ *results.MultiuserResults, err error) error {
+			return openFilesLimit(err, "--users")
+		},
 	}.register()
 }
 

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"syscall"
 	"testing"
+	"time"
 
 	"github.com/dbgauge/dbgauge/internal/server"
 	"github.com/dbgauge/dbgauge/internal/server/servertest"
@@ -22,6 +23,9 @@ import (
 func TestServerStopsAnsweringTimedQueries(t *testing.T) {
 	inst := servertest.Start(t, "postgres", server.Options{})
 	url := inst.URL + "?io_timeout=2s"
+	// multiuser prints a line between repetitions only: the silence
+	// waits until the next repetition's users are connected and retrieving.
+	settle := map[string]time.Duration{"multiuser": 300 * time.Millisecond}
 	for _, c := range []struct {
 		name  string
 		args  []string
@@ -81,6 +85,13 @@ func TestServerStopsAnsweringTimedQueries(t *testing.T) {
 					t.Errorf("the journal holds %d QEs, want the 5 measured before the silence", n)
 				}
 			}},
+		// The commands that end at the first failed measurement: the
+		// measurements before the silence kept, the one it cut short not
+		// stored as a time.
+		{"multiuser", []string{"multiuser", "--users", "1,4", "--tuples", "10000", "--retrieves", "3000", "--reps", "3"}, []string{"users   1  repetition 1/3"}, keptTimes},
+		{"abtest", []string{"abtest", "--size", "5000", "--wisconsin", "9-11", "--reps", "300",
+			"--a-session", "SET work_mem='1MB'", "--b-session", "SET work_mem='64MB'"}, []string{"Q9 ", "warm A", "A/B"}, keptTimes},
+		{"speedup", []string{"speedup", "--size", "5000", "--parallelism", "1,2", "--reps", "200"}, []string{"Q1 1% selection", "x=1 ", "median"}, keptTimes},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			out := filepath.Join(t.TempDir(), "run")
@@ -97,6 +108,7 @@ func TestServerStopsAnsweringTimedQueries(t *testing.T) {
 					}
 				}
 				if stopped == nil {
+					time.Sleep(settle[c.name])
 					stopped = processTree(t, inst.PID)
 					for _, pid := range stopped {
 						syscall.Kill(pid, syscall.SIGSTOP)
@@ -118,6 +130,17 @@ func TestServerStopsAnsweringTimedQueries(t *testing.T) {
 			}
 			t.Logf("%s: %s", c.name, lines[len(lines)-1])
 			c.kept(t, out)
+			// The server answers again before the page is rendered anew.
+			for _, pid := range stopped {
+				syscall.Kill(pid, syscall.SIGCONT)
+			}
+			if code, _, e := runBinary(t, "report", out); code != ExitOK {
+				t.Errorf("dbgauge report %s: exit %d\n%s", out, code, e)
+			}
+			if page, err := os.ReadFile(filepath.Join(out, "report.html")); err != nil || !strings.Contains(string(page), "no answer from the server") {
+				t.Errorf("report.html does not name the silence (%v)", err)
+			}
+			noHalfWritten(t, out)
 		})
 	}
 }
@@ -147,4 +170,13 @@ func processTree(t *testing.T, pid int) []int {
 		}
 	}
 	return out
+}
+
+// keptTimes: results.json keeps a time measured before the fault, and
+// none of its times is an execution cut short.
+func keptTimes(t *testing.T, out string) {
+	t.Helper()
+	if measuredTimes(t, out) == 0 {
+		t.Errorf("results.json keeps no time measured before the fault")
+	}
 }

@@ -227,6 +227,13 @@ func (r *qacRun) qac(ctx context.Context, t qacTable) error {
 				return fmt.Errorf("cardinality %d, QE %d: %d rows, expected %d: the engine answered a different query", t.card, i, qe.Rows, t.expected)
 			}
 			r.run.Journal().Append(results.QACExecution{Cardinality: t.card, QE: qe})
+			if qe.Lost {
+				// The server went away (killed, restarted): the QEs after
+				// it would run on another server process, so the Q@C is
+				// not kept (its QEs are in the journal) and the unit
+				// fails with the fault, which --pause-on-error waits out.
+				return dbms.Wrap(dbms.ConnectionLost, fmt.Errorf("cardinality %d, QE %d: connection lost: %s", t.card, i, qe.Err))
+			}
 			if qe.Err != "" {
 				// Dropped by the protocol (CheckFailed): its time is no
 				// measurement, so none is shown.

@@ -106,6 +106,11 @@ func (r *speedupRun) point(ctx context.Context, variable string, e dbms.Engine, 
 func (r *speedupRun) measurePoint(ctx context.Context, e dbms.Engine, q speedupQuery, x int64, settings []string) (results.SpeedupPoint, error) {
 	pt := results.SpeedupPoint{X: x, Settings: settings, WorkersPlanned: -1, WorkersLaunched: -1, HashBatches: -1, TempBytes: -1}
 	fail := func(err error) (results.SpeedupPoint, error) {
+		if dbms.Classify(err).Transient() {
+			// The engine's words ("postmaster exited during a parallel
+			// transaction") do not say that the session is gone.
+			err = fmt.Errorf("connection lost: %w", err)
+		}
 		pt.Error = err.Error()
 		r.run.Journal().Append(results.SpeedupPointEntry{Query: q.label(), Point: pt})
 		return pt, fmt.Errorf("%s at %d: %w", q.label(), x, err)

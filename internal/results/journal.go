@@ -188,12 +188,18 @@ func (j *Journal) Err() error {
 	return &JournalError{Path: j.path, Err: j.err, Lost: append([]KindCount(nil), j.lost...)}
 }
 
-// Close syncs and closes the journal; closing twice is harmless.
+// Close syncs and closes the journal; closing twice is harmless. A
+// journal that holds nothing (a run that failed before its first entry)
+// is removed rather than left as an empty file: resume reads a missing
+// journal as one without entries.
 func (j *Journal) Close() error {
 	j.mu.Lock()
 	defer j.mu.Unlock()
 	if j.f == nil {
 		return nil
+	}
+	if j.size == 0 {
+		os.Remove(j.path)
 	}
 	j.f.Sync()
 	err := j.f.Close()

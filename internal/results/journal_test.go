@@ -2,6 +2,7 @@ package results
 
 import (
 	"errors"
+	"io/fs"
 	"math"
 	"os"
 	"path/filepath"
@@ -81,5 +82,32 @@ func TestJournalGoesOnAfterAnEntryItCannotEncode(t *testing.T) {
 	}
 	if b, _ := os.ReadFile(path); len(b) == 0 || b[len(b)-1] != '\n' {
 		t.Errorf("journal %q", b)
+	}
+}
+
+// TestEmptyJournalRemovedOnClose: a run that fails before its first entry
+// (a full disk during the load) leaves no empty journal behind; a journal
+// with entries stays.
+func TestEmptyJournalRemovedOnClose(t *testing.T) {
+	dir := t.TempDir()
+	empty, full := filepath.Join(dir, "empty.jsonl"), filepath.Join(dir, "full.jsonl")
+	j, err := OpenJournal(empty)
+	if err != nil {
+		t.Fatal(err)
+	}
+	j.Close()
+	if _, err := os.Stat(empty); !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("empty journal still there after Close: %v", err)
+	}
+	j, err = OpenJournal(full)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := j.Append(UnitDone{Unit: "scale 1"}); err != nil {
+		t.Fatal(err)
+	}
+	j.Close()
+	if _, err := os.Stat(full); err != nil {
+		t.Errorf("a journal with entries removed: %v", err)
 	}
 }

@@ -102,6 +102,12 @@ type QE struct {
 	Ephemeral int
 	TimedOut  bool
 	Err       string
+	// Lost: the statement failed because the session or the server went
+	// away (a transient class: the connection lost or refused, the server
+	// shutting down). It is no answer of the query, and the session is
+	// gone; the protocol's caller ends the unit rather than dropping the
+	// QE and going on. Not stored: such a QE ends its Q@C.
+	Lost bool `json:"-"`
 	// Cores is the number of online CPUs whose ticks Overall sums. The
 	// paper ran on one (maxcpus=1); on more, the checks that compare the
 	// machine's ticks with the wall clock allow Cores x ceil(mt/10).

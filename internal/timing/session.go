@@ -193,6 +193,7 @@ func (s *Session) Measure(ctx context.Context, run func(context.Context) (int64,
 	if runErr != nil {
 		qe.Err = runErr.Error()
 		qe.TimedOut = dbms.Classify(runErr) == dbms.Timeout || errors.Is(runErr, context.DeadlineExceeded)
+		qe.Lost = dbms.Classify(runErr).Transient()
 	}
 	return qe, nil
 }
