@@ -28,6 +28,9 @@ type Journal struct {
 	f    *os.File
 	path string
 	size int64 // bytes in the file: where a torn line is cut back to
+	// regular says the journal is a file of its own, which Close may
+	// remove when it stayed empty (never a device such as /dev/full).
+	regular bool
 	// err is the first failure, kept for the report; broken says a write
 	// failed, after which nothing more is written.
 	err    error
@@ -69,7 +72,7 @@ func OpenJournal(path string) (*Journal, error) {
 		f.Close()
 		return nil, fmt.Errorf("open journal: %w", err)
 	}
-	return &Journal{f: f, path: path, size: st.Size()}, nil
+	return &Journal{f: f, path: path, size: st.Size(), regular: st.Mode().IsRegular()}, nil
 }
 
 // ErrRunBusy says that another process has the run's journal open: the
@@ -198,7 +201,7 @@ func (j *Journal) Close() error {
 	if j.f == nil {
 		return nil
 	}
-	if j.size == 0 {
+	if j.size == 0 && j.regular {
 		os.Remove(j.path)
 	}
 	j.f.Sync()

@@ -48,6 +48,11 @@ func TestJournalKeepsItsFirstFailure(t *testing.T) {
 	if err.Error() != want {
 		t.Errorf("Err() = %q, want %q", err, want)
 	}
+	// An empty journal is removed on Close, but a device never is.
+	j.Close()
+	if st, err := os.Stat("/dev/full"); err != nil || st.Mode()&os.ModeCharDevice == 0 {
+		t.Errorf("after Close /dev/full is %v (%v), want still the character device", st, err)
+	}
 }
 
 // TestJournalGoesOnAfterAnEntryItCannotEncode: an entry JSON cannot
