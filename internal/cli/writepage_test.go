@@ -11,7 +11,7 @@ import (
 // TestWritePageToPipe: --html naming a named pipe (or a device such as
 // /dev/stdout) gets the page written into it; the pipe stays a pipe. The
 // atomic write through a renamed temporary file replaced such a target
-// with a regular file (it turned /dev/full into one).
+// with a regular file.
 func TestWritePageToPipe(t *testing.T) {
 	fifo := filepath.Join(t.TempDir(), "page")
 	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
