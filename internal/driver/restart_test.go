@@ -3,8 +3,6 @@ package driver
 import (
 	"context"
 	"errors"
-	"fmt"
-	"strconv"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -115,31 +113,12 @@ func TestSurviveRestart(t *testing.T) {
 			// Only the transactions in flight are lost: every commit the
 			// clients saw is in the table, and at most the commits whose
 			// answer the restart swallowed are there too.
-			n := countRows(t, inst.URL)
+			n := rows(t, inst.URL)
 			if n < seen.Load() || n > seen.Load()+inDoubt.Load() {
 				t.Errorf("table holds %d rows; the clients saw %d commits and %d in doubt", n, seen.Load(), inDoubt.Load())
 			}
 		})
 	}
-}
-
-// countRows counts the rows of t on a server.
-func countRows(t *testing.T, url string) int64 {
-	t.Helper()
-	e, err := dbms.Open(context.Background(), url)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer e.Close()
-	r, err := e.QueryRows(context.Background(), "SELECT count(*) FROM t")
-	if err != nil {
-		t.Fatal(err)
-	}
-	n, err := strconv.ParseInt(r[0][0], 10, 64)
-	if err != nil {
-		t.Fatal(fmt.Errorf("count: %w", err))
-	}
-	return n
 }
 
 // checkRestartCounts: the restart shows in the counts: failed trials of
