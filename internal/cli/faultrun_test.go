@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/exec"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -16,8 +17,9 @@ import (
 
 // runWatching runs dbgauge (this test binary, see TestMain) with args and
 // calls onLine with every line of its stderr as it comes, with the
-// process, so that a test can inject a fault at a chosen moment. It
-// returns the lines, its stdout and the exit code, and fails the test when dbgauge
+// process, so that a test can inject a fault (or a signal) at a chosen
+// moment. It returns the lines, its stdout and the exit code (-1 for a
+// process the test killed with a signal), and fails the test when dbgauge
 // runs for more than five minutes.
 func runWatching(t *testing.T, args []string, onLine func(line string, p *os.Process)) (lines []string, stdout string, code int) {
 	t.Helper()
@@ -32,7 +34,8 @@ func runWatching(t *testing.T, args []string, onLine func(line string, p *os.Pro
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
-	killer := time.AfterFunc(5*time.Minute, func() { cmd.Process.Kill() })
+	var tooLong atomic.Bool
+	killer := time.AfterFunc(5*time.Minute, func() { tooLong.Store(true); cmd.Process.Kill() })
 	defer killer.Stop()
 	sc := bufio.NewScanner(stderr)
 	for sc.Scan() {
@@ -42,10 +45,10 @@ func runWatching(t *testing.T, args []string, onLine func(line string, p *os.Pro
 		}
 	}
 	err = cmd.Wait()
+	if tooLong.Load() {
+		t.Fatalf("dbgauge did not end within five minutes; stderr:\n%s", strings.Join(lines, "\n"))
+	}
 	if ee, ok := err.(*exec.ExitError); ok {
-		if ee.ProcessState.String() == "signal: killed" {
-			t.Fatalf("dbgauge did not end within five minutes; stderr:\n%s", strings.Join(lines, "\n"))
-		}
 		return lines, o.String(), ee.ExitCode()
 	}
 	if err != nil {

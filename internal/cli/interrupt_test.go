@@ -1,12 +1,11 @@
 package cli
 
 import (
-	"bufio"
 	"encoding/json"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
+	"sync/atomic"
 	"syscall"
 	"testing"
 	"time"
@@ -18,43 +17,27 @@ import (
 // takes more than a minute to end after the signal: it did not stop.
 func signalAfter(t *testing.T, sig syscall.Signal, args []string, after ...string) (lines []string, code int) {
 	t.Helper()
-	cmd := exec.Command(os.Args[0], args...)
-	cmd.Env = append(os.Environ(), "DBGAUGE_TEST_MAIN=1")
-	stderr, err := cmd.StderrPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	sc := bufio.NewScanner(stderr)
-	sent := false
-	for sc.Scan() {
-		lines = append(lines, sc.Text())
-		if sent {
-			continue
+	var sent, stuck atomic.Bool
+	lines, _, code = runWatching(t, args, func(line string, p *os.Process) {
+		if sent.Load() {
+			return
 		}
-		hit := true
 		for _, a := range after {
-			hit = hit && strings.Contains(sc.Text(), a)
+			if !strings.Contains(line, a) {
+				return
+			}
 		}
-		if hit {
-			cmd.Process.Signal(sig)
-			sent = true
-			time.AfterFunc(time.Minute, func() { cmd.Process.Kill() })
-		}
+		p.Signal(sig)
+		sent.Store(true)
+		time.AfterFunc(time.Minute, func() { stuck.Store(true); p.Kill() })
+	})
+	if !sent.Load() {
+		t.Fatalf("dbgauge ended before the signal (exit %d); stderr:\n%s", code, strings.Join(lines, "\n"))
 	}
-	err = cmd.Wait()
-	if !sent {
-		t.Fatalf("dbgauge ended before the signal (%v); stderr:\n%s", err, strings.Join(lines, "\n"))
+	if stuck.Load() {
+		t.Fatalf("dbgauge did not end within a minute of %v; stderr:\n%s", sig, strings.Join(lines, "\n"))
 	}
-	if ee, ok := err.(*exec.ExitError); ok {
-		if ee.ProcessState.String() == "signal: killed" {
-			t.Fatalf("dbgauge did not end within a minute of %v; stderr:\n%s", sig, strings.Join(lines, "\n"))
-		}
-		return lines, ee.ExitCode()
-	}
-	return lines, 0
+	return lines, code
 }
 
 // TestSignalDuringWisconsinQuery: Ctrl-C (SIGINT) or SIGTERM while a

@@ -25,13 +25,6 @@ import (
 // interrupted.
 func TestPauseOnError(t *testing.T) {
 	inst := servertest.Start(t, "postgres", server.Options{})
-	restart := func() {
-		ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
-		defer cancel()
-		if _, err := server.Start(ctx, "postgres", inst.Dir, server.Options{Port: inst.Port}); err != nil {
-			t.Fatalf("start PostgreSQL again: %v", err)
-		}
-	}
 	args := func(out string) []string {
 		return []string{"dsbench", "--db", inst.URL, "--scales", "1,2", "--cycles", "2", "--duration", "1s",
 			"--threads", "2", "--pause-on-error", "--out", out}
@@ -40,7 +33,7 @@ func TestPauseOnError(t *testing.T) {
 	t.Run("resolved", func(t *testing.T) {
 		dir := filepath.Join(t.TempDir(), "run")
 		stopped, pauses := false, 0
-		lines, code := watchRun(t, 5*time.Minute, args(dir), func(p *os.Process, line string) {
+		lines, _, code := runWatching(t, args(dir), func(line string, p *os.Process) {
 			switch {
 			case !stopped && strings.Contains(line, "scale 1") && strings.Contains(line, "cycle  1/2"):
 				stopped = true
@@ -49,7 +42,7 @@ func TestPauseOnError(t *testing.T) {
 				}
 			case strings.HasPrefix(line, "paused: scale 1 failed"):
 				if pauses++; pauses == 2 { // a second try failed too: the wait grows
-					restart()
+					startAgain(t, inst)
 				}
 			}
 		})
@@ -72,7 +65,7 @@ func TestPauseOnError(t *testing.T) {
 	t.Run("interrupted", func(t *testing.T) {
 		dir := filepath.Join(t.TempDir(), "run")
 		stopped, signalled := false, false
-		lines, code := watchRun(t, 5*time.Minute, args(dir), func(p *os.Process, line string) {
+		lines, _, code := runWatching(t, args(dir), func(line string, p *os.Process) {
 			switch {
 			case !stopped && strings.Contains(line, "scale 1") && strings.Contains(line, "cycle  1/2"):
 				stopped = true
@@ -88,7 +81,7 @@ func TestPauseOnError(t *testing.T) {
 				p.Signal(syscall.SIGINT)
 			}
 		})
-		restart()
+		startAgain(t, inst)
 		if code != ExitFailure {
 			t.Fatalf("exit %d, want %d; stderr:\n%s", code, ExitFailure, strings.Join(lines, "\n"))
 		}
@@ -97,4 +90,15 @@ func TestPauseOnError(t *testing.T) {
 			t.Errorf("complete %v, error %q, pauses %+v: want the interruption named and the pause ended by it", got.Complete, got.Error, got.Pauses)
 		}
 	})
+}
+
+// startAgain starts the private PostgreSQL inst again, in its directory and
+// on its port, after a test stopped it.
+func startAgain(t *testing.T, inst *server.Instance) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	if _, err := server.Start(ctx, "postgres", inst.Dir, server.Options{Port: inst.Port}); err != nil {
+		t.Fatalf("start PostgreSQL again: %v", err)
+	}
 }

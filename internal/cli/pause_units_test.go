@@ -1,12 +1,10 @@
 package cli
 
 import (
-	"context"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/dbgauge/dbgauge/internal/results"
 	"github.com/dbgauge/dbgauge/internal/server"
@@ -21,13 +19,6 @@ import (
 // the pause recorded as resolved.
 func TestPauseOnErrorPairsAndPoints(t *testing.T) {
 	inst := servertest.Start(t, "postgres", server.Options{})
-	restart := func() {
-		ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
-		defer cancel()
-		if _, err := server.Start(ctx, "postgres", inst.Dir, server.Options{Port: inst.Port}); err != nil {
-			t.Fatalf("start PostgreSQL again: %v", err)
-		}
-	}
 	cases := []struct {
 		name, stopAt string
 		args         []string
@@ -45,7 +36,7 @@ func TestPauseOnErrorPairsAndPoints(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			dir := filepath.Join(t.TempDir(), "run")
 			stopped, pauses, unit := false, 0, ""
-			lines, code := watchRun(t, 5*time.Minute, append(c.args, "--pause-on-error", "--out", dir), func(p *os.Process, line string) {
+			lines, _, code := runWatching(t, append(c.args, "--pause-on-error", "--out", dir), func(line string, p *os.Process) {
 				switch {
 				case !stopped && strings.Contains(line, c.stopAt):
 					stopped = true
@@ -57,12 +48,12 @@ func TestPauseOnErrorPairsAndPoints(t *testing.T) {
 						unit, _, _ = strings.Cut(strings.TrimPrefix(line, "paused: "), " failed (")
 					}
 					if pauses++; pauses == 2 { // a second try failed too
-						restart()
+						startAgain(t, inst)
 					}
 				}
 			})
 			if stopped && pauses < 2 {
-				restart() // for the next case
+				startAgain(t, inst) // for the next case
 			}
 			if !stopped || code != 0 {
 				t.Fatalf("stopped %v, exit %d; stderr:\n%s", stopped, code, strings.Join(lines, "\n"))

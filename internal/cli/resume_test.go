@@ -1,12 +1,9 @@
 package cli
 
 import (
-	"bufio"
 	"context"
 	"encoding/json"
-	"errors"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"syscall"
@@ -19,48 +16,12 @@ import (
 	"github.com/dbgauge/dbgauge/internal/server/servertest"
 )
 
-// watchRun starts dbgauge (this test binary, see TestMain) with args and
-// calls on with the process and every line of its stderr as it comes (on
-// may signal the process); it returns the lines and the exit code (-1 for
-// a process killed by a signal). dbgauge is killed after limit.
-func watchRun(t *testing.T, limit time.Duration, args []string, on func(p *os.Process, line string)) (lines []string, code int) {
-	t.Helper()
-	cmd := exec.Command(os.Args[0], args...)
-	cmd.Env = append(os.Environ(), "DBGAUGE_TEST_MAIN=1")
-	stderr, err := cmd.StderrPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	timer := time.AfterFunc(limit, func() { cmd.Process.Kill() })
-	defer timer.Stop()
-	sc := bufio.NewScanner(stderr)
-	for sc.Scan() {
-		lines = append(lines, sc.Text())
-		if on != nil {
-			on(cmd.Process, sc.Text())
-		}
-	}
-	err = cmd.Wait()
-	var ee *exec.ExitError
-	switch {
-	case err == nil:
-		return lines, 0
-	case errors.As(err, &ee):
-		return lines, ee.ExitCode()
-	}
-	t.Fatal(err)
-	return nil, 0
-}
-
 // killAt runs dbgauge with args and kills it with SIGKILL (no chance to
 // write anything more) at the first stderr line containing at.
 func killAt(t *testing.T, args []string, at string) []string {
 	t.Helper()
 	killed := false
-	lines, code := watchRun(t, 5*time.Minute, args, func(p *os.Process, line string) {
+	lines, _, code := runWatching(t, args, func(line string, p *os.Process) {
 		if !killed && strings.Contains(line, at) {
 			p.Signal(syscall.SIGKILL)
 			killed = true
