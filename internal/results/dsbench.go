@@ -39,6 +39,9 @@ type DSBenchResults struct {
 	// CPU is unknown (a server on another machine, an embedded engine
 	// whose work is in the client's CPU).
 	ServerProcesses string `json:"server_processes,omitempty"`
+	// Agents are the remote load nodes (dbgauge agent) of a distributed
+	// run, in node order; empty for a local run.
+	Agents []AgentInfo `json:"agents,omitempty"`
 }
 
 // ScaleResult is one scale of a sweep: one row of seed 001's Table 1.
@@ -129,6 +132,11 @@ type ScaleResult struct {
 	// HistogramFile names the HdrHistogram log of this scale's residence
 	// times in the run directory.
 	HistogramFile string `json:"histogram_file,omitempty"`
+	// Distributed runs only: per cycle, each node's counts (NodeCycles,
+	// whose "nodes" lists add up to the cycle), and per node its rate
+	// over the scale (NodeRates, the node diagram).
+	NodeCycles []CycleNodes `json:"node_cycles,omitempty"`
+	NodeRates  []NodeRate   `json:"node_rates,omitempty"`
 }
 
 // CycleDetail is one (cycle, node, thread) of a scale.
