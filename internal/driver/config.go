@@ -16,6 +16,13 @@ type Config struct {
 	// Nodes is the number of load nodes (0 or 1: local). Nodes > 1 run here
 	// as separate groups of threads, each a node in the results.
 	Nodes int
+	// FirstNode and AllNodes place this Run's nodes in a load spread over
+	// several processes (remote agents): it runs nodes FirstNode ..
+	// FirstNode+Nodes-1 of AllNodes (0: Nodes), numbered so, with every
+	// node the same Threads. Seeds and the open loop's schedule use that
+	// global numbering, so the nodes together draw the inputs and the
+	// intended starts of one load of AllNodes nodes from the common start.
+	FirstNode, AllNodes int
 	// Threads per node; 0 means the calling goroutine does the work (seed
 	// 001 §2.4), which counts as one worker, thread 0.
 	Threads int
@@ -71,6 +78,12 @@ type Config struct {
 	// the format). Lines are written by a goroutine of their own.
 	RawTimes io.Writer
 
+	// CycleStart, if set, is called before every cycle and returns when
+	// the cycle is to start (a time it then waits for; a past time starts
+	// it at once). Remote agents start their cycles at the master's
+	// announced time with it. An error ends the run before the cycle.
+	CycleStart func(ctx context.Context, cycle int) (time.Time, error)
+
 	// BetweenCycles, if set, runs after every cycle while no load runs
 	// (consistency checks, cleanup); its time is part of no cycle. An error
 	// from it ends the run.
@@ -86,6 +99,9 @@ type Config struct {
 func (c *Config) workers() int { return max(c.Threads, 1) }
 
 func (c *Config) nodes() int { return max(c.Nodes, 1) }
+
+// allNodes is the number of nodes of the whole load, this Run's and others'.
+func (c *Config) allNodes() int { return max(c.AllNodes, c.FirstNode+c.nodes()) }
 
 // connections is the number of sessions each thread holds.
 func (c *Config) connections() int {
@@ -106,6 +122,10 @@ func (c *Config) check() error {
 		return fmt.Errorf("driver: Nodes = %d, want >= 0", c.Nodes)
 	case c.Threads < 0:
 		return fmt.Errorf("driver: Threads = %d, want >= 0", c.Threads)
+	case c.FirstNode < 0:
+		return fmt.Errorf("driver: FirstNode = %d, want >= 0", c.FirstNode)
+	case c.AllNodes != 0 && c.FirstNode+c.nodes() > c.AllNodes:
+		return fmt.Errorf("driver: nodes %d..%d of AllNodes = %d", c.FirstNode, c.FirstNode+c.nodes()-1, c.AllNodes)
 	case c.Connections < 0:
 		return fmt.Errorf("driver: Connections = %d, want >= 0", c.Connections)
 	case c.Cycles < 1:

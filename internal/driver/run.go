@@ -61,10 +61,7 @@ func Run(ctx context.Context, cfg Config) (*Result, error) {
 		}
 	}
 
-	res := &Result{Residence: NewHistogram()}
-	if r.open {
-		res.Response, res.Lag = NewHistogram(), NewHistogram()
-	}
+	res := NewResult(r.open)
 	var err error
 	for i := 1; i <= cfg.Cycles; i++ {
 		c, cerr := r.cycle(runCtx, cancel, i)
@@ -72,7 +69,7 @@ func Run(ctx context.Context, cfg Config) (*Result, error) {
 			res.Interrupted, err = c, cerr
 			break
 		}
-		res.add(c)
+		res.Add(c)
 		if cfg.BetweenCycles != nil {
 			if berr := cfg.BetweenCycles(runCtx, i, *c); berr != nil {
 				err = fmt.Errorf("after cycle %d: %w", i, berr)
@@ -90,10 +87,11 @@ func Run(ctx context.Context, cfg Config) (*Result, error) {
 
 func newRunner(cfg *Config) *runner {
 	r := &runner{cfg: cfg, base: time.Now(), open: cfg.Rate > 0, resilient: cfg.Retry || cfg.Reconnect}
-	all := cfg.nodes() * cfg.workers()
-	for n := range cfg.nodes() {
+	all := cfg.allNodes() * cfg.workers()
+	for n := cfg.FirstNode; n < cfg.FirstNode+cfg.nodes(); n++ {
 		for j := range cfg.workers() {
-			w := &worker{r: r, node: n, thread: j, index: len(r.workers), op: cfg.NewOp(n, j)}
+			// index numbers the worker in the whole load (all nodes).
+			w := &worker{r: r, node: n, thread: j, index: n*cfg.workers() + j, op: cfg.NewOp(n, j)}
 			rnd := newRand(cfg.Seed, n, j, streamInputs)
 			for c := range cfg.connections() {
 				w.sessions = append(w.sessions, &Session{Node: n, Thread: j, Conn: c, Rand: rnd})
@@ -119,6 +117,9 @@ func newRunner(cfg *Config) *runner {
 // with one node runs the one worker on the calling goroutine (seed 001's
 // "main thread"); otherwise every worker has a goroutine for the cycle.
 func (r *runner) cycle(ctx context.Context, cancel context.CancelCauseFunc, i int) (*CycleResult, error) {
+	if err := r.waitStart(ctx, i); err != nil {
+		return nil, err
+	}
 	start := time.Since(r.base)
 	end := start + r.cfg.Duration
 	stopProgress := r.startProgress(i, start)
@@ -146,6 +147,25 @@ func (r *runner) cycle(ctx context.Context, cancel context.CancelCauseFunc, i in
 		return c, context.Cause(ctx)
 	}
 	return c, nil
+}
+
+// waitStart waits for the time Config.CycleStart gives cycle i, if any.
+func (r *runner) waitStart(ctx context.Context, i int) error {
+	if r.cfg.CycleStart == nil {
+		return nil
+	}
+	at, err := r.cfg.CycleStart(ctx, i)
+	if err != nil {
+		return err
+	}
+	t := time.NewTimer(time.Until(at))
+	defer t.Stop()
+	select {
+	case <-ctx.Done():
+		return context.Cause(ctx)
+	case <-t.C:
+		return nil
+	}
 }
 
 // collect builds the cycle's result from the workers and resets their
@@ -188,8 +208,19 @@ func (r *runner) collect(i int, start, end, stopped time.Duration) *CycleResult 
 	return c
 }
 
-// add counts a completed cycle into the run's totals.
-func (res *Result) add(c *CycleResult) {
+// NewResult is an empty result with its histograms; Response and Lag only
+// for the open loop.
+func NewResult(open bool) *Result {
+	res := &Result{Residence: NewHistogram()}
+	if open {
+		res.Response, res.Lag = NewHistogram(), NewHistogram()
+	}
+	return res
+}
+
+// Add counts a completed cycle into the run's totals (remote nodes merge
+// their cycles with it).
+func (res *Result) Add(c *CycleResult) {
 	res.Cycles = append(res.Cycles, *c)
 	res.Committed += c.Committed
 	res.Failed += c.Failed

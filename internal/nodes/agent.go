@@ -1,0 +1,246 @@
+package nodes
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"runtime"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/nats-io/nats.go"
+)
+
+// AgentOptions configure an agent.
+type AgentOptions struct {
+	Dial Dial
+	// Name is the agent's name (unique among the master's agents).
+	Name    string
+	Version string
+	// Wait is how long the agent waits for its master to answer.
+	Wait time.Duration
+	// Dir keeps the agent's own interval logs, the durable copy of what
+	// it measured ("" : none).
+	Dir string
+	Env Env
+	// Log prints a line of progress (nil: silent).
+	Log func(format string, args ...any)
+}
+
+// ErrRefused is an agent refused by its master (another version, a name
+// taken, the master full): starting it again will not help.
+var ErrRefused = errors.New("refused by the master")
+
+// ErrMasterSilent ends an agent whose master went silent.
+var ErrMasterSilent = errors.New("the master went silent")
+
+// agentRun is one agent's life.
+type agentRun struct {
+	opt AgentOptions
+	nc  *nats.Conn
+	run string
+	// lastMaster is when the master was last heard (Unix nanoseconds).
+	lastMaster atomic.Int64
+	jobs       chan job
+	aborts     chan abort
+	ends       chan end
+	// live counts of the running cycle, for the heartbeats.
+	committed, failed atomic.Int64
+}
+
+// Serve runs an agent until its master ends the run (nil), refuses it
+// (ErrRefused), goes silent (ErrMasterSilent) or ctx ends.
+func Serve(ctx context.Context, o AgentOptions) error {
+	if o.Log == nil {
+		o.Log = func(string, ...any) {}
+	}
+	a := &agentRun{opt: o, jobs: make(chan job, 4), aborts: make(chan abort, 4), ends: make(chan end, 1)}
+	deadline := time.Now().Add(o.Wait)
+	wctx, cancel := context.WithDeadline(ctx, deadline)
+	defer cancel()
+	if err := a.connect(wctx); err != nil {
+		return err
+	}
+	defer a.nc.Close()
+	if err := a.hello(wctx); err != nil {
+		return err
+	}
+	return a.serve(ctx)
+}
+
+// connect dials NATS until it answers or the wait runs out.
+func (a *agentRun) connect(ctx context.Context) error {
+	said := false
+	for {
+		nc, err := a.opt.Dial.connect()
+		if err == nil {
+			a.nc = nc
+			return nil
+		}
+		if !said {
+			a.opt.Log("waiting for the master at %s (%v)", a.opt.Dial.URL, err)
+			said = true
+		}
+		select {
+		case <-ctx.Done():
+			return fmt.Errorf("no master at %s within --wait %v: %w", a.opt.Dial.URL, a.opt.Wait, err)
+		case <-time.After(time.Second):
+		}
+	}
+}
+
+// hello registers with the master, asking until it answers.
+func (a *agentRun) hello(ctx context.Context) error {
+	host, _ := os.Hostname()
+	h := hello{Name: a.opt.Name, Host: host, Version: a.opt.Version, Config: ConfigHash(), Cores: runtime.NumCPU(), Memory: memory(), PID: os.Getpid()}
+	b, _ := json.Marshal(h)
+	// Subscribed before the hello: the master may send a job at once.
+	for subj, h := range map[string]nats.MsgHandler{
+		subjMasterBt: func(*nats.Msg) { a.heard() },
+		subjAbort: func(m *nats.Msg) {
+			var ab abort
+			if json.Unmarshal(m.Data, &ab) == nil {
+				a.heard()
+				select {
+				case a.aborts <- ab:
+				default: // aborts of older jobs fill it: serve drops those
+				}
+			}
+		},
+		subjEnd: func(m *nats.Msg) {
+			var e end
+			_ = json.Unmarshal(m.Data, &e)
+			select {
+			case a.ends <- e:
+			default:
+			}
+		},
+		agentSubject(a.opt.Name, "job"): a.onJob,
+	} {
+		if _, err := a.nc.Subscribe(subj, h); err != nil {
+			return fmt.Errorf("subscribe %s: %w", subj, err)
+		}
+	}
+	for {
+		rctx, cancel := context.WithTimeout(ctx, 2*time.Second)
+		msg, err := a.nc.RequestWithContext(rctx, subjHello, b)
+		cancel()
+		if err == nil {
+			var w welcome
+			if err := json.Unmarshal(msg.Data, &w); err != nil {
+				return fmt.Errorf("unreadable answer from the master: %w", err)
+			}
+			if w.Refused != "" {
+				return fmt.Errorf("%w: %s", ErrRefused, w.Refused)
+			}
+			a.heard()
+			a.run = w.Run
+			a.opt.Log("registered with the master at %s as %s", a.opt.Dial.URL, a.opt.Name)
+			return nil
+		}
+		if ctx.Err() != nil {
+			return fmt.Errorf("the master at %s did not answer within --wait %v", a.opt.Dial.URL, a.opt.Wait)
+		}
+		time.Sleep(250 * time.Millisecond)
+	}
+}
+
+func (a *agentRun) heard() { a.lastMaster.Store(time.Now().UnixNano()) }
+
+// onJob takes a job: it answers once the load is built, and runs it in
+// serve's goroutine.
+func (a *agentRun) onJob(msg *nats.Msg) {
+	a.heard()
+	var j job
+	if err := json.Unmarshal(msg.Data, &j); err != nil {
+		respond(msg, reply{Err: "unreadable job: " + err.Error()})
+		return
+	}
+	if _, err := builder(j.Kind); err != nil {
+		respond(msg, reply{Err: err.Error()})
+		return
+	}
+	select {
+	case a.jobs <- j:
+		respond(msg, reply{})
+	default:
+		respond(msg, reply{Err: "busy with another job"})
+	}
+}
+
+// serve runs jobs until the run ends, sending heartbeats every second and
+// stopping the load when the master has been silent for MasterSilent.
+func (a *agentRun) serve(ctx context.Context) error {
+	var wg sync.WaitGroup
+	defer wg.Wait()
+	ctx, cancel := context.WithCancelCause(ctx)
+	defer cancel(nil)
+	var jobCancel context.CancelCauseFunc
+	var jobID int
+	jobDone := make(chan struct{}, 1)
+	tick := time.NewTicker(beat)
+	defer tick.Stop()
+	seen := map[int]bool{}
+	for {
+		select {
+		case <-ctx.Done():
+			return context.Cause(ctx)
+		case e := <-a.ends:
+			if jobCancel != nil {
+				jobCancel(fmt.Errorf("the master ended the run: %s", e.Reason))
+			}
+			if e.Reason != "" {
+				a.opt.Log("the master ended the run: %s", e.Reason)
+			} else {
+				a.opt.Log("the master ended the run")
+			}
+			return nil
+		case ab := <-a.aborts:
+			if jobCancel != nil && ab.Job == jobID {
+				a.opt.Log("the master stopped the load: %s", ab.Reason)
+				jobCancel(fmt.Errorf("stopped by the master: %s", ab.Reason))
+			}
+		case j := <-a.jobs:
+			if seen[j.ID] {
+				continue // its answer was lost and it came again
+			}
+			seen[j.ID] = true
+			jctx, jc := context.WithCancelCause(ctx)
+			jobCancel, jobID = jc, j.ID
+			wg.Go(func() {
+				a.runJob(jctx, j)
+				jc(nil)
+				jobDone <- struct{}{}
+			})
+		case <-jobDone:
+			jobCancel = nil
+		case <-tick.C:
+			b, _ := json.Marshal(heartbeat{Name: a.opt.Name, Committed: a.committed.Load(), Failed: a.failed.Load()})
+			_ = a.nc.Publish(subjBeat, b)
+			if silent := time.Since(time.Unix(0, a.lastMaster.Load())); silent >= MasterSilent {
+				err := fmt.Errorf("%w: no word from it for %.0f s, so the load stopped", ErrMasterSilent, silent.Seconds())
+				cancel(err)
+				if jobCancel != nil {
+					jobCancel(err)
+				}
+				return err
+			}
+		}
+	}
+}
+
+// memory is the machine's memory in bytes (0 if unknown).
+func memory() int64 {
+	b, err := os.ReadFile("/proc/meminfo")
+	if err != nil {
+		return 0
+	}
+	var kb int64
+	if _, err := fmt.Sscanf(string(b), "MemTotal: %d kB", &kb); err != nil {
+		return 0
+	}
+	return kb * 1024
+}

@@ -1,0 +1,155 @@
+package nodes
+
+import (
+	"fmt"
+	"slices"
+	"time"
+
+	hdr "github.com/HdrHistogram/hdrhistogram-go"
+
+	"github.com/dbgauge/dbgauge/internal/driver"
+	"github.com/dbgauge/dbgauge/internal/results"
+)
+
+// encode is a histogram as a report carries it (nil: none, in the closed
+// loop's Response and Lag).
+func encode(h *hdr.Histogram) (string, error) {
+	if h == nil {
+		return "", nil
+	}
+	b, err := h.Encode(hdr.V2CompressedEncodingCookieBase)
+	return string(b), err
+}
+
+// decode reads a histogram of a report back ("" is none).
+func decode(s string) (*hdr.Histogram, error) {
+	if s == "" {
+		return nil, nil
+	}
+	return hdr.Decode([]byte(s))
+}
+
+// newReport is an agent's cycle c as it sends it.
+func newReport(name string, jobID int, c driver.CycleResult, counters map[string]int64) (*report, error) {
+	r := &report{Name: name, Job: jobID, Cycle: c.Cycle, StartNS: c.Start.UnixNano(), StoppedNS: c.Stopped.UnixNano(), Counters: counters}
+	for _, t := range c.Threads {
+		r.Threads = append(r.Threads, threadRow{
+			Thread: t.Thread, Committed: t.Committed, Failed: t.Failed, Retries: t.Retries, Late: t.Late, Reconnects: t.Reconnects,
+			Errors: t.Errors[:], SumResidenceNS: int64(t.SumResidence), EffectiveNS: int64(t.Effective), Intended: t.Intended, Missed: t.Missed,
+		})
+	}
+	var err error
+	if r.Residence, err = encode(c.Residence); err != nil {
+		return nil, err
+	}
+	if r.Response, err = encode(c.Response); err != nil {
+		return nil, err
+	}
+	r.Lag, err = encode(c.Lag)
+	return r, err
+}
+
+// nodeCycle is a report turned back into the node's CycleResult, its times
+// on the master's clock (the node's clock offset taken off).
+func nodeCycle(r *report, node int, off time.Duration, at time.Time, d time.Duration) (*driver.CycleResult, error) {
+	c := &driver.CycleResult{Cycle: r.Cycle, Start: at, End: at.Add(d), Demanded: d,
+		Stopped: time.Unix(0, r.StoppedNS).Add(-off)}
+	var err error
+	if c.Residence, err = decode(r.Residence); err != nil {
+		return nil, fmt.Errorf("residence histogram: %w", err)
+	}
+	if c.Residence == nil {
+		c.Residence = driver.NewHistogram()
+	}
+	if c.Response, err = decode(r.Response); err != nil {
+		return nil, fmt.Errorf("response histogram: %w", err)
+	}
+	if c.Lag, err = decode(r.Lag); err != nil {
+		return nil, fmt.Errorf("lag histogram: %w", err)
+	}
+	for _, t := range r.Threads {
+		var ec driver.ErrorCounts
+		copy(ec[:], t.Errors)
+		tr := driver.ThreadResult{Node: node, Thread: t.Thread, Committed: t.Committed, Failed: t.Failed, Retries: t.Retries,
+			Late: t.Late, Reconnects: t.Reconnects, Errors: ec, SumResidence: time.Duration(t.SumResidenceNS),
+			Effective: time.Duration(t.EffectiveNS), Intended: t.Intended, Missed: t.Missed}
+		c.Threads = append(c.Threads, tr)
+		c.Committed += t.Committed
+		c.Failed += t.Failed
+		c.Retries += t.Retries
+		c.Reconnects += t.Reconnects
+		c.Errors.Add(ec)
+	}
+	return c, nil
+}
+
+// merge adds the nodes' reports of cycle i into one cycle: counts added,
+// histograms added (never percentiles averaged), threads in node order.
+// Each node's own cycle goes into out.PerNode. A node lost during the
+// cycle (tolerated) has no report: the cycle is flagged.
+func (m *Master) merge(js *jobState, i int, at time.Time, cfg driver.Config, reps map[string]*report, out *Outcome) (*driver.CycleResult, results.CycleNodes, error) {
+	m.mu.Lock()
+	nodes := m.nodes
+	offsets := make([]time.Duration, len(nodes))
+	for k, a := range nodes {
+		offsets[k] = a.offset.Offset
+	}
+	lostIn := map[string]int{}
+	for n, c := range js.lostIn {
+		lostIn[n] = c
+	}
+	m.mu.Unlock()
+	c := &driver.CycleResult{Cycle: i, Start: at, End: at.Add(cfg.Duration), Stopped: at, Demanded: cfg.Duration, Residence: driver.NewHistogram()}
+	if cfg.Rate > 0 {
+		c.Response, c.Lag = driver.NewHistogram(), driver.NewHistogram()
+	}
+	cn := results.CycleNodes{Cycle: i}
+	var lags []float64
+	for k, a := range nodes {
+		name := a.info.Name
+		r := reps[name]
+		if r == nil {
+			if lc, ok := lostIn[name]; ok && lc <= i {
+				cn.Nodes = append(cn.Nodes, results.NodeCycle{Node: k, Name: name, Lost: lc == i})
+				if lc == i {
+					cn.Flag = appendFlag(cn.Flag, fmt.Sprintf("agent %s lost during the cycle: the survivors' counts only", name))
+				}
+			}
+			continue
+		}
+		nc, err := nodeCycle(r, k, offsets[k], at, cfg.Duration)
+		if err != nil {
+			return nil, cn, fmt.Errorf("agent %s, cycle %d: %w", name, i, err)
+		}
+		out.PerNode[k].Add(nc)
+		c.Threads = append(c.Threads, nc.Threads...)
+		c.Committed += nc.Committed
+		c.Failed += nc.Failed
+		c.Retries += nc.Retries
+		c.Reconnects += nc.Reconnects
+		c.Errors.Add(nc.Errors)
+		c.Residence.Merge(nc.Residence)
+		if c.Response != nil && nc.Response != nil {
+			c.Response.Merge(nc.Response)
+			c.Lag.Merge(nc.Lag)
+		}
+		if nc.Stopped.After(c.Stopped) {
+			c.Stopped = nc.Stopped
+		}
+		lag := float64(time.Unix(0, r.StartNS).Add(-offsets[k]).Sub(at)) / 1e6
+		cn.Nodes = append(cn.Nodes, results.NodeCycle{Node: k, Name: name, Transactions: nc.Committed, Failed: nc.Failed,
+			TPS: nc.TPS(), StartLagMS: lag})
+		lags = append(lags, lag)
+	}
+	if len(lags) > 0 {
+		cn.StartSpreadMS = slices.Max(lags) - slices.Min(lags)
+	}
+	return c, cn, nil
+}
+
+func appendFlag(flag, s string) string {
+	if flag == "" {
+		return s
+	}
+	return flag + "; " + s
+}
