@@ -41,6 +41,9 @@ func StartEmbedded(l Listen) (*Embedded, error) {
 	if err != nil {
 		return nil, fmt.Errorf("listen address %q: port %q is not a number", l.Addr, port)
 	}
+	if p == 0 {
+		p = server.RANDOM_PORT // nats-server reads 0 as its default, 4222
+	}
 	opts := &server.Options{
 		Host: host, Port: p, NoLog: true, NoSigs: true,
 		// Per-cycle reports carry histograms of a few KB each; the
