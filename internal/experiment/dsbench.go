@@ -52,22 +52,13 @@ type dsbenchRun struct {
 	run    *results.Run
 	res    *results.DSBenchResults
 	pr     *progress.Printer
-	proc   *tpcb.Procedure
-	// scale is the scale being measured (read by the threads' ops and the
-	// load sampler's goroutine).
-	scale atomic.Int64
+	// clients run the transactions and count what the checks need.
+	clients *dsbenchClients
 	// measuring is set while a scale's cycles run; load samples taken
 	// then add into load (under loadMu: the sampler has its own goroutine).
 	measuring atomic.Bool
 	loadMu    sync.Mutex
 	load      loadSums
-	// commits counts, per thread, every transaction that committed (also
-	// after a cycle's end): the history must hold exactly that many rows.
-	commits []atomic.Int64
-	// inDoubt counts, per thread, the commits lost with their connection
-	// (tpcb.ErrCommitInDoubt) since the last check: each may be in the
-	// history.
-	inDoubt []atomic.Int64
 	// server is the server's processes, found by the first scale (the
 	// server stays the same process tree for the run; findServer asks the
 	// control session and may walk every process's fds).
@@ -105,11 +96,8 @@ func (r *dsbenchRun) dsbenchScale(ctx context.Context, x int64) (*results.ScaleR
 	for _, n := range pop.notes {
 		r.warn(fmt.Sprintf("scale %d: %s", x, n))
 	}
-	r.scale.Store(x)
-	for i := range r.commits {
-		r.commits[i].Store(0)
-		r.inDoubt[i].Store(0)
-	}
+	r.clients.scale.Store(x)
+	r.clients.take()
 	var carried int64 // deltas of history rows already cleaned up
 	var cleanup time.Duration
 	checkErrs := map[int]*driver.ErrorCounts{} // per cycle: faults of its check, retried
@@ -138,11 +126,7 @@ func (r *dsbenchRun) dsbenchScale(ctx context.Context, x int64) (*results.ScaleR
 			sr.Unchecked = fmt.Sprintf("after cycle %d: %v", cycle, err)
 			return err
 		}
-		var committed, doubt int64
-		for i := range r.commits {
-			committed += r.commits[i].Swap(0)
-			doubt += r.inDoubt[i].Swap(0)
-		}
+		committed, doubt := r.clients.take()
 		inDoubt[cycle] = doubt
 		want := committed
 		if r.plan.Mode == modeSelect {

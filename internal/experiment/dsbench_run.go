@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"sync/atomic"
 	"time"
 
 	"github.com/dbgauge/dbgauge/internal/dbms"
@@ -47,15 +46,15 @@ func RunDSBench(ctx context.Context, s DSBenchSetup, plan DSBenchPlan, pr *progr
 	if plan.resilient() {
 		res.BackoffCapS, res.GiveUpS = plan.backoff()
 	}
-	threads := max(plan.Nodes, 1) * max(plan.Threads, 1)
-	r := &dsbenchRun{url: url, e: e, opened: o, plan: plan, run: run, res: res, pr: pr,
-		commits: make([]atomic.Int64, threads), inDoubt: make([]atomic.Int64, threads)}
+	r := &dsbenchRun{url: url, e: e, opened: o, plan: plan, run: run, res: res, pr: pr}
+	var proc *tpcb.Procedure
 	if plan.Form == formProcedure {
-		r.proc, _ = tpcb.ProcedureFor(e)
-		if r.proc.Defect != "" && max(plan.Nodes, 1)*max(plan.Threads, 1)*max(plan.Conns, 1) > 1 {
-			r.warn("--form procedure: " + r.proc.Defect + "; the consistency check will say if it happened here")
+		proc, _ = tpcb.ProcedureFor(e)
+		if proc.Defect != "" && max(plan.Nodes, 1)*max(plan.Threads, 1)*max(plan.Conns, 1) > 1 {
+			r.warn("--form procedure: " + proc.Defect + "; the consistency check will say if it happened here")
 		}
 	}
+	r.clients = newDSBenchClients(plan.Mode, plan.Prepare, plan.Isolation, plan.Threads, plan.Nodes, proc)
 	stopLoad := r.sampleLoad(ctx)
 	pr.Line("dbgauge dsbench on %s %s: %s, %s form, scales %v, %d cycles of %s, %d threads x %d connections, run directory %s",
 		info.Engine, info.Version, plan.Mode, plan.Form, plan.Scales, plan.Cycles, plan.Duration, max(plan.Threads, 1), max(plan.Conns, 1), run.Dir)
@@ -175,7 +174,7 @@ func (r *dsbenchRun) sampleLoad(ctx context.Context) func() {
 	}
 	stop, err := sysinfo.StartSampler(ctx, time.Second, func(s sysinfo.Sample) {
 		r.addLoad(s)
-		fmt.Fprintf(f, "%s %d %.1f %.1f %.1f %.1f %d %d %d %d %d %d\n", s.Time.UTC().Format(time.RFC3339), r.scale.Load(),
+		fmt.Fprintf(f, "%s %d %.1f %.1f %.1f %.1f %d %d %d %d %d %d\n", s.Time.UTC().Format(time.RFC3339), r.clients.scale.Load(),
 			s.CPU.User, s.CPU.System, s.CPU.IOWait, s.CPU.Idle, s.Disk.ReadBytes, s.Disk.WriteBytes, s.Disk.ReadMS, s.Disk.WriteMS, s.Net.RxBytes, s.Net.TxBytes)
 	})
 	if err != nil {
