@@ -37,6 +37,7 @@ type dsbenchFlags struct {
 	retry, prepare, reconnect, dsi, drop, raw bool
 	rate                                      *flagtype.Value[float64]
 	backoff                                   backoffFlags
+	remote                                    *nodesFlags
 }
 
 // newDSBenchFlags are the defaults.
@@ -55,6 +56,7 @@ func newDSBenchFlags() *dsbenchFlags {
 		confidence:  flagtype.Percentages("50,68,87,95,99,99.7"),
 		seed:        flagtype.Seed("1"),
 		backoff:     newBackoffFlags("--retry or --reconnect"),
+		remote:      newNodesFlags(),
 	}
 }
 
@@ -66,13 +68,14 @@ func (f *dsbenchFlags) bind(fl *pflag.FlagSet) {
 	fl.Var(f.scales, "scales", "scales to sweep (1 scale = 100,000 accounts); the DSI defaults are "+dsiScales)
 	fl.Var(f.cycles, "cycles", "cycles per scale")
 	fl.Var(f.duration, "duration", "demanded duration D of a cycle")
-	fl.Var(f.nodes, "nodes", "load nodes (1: local; remote nodes are not implemented yet)")
+	fl.Var(f.nodes, "nodes", "load nodes: 1 is this process; with --listen or --nats, the number of remote agents (dbgauge agent) that run the clients")
 	fl.Var(f.threads, "threads", "client threads per node (0: the main goroutine does the work)")
 	fl.Var(f.connections, "connections", "connections per thread, used round robin")
 	fl.BoolVar(&f.retry, "retry", false, "repeat a failed transaction with the same inputs until it commits")
 	fl.BoolVar(&f.prepare, "prepare", false, "prepare the statements once per session")
 	fl.BoolVar(&f.reconnect, "reconnect", false, "open and close a connection for every transaction")
 	f.backoff.bind(fl)
+	f.remote.bind(fl)
 	fl.Var(f.isolation, "isolation", "repeatable-read, read-committed or serializable")
 	fl.Var(f.rate, "rate", "open loop: target transactions per second over all clients (0: closed loop)")
 	fl.Var(f.confidence, "confidence", "confidence levels (percent) of the rate columns and the conf diagram")
@@ -137,15 +140,16 @@ func (f *dsbenchFlags) plan() (experiment.DSBenchPlan, error) {
 		f.retry, f.prepare, f.reconnect = false, false, false
 	}
 	var p experiment.DSBenchPlan
-	if f.nodes.V != 1 {
-		return p, usagef("--nodes %d: remote load nodes are not implemented yet; use 1", f.nodes.V)
+	remote, err := f.remote.plan(f.nodes.V, f.db)
+	if err != nil {
+		return p, err
 	}
 	backoffCap, giveUp, err := f.backoff.plan(f.retry || f.reconnect)
 	if err != nil {
 		return p, err
 	}
 	return experiment.DSBenchPlan{
-		BackoffCap: backoffCap, GiveUp: giveUp,
+		BackoffCap: backoffCap, GiveUp: giveUp, Remote: remote,
 		Mode: f.mode.V, Form: f.form.V, Scales: f.scales.Values, Cycles: f.cycles.V, Duration: f.duration.V,
 		Nodes: f.nodes.V, Threads: f.threads.V, Conns: f.connections.V, Retry: f.retry, Prepare: f.prepare, Reconnect: f.reconnect,
 		Isolation: f.isolation.V, Rate: f.rate.V, Confidence: f.confidence.Values, Seed: f.seed.V, Drop: f.drop, RawTimes: f.raw,

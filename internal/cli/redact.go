@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"slices"
 	"strings"
 
 	"github.com/dbgauge/dbgauge/internal/dbms"
@@ -10,11 +11,27 @@ import (
 // --db, and abtest's variants --a and --b.
 var urlFlags = []string{"db", "a", "b"}
 
-// redactArgs hides the passwords of URL-valued flags in a command line
-// kept in a manifest.
+// secretFlags are the flags whose whole value is a secret: the remote
+// agents' token.
+var secretFlags = []string{"token"}
+
+// redacted stands for a secret's value.
+const redacted = "***"
+
+// redactArgs hides the passwords of URL-valued flags, and secret flags, in
+// a command line kept in a manifest.
 func redactArgs(args []string) []string {
 	out := append([]string(nil), args...)
 	for i, a := range out {
+		for _, name := range secretFlags {
+			flag := "--" + name
+			switch {
+			case a == flag && i+1 < len(out):
+				out[i+1] = redacted
+			case strings.HasPrefix(a, flag+"="):
+				out[i] = flag + "=" + redacted
+			}
+		}
 		for _, name := range urlFlags {
 			flag := "--" + name
 			switch {
@@ -33,6 +50,9 @@ func redactArgs(args []string) []string {
 func redactConfig(cfg map[string]any) map[string]any {
 	out := map[string]any{}
 	for k, v := range cfg {
+		if slices.Contains(secretFlags, k) && v != "" {
+			v = redacted
+		}
 		if isURLFlag(k) {
 			switch x := v.(type) {
 			case string:

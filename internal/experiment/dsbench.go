@@ -15,6 +15,7 @@ import (
 
 	"github.com/dbgauge/dbgauge/internal/dbms"
 	"github.com/dbgauge/dbgauge/internal/driver"
+	"github.com/dbgauge/dbgauge/internal/nodes"
 	"github.com/dbgauge/dbgauge/internal/progress"
 	"github.com/dbgauge/dbgauge/internal/report"
 	"github.com/dbgauge/dbgauge/internal/results"
@@ -38,6 +39,8 @@ type DSBenchPlan struct {
 	Seed                      uint64
 	Drop                      bool
 	RawTimes                  bool
+	// Remote, if set, runs the load on remote agents (Nodes of them).
+	Remote *RemoteNodes
 	// BackoffCap and GiveUp pace the attempts after transient faults
 	// under Retry or Reconnect (driver.Config); 0 takes the defaults.
 	BackoffCap, GiveUp time.Duration
@@ -54,6 +57,8 @@ type dsbenchRun struct {
 	pr     *progress.Printer
 	// clients run the transactions and count what the checks need.
 	clients *dsbenchClients
+	// master hands the load to remote agents (nil: a local run).
+	master *nodes.Master
 	// measuring is set while a scale's cycles run; load samples taken
 	// then add into load (under loadMu: the sampler has its own goroutine).
 	measuring atomic.Bool
@@ -179,7 +184,7 @@ func (r *dsbenchRun) dsbenchScale(ctx context.Context, x int64) (*results.ScaleR
 	// follows the last cycle's check (closing the sessions, or a cycle cut
 	// short, whose transactions count nowhere) is dropped.
 	cpu.start()
-	dres, runErr := driver.Run(ctx, cfg)
+	dres, nodesOut, runErr := r.runLoad(ctx, x, cfg)
 	cpu.discard()
 	load := r.stopLoad()
 	if err := closeRaw(); err != nil && runErr == nil {
@@ -194,6 +199,11 @@ func (r *dsbenchRun) dsbenchScale(ctx context.Context, x int64) (*results.ScaleR
 			runErr = err
 		}
 		scaleFaults(sr, dres, checkErrs, inDoubt)
+		if nodesOut != nil {
+			if err := r.nodeResults(sr, nodesOut); err != nil && runErr == nil {
+				runErr = err
+			}
+		}
 		if n := float64(sr.Transactions); n > 0 {
 			sr.WriteKBPerTx = float64(load.writeBytes) / 1024 / n
 			sr.NetBytesPerTx = float64(load.netBytes) / n
@@ -201,6 +211,10 @@ func (r *dsbenchRun) dsbenchScale(ctx context.Context, x int64) (*results.ScaleR
 		}
 	}
 	fillCPU(sr, cpu)
+	if r.master != nil {
+		// The clients ran on the agents: this process's CPU is not theirs.
+		sr.ClientCPUS, sr.ClientCPUPerTxUS, sr.ClientCPUShare = 0, nil, nil
+	}
 	if !embedded {
 		if w := clientCPUWarning(x, sr.ClientCPUShare, clientCPUWarnShare); w != "" {
 			r.warn(w)

@@ -56,12 +56,19 @@ func RunDSBench(ctx context.Context, s DSBenchSetup, plan DSBenchPlan, pr *progr
 	}
 	r.clients = newDSBenchClients(plan.Mode, plan.Prepare, plan.Isolation, plan.Threads, plan.Nodes, proc)
 	stopLoad := r.sampleLoad(ctx)
+	var masterErr error
+	if plan.Remote != nil {
+		masterErr = r.startMaster(ctx, s.Version)
+	}
 	pr.Line("dbgauge dsbench on %s %s: %s, %s form, scales %v, %d cycles of %s, %d threads x %d connections, run directory %s",
 		info.Engine, info.Version, plan.Mode, plan.Form, plan.Scales, plan.Cycles, plan.Duration, max(plan.Threads, 1), max(plan.Conns, 1), run.Dir)
 	u := newUnits(s, run, &res.Header, pr)
 	done := doneScales(s.Resume)
-	var runErr error
+	runErr := masterErr
 	for i, x := range plan.Scales {
+		if runErr != nil {
+			break
+		}
 		if sr, ok := done[x]; ok && u.completed(scaleUnit(x)) {
 			res.Scales = append(res.Scales, sr)
 			pr.Line("scale %-6d complete before the run was resumed: kept", x)
@@ -111,6 +118,7 @@ func RunDSBench(ctx context.Context, s DSBenchSetup, plan DSBenchPlan, pr *progr
 		}
 	}
 	stopLoad()
+	r.stopMaster(runErr)
 	if runErr == nil && plan.Drop {
 		for i := len(tpcb.Tables) - 1; i >= 0; i-- {
 			if err := r.e.DropTable(ctx, tpcb.Tables[i]); err != nil {

@@ -23,6 +23,9 @@ type Job struct {
 	// Counters, if set, receives each node's counters after each cycle,
 	// before Config.BetweenCycles runs.
 	Counters func(node int, c map[string]int64)
+	// NodeLost, if set, is told of a node lost during a cycle (with
+	// --tolerate-node-loss), before Config.BetweenCycles runs.
+	NodeLost func(node int)
 }
 
 // Outcome is what Run measured: the merged result, as driver.Run returns
@@ -118,6 +121,13 @@ func (m *Master) Run(ctx context.Context, jb Job, cfg driver.Config) (*Outcome, 
 			for _, a := range nodes {
 				if r := reps[a.info.Name]; r != nil {
 					jb.Counters(a.info.Node, r.Counters)
+				}
+			}
+		}
+		if jb.NodeLost != nil {
+			for _, n := range cn.Nodes {
+				if n.Lost {
+					jb.NodeLost(n.Node)
 				}
 			}
 		}

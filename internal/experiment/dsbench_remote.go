@@ -1,0 +1,192 @@
+package experiment
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"time"
+
+	"github.com/dbgauge/dbgauge/internal/dbms"
+	"github.com/dbgauge/dbgauge/internal/driver"
+	"github.com/dbgauge/dbgauge/internal/nodes"
+	"github.com/dbgauge/dbgauge/internal/results"
+	"github.com/dbgauge/dbgauge/internal/stats"
+	"github.com/dbgauge/dbgauge/internal/workload/tpcb"
+)
+
+// RemoteNodes is a sweep's load from remote agents (dsbench --listen or
+// --nats): the master's NATS, and how it treats its agents.
+type RemoteNodes struct {
+	// Listen.Addr set: an embedded NATS server there; else Dial joins an
+	// existing NATS.
+	Listen nodes.Listen
+	Dial   nodes.Dial
+	// AgentTimeout bounds the wait for the agents to register.
+	AgentTimeout time.Duration
+	// TolerateLoss goes on with the surviving agents when one is lost.
+	TolerateLoss bool
+}
+
+// dsbenchKind is the job kind of a sweep's scale on an agent.
+const dsbenchKind = "dsbench"
+
+// dsbenchJob is what an agent needs to run a scale's clients.
+type dsbenchJob struct {
+	URL, Mode, Form, Isolation string
+	Prepare                    bool
+	Scale                      int64
+	Threads                    int
+}
+
+func init() { nodes.Register(dsbenchKind, buildDSBenchLoad) }
+
+// buildDSBenchLoad is an agent's side of a scale: the same clients as a
+// local run's, on the server as the agent reaches it.
+func buildDSBenchLoad(ctx context.Context, payload json.RawMessage, env nodes.Env) (*nodes.Load, error) {
+	var j dsbenchJob
+	if err := json.Unmarshal(payload, &j); err != nil {
+		return nil, fmt.Errorf("dsbench job: %w", err)
+	}
+	url := j.URL
+	if env.DB != "" {
+		url = env.DB
+	}
+	iso, err := dbms.ParseIsolation(j.Isolation)
+	if err != nil {
+		return nil, err
+	}
+	// A session now: the server is reachable from here and populated.
+	e, err := dbms.Open(ctx, url)
+	if err != nil {
+		return nil, fmt.Errorf("open %s: %w", dbms.RedactPasswords(url), err)
+	}
+	defer e.Close()
+	if _, err := e.QueryRows(ctx, "SELECT count(*) FROM "+tpcb.Tables[0]); err != nil {
+		return nil, fmt.Errorf("the database is not populated: %w", err)
+	}
+	var proc *tpcb.Procedure
+	if j.Form == formProcedure {
+		if proc, err = tpcb.ProcedureFor(e); err != nil {
+			return nil, err
+		}
+	}
+	c := newDSBenchClients(j.Mode, j.Prepare, iso, j.Threads, 1, proc)
+	c.scale.Store(j.Scale)
+	return &nodes.Load{
+		Config: driver.Config{
+			Open:  func(ctx context.Context) (dbms.Engine, error) { return dbms.Open(ctx, url) },
+			Setup: c.setup,
+			NewOp: c.newOp,
+		},
+		Counters: func() map[string]int64 {
+			committed, doubt := c.take()
+			return map[string]int64{"commits": committed, "in_doubt": doubt}
+		},
+	}, nil
+}
+
+// startMaster starts the sweep's master and waits for its agents.
+func (r *dsbenchRun) startMaster(ctx context.Context, version string) error {
+	rn := r.plan.Remote
+	m, err := nodes.NewMaster(nodes.MasterOptions{Listen: rn.Listen, Dial: rn.Dial, Agents: r.plan.Nodes,
+		Version: version, TolerateLoss: rn.TolerateLoss, Log: func(f string, a ...any) { r.pr.Line(f, a...) }})
+	if err != nil {
+		return err
+	}
+	r.master = m
+	if err := m.WaitAgents(ctx, rn.AgentTimeout); err != nil {
+		return err
+	}
+	r.res.Agents = m.Agents()
+	return nil
+}
+
+// stopMaster ends the agents' run, saying why when it failed.
+func (r *dsbenchRun) stopMaster(err error) {
+	if r.master == nil {
+		return
+	}
+	r.res.Agents = r.master.Agents()
+	reason := ""
+	if err != nil {
+		reason = err.Error()
+	}
+	r.master.Close(reason)
+}
+
+// runLoad runs a scale's cycles: here, or on the agents.
+func (r *dsbenchRun) runLoad(ctx context.Context, x int64, cfg driver.Config) (*driver.Result, *nodes.Outcome, error) {
+	if r.master == nil {
+		res, err := driver.Run(ctx, cfg)
+		return res, nil, err
+	}
+	threads := max(r.plan.Threads, 1)
+	job := nodes.Job{
+		Kind: dsbenchKind, Label: fmt.Sprintf("scale %d", x),
+		Payload: dsbenchJob{URL: r.url, Mode: r.plan.Mode, Form: r.plan.Form, Isolation: r.plan.Isolation.String(),
+			Prepare: r.plan.Prepare, Scale: x, Threads: r.plan.Threads},
+		Counters: func(node int, c map[string]int64) {
+			r.clients.commits[node*threads].Add(c["commits"])
+			r.clients.inDoubt[node*threads].Add(c["in_doubt"])
+		},
+		NodeLost: func(node int) {
+			// Its commits since the last check are unknown: the history
+			// holds at least the others' (a lower bound, not a count).
+			r.clients.inDoubt[node*threads].Add(1 << 40)
+			r.warn(fmt.Sprintf("scale %d: agent %s lost; its commits since the last check are unknown, so the history count is checked as a lower bound", x, r.nodeName(node)))
+		},
+	}
+	out, err := r.master.Run(ctx, job, cfg)
+	r.res.Agents = r.master.Agents()
+	if out == nil {
+		return nil, nil, err
+	}
+	return out.Result, out, err
+}
+
+func (r *dsbenchRun) nodeName(node int) string {
+	for _, a := range r.master.Agents() {
+		if a.Node == node {
+			return a.Name
+		}
+	}
+	return fmt.Sprint(node)
+}
+
+// nodeResults stores what each node did at the scale: per cycle its
+// counts, per node its rate (equation 6, the node diagram) and its
+// interval log.
+func (r *dsbenchRun) nodeResults(sr *results.ScaleResult, out *nodes.Outcome) error {
+	sr.NodeCycles = out.Nodes
+	rows := make([]stats.ThreadCycle, len(sr.CycleDetail))
+	for i, cd := range sr.CycleDetail {
+		rows[i] = stats.ThreadCycle(cd)
+	}
+	rates, err := stats.NodeCycleRates(rows, len(out.Cycles), r.plan.Duration.Seconds())
+	if err != nil {
+		return err
+	}
+	byNode := map[int][]float64{}
+	for _, nr := range rates {
+		byNode[nr.Node] = nr.Cycles
+	}
+	for _, a := range r.res.Agents {
+		nr := results.NodeRate{Node: a.Node, Name: a.Name}
+		if cs, ok := byNode[a.Node]; ok {
+			nr.MedianTPS = stats.Median(cs)
+		}
+		if a.Node < len(out.PerNode) {
+			pn := out.PerNode[a.Node]
+			nr.Transactions, nr.Failed = pn.Committed, pn.Failed
+			if len(pn.Cycles) > 0 {
+				name := fmt.Sprintf("residence_scale%d_node%d.hlog", sr.Scale, a.Node)
+				if err := writeHistogramLog(r.run, name, pn); err != nil {
+					return err
+				}
+				nr.HistogramFile = name
+			}
+		}
+		sr.NodeRates = append(sr.NodeRates, nr)
+	}
+	return nil
+}
