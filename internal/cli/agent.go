@@ -84,6 +84,7 @@ certificate itself).`,
 	fl.StringVar(&dir, "dir", "agent-runs", "where the agent keeps its own interval logs (one directory per run)")
 	fl.StringVar(&db, "db", "", "the database as this machine reaches it (default: the master's --db)")
 	cobra.MarkFlagRequired(fl, "master")
+	fl.SetAnnotation("master", exampleAnnotation, []string{"nats://HOST:4222"})
 	return cmd
 }
 
