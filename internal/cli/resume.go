@@ -6,6 +6,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -96,6 +98,7 @@ and --pause-limit, when given, replace the run's own.`,
 	// its session statements, if any).
 	cmd.Flags().StringArray("a", nil, "abtest: variant A's values (--a) again, when the manifest hides the password of its URL")
 	cmd.Flags().StringArray("b", nil, "abtest: variant B's values (--b) again, when the manifest hides the password of its URL")
+	cmd.Flags().String("token", "", "dsbench on remote agents: the agents' token again (default: $"+tokenEnv+"), which the manifest hides")
 	bindPause(cmd.Flags()) // read as overrides: only the flags given replace the run's
 	return cmd
 }
@@ -149,6 +152,12 @@ func setStoredFlags(fs *pflag.FlagSet, config map[string]any, override map[strin
 				return
 			}
 			v = fmt.Sprint(stored)
+			if slices.Contains(secretFlags, f.Name) && v == redacted {
+				if os.Getenv(tokenEnv) == "" {
+					errs = append(errs, usagef("the manifest hides --%s: give it again, dbgauge resume DIR --%s T (or set $%s)", f.Name, f.Name, tokenEnv))
+				}
+				return
+			}
 			if isURLFlag(f.Name) && strings.Contains(v, ":***@") {
 				errs = append(errs, usagef("the manifest hides the password of --%s (%s): give the URL again, dbgauge resume DIR --%s URL", f.Name, v, f.Name))
 				return
