@@ -154,7 +154,14 @@ func TestBadInputTable(t *testing.T) {
 		{name: "stray argument", args: []string{"wisconsin", "extra"}, names: `"extra"`, fix: "--help lists"},
 		{name: "unknown command", bare: true, args: []string{"wisconsn"}, names: `"wisconsn"`, fix: "did you mean wisconsin"},
 		{name: "load without db", args: []string{"load"}, names: "--db", fix: "example: --db"},
-		{name: "remote nodes", args: []string{"dsbench", "--nodes", "2"}, names: "--nodes", fix: "use 1"},
+		{name: "nodes without listen", args: []string{"dsbench", "--nodes", "2"}, names: "--nodes", fix: "add --listen"},
+		{name: "listen without db", args: []string{"dsbench", "--nodes", "2", "--listen", "127.0.0.1:0"}, names: "--listen", fix: "--db"},
+		{name: "listen and nats", args: []string{"dsbench", "--nodes", "2", "--db", "postgres://u@127.0.0.1:1/d", "--listen", "127.0.0.1:0", "--nats", "nats://127.0.0.1:1"}, names: "--listen and --nats", fix: "give one"},
+		{name: "listen exposed", args: []string{"dsbench", "--nodes", "2", "--db", "postgres://u@127.0.0.1:1/d", "--listen", "192.0.2.1:4222"}, names: "--listen", fix: "--token"},
+		{name: "token without listen", args: []string{"dsbench", "--token", "t"}, names: "--token", fix: "add --listen"},
+		{name: "agent master not nats", bare: true, args: []string{"agent", "--master", "http://127.0.0.1:1"}, names: "--master", fix: "nats://"},
+		{name: "agent exposed", bare: true, args: []string{"agent", "--master", "nats://192.0.2.1:4222"}, names: "--master", fix: "--token"},
+		{name: "agent bad name", bare: true, args: []string{"agent", "--master", "nats://127.0.0.1:1", "--name", "a.b"}, names: "--name", fix: "letters, digits"},
 	}
 	experiments := []string{"wisconsin", "dsbench", "qac", "multiuser", "sizesweep", "abtest", "speedup", "storage", "quickstart", "load"}
 	if len(cases) < 60 {

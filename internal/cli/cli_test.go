@@ -47,7 +47,7 @@ func TestBadInput(t *testing.T) {
 		{"dsbench procedure on sqlite", []string{"dsbench", "--form", "procedure"}, "no server-side procedures"},
 		{"dsbench dsi with threads", []string{"dsbench", "--dsi", "--threads", "4"}, "leave out --threads"},
 		{"dsbench bad confidence", []string{"dsbench", "--confidence", "50,100"}, "percentage"},
-		{"dsbench remote nodes", []string{"dsbench", "--nodes", "2"}, "not implemented"},
+		{"dsbench remote nodes", []string{"dsbench", "--nodes", "2"}, "--listen"},
 		{"unknown server engine", []string{"server", "start", "oracle", "--dir", tmp}, "unknown server engine"},
 		{"qac without query", []string{"qac", "--cardinalities", "1000,2000"}, "--wisconsin Q"},
 		{"qac without cardinalities", []string{"qac", "--wisconsin", "1"}, "--cardinalities is required"},
