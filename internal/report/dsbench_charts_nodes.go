@@ -15,36 +15,33 @@ import (
 	"github.com/dbgauge/dbgauge/internal/stats"
 )
 
-// nodeChart is the rate per node diagram of seed 001 §4.1.2, for a sweep
-// on remote load nodes: per node (by name, in node order) its median rate
-// (NodeRate.MedianTPS) against scale as a line, with the mean and the
-// min..max of its cycle rates as a point with bars, and the total (the
-// scale's median rate) as a heavier black line. Rates are transactions
-// over the demanded duration D. A cycle in which a node was lost is left
-// out of its bars: what it sent before is no rate of the whole cycle. The
-// seed omits the diagram for a local run, and so does dbgauge.
-func nodeChart(r *results.DSBenchResults) (chartFigure, vg.Length, error) {
-	if !DSBenchDistributed(r) {
-		return nil, 0, nil
-	}
-	type series struct {
-		name      string
-		med, mean plotter.XYs
-		errs      plotter.YErrors
-		node      int
-		status    string
-		seen      bool
-	}
-	byNode := map[int]*series{}
+// nodeLine is one node's line of the node diagram: its name (with its
+// status when it did not run to the end), its median rate per scale, and
+// the mean with the min..max of its cycle rates per scale.
+type nodeLine struct {
+	Node   int
+	Label  string
+	Median plotter.XYs
+	Mean   plotter.XYs
+	Errs   plotter.YErrors
+}
+
+// nodeLines are the lines of the node diagram, in node order, and the
+// total (the scale's median rate): the values nodeChart draws. A cycle in
+// which a node was lost is left out of its bars: what it sent before is
+// no rate of the whole cycle.
+func nodeLines(r *results.DSBenchResults) (lines []nodeLine, total plotter.XYs) {
+	byNode := map[int]*nodeLine{}
+	label := map[int]string{}
 	for _, a := range r.Agents {
-		byNode[a.Node] = &series{name: a.Name, node: a.Node, status: a.Status}
+		label[a.Node] = a.Name
+		if a.Status != "ok" && a.Status != "" {
+			label[a.Node] += " (" + a.Status + ")"
+		}
 	}
-	var total plotter.XYs
-	var all []float64
 	for _, s := range r.Scales {
 		x := float64(s.Scale)
 		total = append(total, plotter.XY{X: x, Y: s.MedianTPS})
-		all = append(all, s.MedianTPS)
 		cycles := map[int][]float64{}
 		for _, c := range s.NodeCycles {
 			for _, n := range c.Nodes {
@@ -54,18 +51,49 @@ func nodeChart(r *results.DSBenchResults) (chartFigure, vg.Length, error) {
 			}
 		}
 		for _, n := range s.NodeRates {
-			sr := byNode[n.Node]
-			if sr == nil { // a node the agents list lacks: still drawn, by its own name
-				sr = &series{name: n.Name, node: n.Node}
-				byNode[n.Node] = sr
+			l := byNode[n.Node]
+			if l == nil {
+				l = &nodeLine{Node: n.Node, Label: label[n.Node]}
+				if l.Label == "" { // a node the agents list lacks: drawn by its own name
+					l.Label = n.Name
+				}
+				byNode[n.Node] = l
 			}
-			sr.seen = true
-			sr.med = append(sr.med, plotter.XY{X: x, Y: n.MedianTPS})
-			all = append(all, n.MedianTPS)
+			l.Median = append(l.Median, plotter.XY{X: x, Y: n.MedianTPS})
 			if sum := stats.Summarize(cycles[n.Node]); sum.N > 0 && sum.Mean > 0 {
-				sr.mean = append(sr.mean, plotter.XY{X: x, Y: sum.Mean})
-				sr.errs = append(sr.errs, struct{ Low, High float64 }{sum.Mean - sum.Min, sum.Max - sum.Mean})
-				all = append(all, sum.Min, sum.Max)
+				l.Mean = append(l.Mean, plotter.XY{X: x, Y: sum.Mean})
+				l.Errs = append(l.Errs, struct{ Low, High float64 }{sum.Mean - sum.Min, sum.Max - sum.Mean})
+			}
+		}
+	}
+	for _, l := range byNode {
+		lines = append(lines, *l)
+	}
+	slices.SortFunc(lines, func(a, b nodeLine) int { return cmp.Compare(a.Node, b.Node) })
+	return lines, total
+}
+
+// nodeChart is the rate per node diagram of seed 001 §4.1.2, for a sweep
+// on remote load nodes: per node (by name, in node order) its median rate
+// (NodeRate.MedianTPS) against scale as a line, with the mean and the
+// min..max of its cycle rates as a point with bars, and the total (the
+// scale's median rate) as a heavier black line. Rates are transactions
+// over the demanded duration D. The seed omits the diagram for a local
+// run, and so does dbgauge.
+func nodeChart(r *results.DSBenchResults) (chartFigure, vg.Length, error) {
+	if !DSBenchDistributed(r) {
+		return nil, 0, nil
+	}
+	lines, total := nodeLines(r)
+	var all []float64
+	for _, t := range total {
+		all = append(all, t.Y)
+	}
+	for _, l := range lines {
+		for k, m := range l.Median {
+			all = append(all, m.Y)
+			if k < len(l.Mean) {
+				all = append(all, l.Mean[k].Y-l.Errs[k].Low, l.Mean[k].Y+l.Errs[k].High)
 			}
 		}
 	}
@@ -73,24 +101,18 @@ func nodeChart(r *results.DSBenchResults) (chartFigure, vg.Length, error) {
 	if !scaleAxis(p, r) || !logAxis(&p.Y, all, nil) {
 		return nil, 0, nil
 	}
-	var order []*series
-	for _, sr := range byNode {
-		if sr.seen {
-			order = append(order, sr)
-		}
-	}
-	slices.SortFunc(order, func(a, b *series) int { return cmp.Compare(a.node, b.node) })
 	leg := newLegend()
-	for i, sr := range order {
-		th := linePoints(p, i, positiveXY(sr.med))
-		if len(sr.mean) > 0 {
-			for k := range sr.errs { // a bar may not reach below the log axis
-				sr.errs[k].Low = math.Min(sr.errs[k].Low, sr.mean[k].Y-p.Y.Min)
+	for i, l := range lines {
+		th := linePoints(p, i, positiveXY(l.Median))
+		if len(l.Mean) > 0 {
+			errs := slices.Clone(l.Errs)
+			for k := range errs { // a bar may not reach below the log axis
+				errs[k].Low = math.Min(errs[k].Low, l.Mean[k].Y-p.Y.Min)
 			}
 			eb, err := plotter.NewYErrorBars(struct {
 				plotter.XYs
 				plotter.YErrors
-			}{sr.mean, sr.errs})
+			}{l.Mean, errs})
 			if err != nil {
 				return nil, 0, err
 			}
@@ -98,11 +120,7 @@ func nodeChart(r *results.DSBenchResults) (chartFigure, vg.Length, error) {
 			p.Add(eb)
 		}
 		if th != nil {
-			name := sr.name
-			if sr.status != "ok" && sr.status != "" {
-				name += " (" + sr.status + ")"
-			}
-			leg.Add(name, th...)
+			leg.Add(l.Label, th...)
 		}
 	}
 	if t := positiveXY(total); len(t) > 0 {
