@@ -29,7 +29,7 @@ import (
 //	node   per remote load node (dbgauge agent): its median rate against
 //	       scale as a line, the mean with min-max bars of its cycle
 //	       rates, and the total (the scale's median rate); left out for a
-//	       local run (dsbench_node_chart.go).
+//	       local run (dsbench_charts_nodes.go).
 //	cycle  T_i against the cycle number, one curve per scale.
 //	freq   inverse cumulative distribution of the residence times, log-log:
 //	       P(residence time > x) against x in ms, one curve per scale, with

@@ -24,7 +24,7 @@ func dsbenchNodeSections(ds *results.DSBenchResults, charts map[string][]byte) [
 		return nil
 	}
 	out := []Section{{ID: "nodes", Title: "Load nodes", Reading: agentsReading(ds), Table: readable(agents), HTML: nodeTroubleHTML(ds)}}
-	out = append(out, chartSections(charts, []diagram{{"node", "Rate per node", nodeReading(ds, sortedScales(ds))}})...)
+	out = append(out, chartSections(charts, []diagram{{"node", "Rate per node", nodeReading(sortedScales(ds))}})...)
 	return append(out,
 		Section{ID: "node_rates", Title: "Rate per node and scale", Reading: "A node's rate in a cycle is the transactions it committed inside the cycle over the demanded duration; median_tps is the median over the scale's cycles. The nodes' transactions and failed trials add up to the scale's (results.txt columns 8 and 9).",
 			Table: readable(report.DSBenchNodeRates(ds))},
@@ -125,7 +125,7 @@ func flaggedReading(ds *results.DSBenchResults) string {
 
 // nodeReading compares the nodes' median rates at the largest scale with
 // the total, from the per-node rates the run stored.
-func nodeReading(ds *results.DSBenchResults, s []results.ScaleResult) string {
+func nodeReading(s []results.ScaleResult) string {
 	if len(s) == 0 {
 		return ""
 	}
