@@ -26,8 +26,10 @@ import (
 //	       same scale axis, holds the populate, primary key, foreign key,
 //	       cleanup and drop durations on a log axis. gonum/plot has no twin
 //	       y axis, so the seed's right-hand time axis became this panel.
-//	node   per node: median of T_in (eq. 6) as a line, mean with min-max
-//	       bars; left out for a local run (one node).
+//	node   per remote load node (dbgauge agent): its median rate against
+//	       scale as a line, the mean with min-max bars of its cycle
+//	       rates, and the total (the scale's median rate); left out for a
+//	       local run (dsbench_charts_nodes.go).
 //	cycle  T_i against the cycle number, one curve per scale.
 //	freq   inverse cumulative distribution of the residence times, log-log:
 //	       P(residence time > x) against x in ms, one curve per scale, with
@@ -208,76 +210,6 @@ func rateChart(r *results.DSBenchResults) (chartFigure, vg.Length, error) {
 	}, 8 * vg.Inch, nil
 }
 
-func nodeChart(r *results.DSBenchResults) (chartFigure, vg.Length, error) {
-	if r.Nodes <= 1 || r.Cycles < 1 || r.DurationS <= 0 {
-		return nil, 0, nil // local run: the seed omits this diagram
-	}
-	type agg struct{ med, mean, lo, hi plotter.XYs }
-	per := map[int]*agg{}
-	var order []int
-	var all []float64
-	for _, s := range r.Scales {
-		rows := make([]stats.ThreadCycle, len(s.CycleDetail))
-		for i, d := range s.CycleDetail {
-			rows[i] = stats.ThreadCycle(d)
-		}
-		nodes, err := stats.NodeCycleRates(rows, r.Cycles, r.DurationS)
-		if err != nil {
-			return nil, 0, fmt.Errorf("scale %d: %w", s.Scale, err)
-		}
-		for _, n := range nodes {
-			a := per[n.Node]
-			if a == nil {
-				a = &agg{}
-				per[n.Node] = a
-				order = append(order, n.Node)
-			}
-			sum := stats.Summarize(n.Cycles)
-			x := float64(s.Scale)
-			a.med = append(a.med, plotter.XY{X: x, Y: sum.Median})
-			a.mean = append(a.mean, plotter.XY{X: x, Y: sum.Mean})
-			a.lo = append(a.lo, plotter.XY{X: x, Y: sum.Min})
-			a.hi = append(a.hi, plotter.XY{X: x, Y: sum.Max})
-			all = append(all, sum.Median, sum.Mean, sum.Min, sum.Max)
-		}
-	}
-	if len(order) < 2 {
-		return nil, 0, nil
-	}
-	p := newPlot(dsbTitle(r, "rate per node"), "", "rate per node [tps]")
-	if !scaleAxis(p, r) || !logAxis(&p.Y, all, nil) {
-		return nil, 0, nil
-	}
-	slices.Sort(order)
-	leg := newLegend()
-	for i, n := range order {
-		a := per[n]
-		th := linePoints(p, i, positiveXY(a.med))
-		// mean with min..max bars, in the node's colour
-		var xy plotter.XYs
-		var e plotter.YErrors
-		for k := range a.mean {
-			if a.mean[k].Y > 0 {
-				xy = append(xy, a.mean[k])
-				e = append(e, struct{ Low, High float64 }{math.Min(a.mean[k].Y-a.lo[k].Y, a.mean[k].Y-p.Y.Min), a.hi[k].Y - a.mean[k].Y})
-			}
-		}
-		if len(xy) > 0 {
-			if eb, err := plotter.NewYErrorBars(struct {
-				plotter.XYs
-				plotter.YErrors
-			}{xy, e}); err == nil {
-				eb.Color, _, _ = seriesStyle(i)
-				p.Add(eb)
-			}
-		}
-		if th != nil {
-			leg.Add(fmt.Sprintf("node %d", n), th...)
-		}
-	}
-	return withLegend(p, leg), figH, nil
-}
-
 func cycleChart(r *results.DSBenchResults) (chartFigure, vg.Length, error) {
 	p := newPlot(dsbTitle(r, "rate by cycle"), "cycle", "T_i [tps]")
 	var all []float64
@@ -298,6 +230,7 @@ func cycleChart(r *results.DSBenchResults) (chartFigure, vg.Length, error) {
 		p.X.Tick.Marker = ts
 	}
 	leg := newLegend()
+	flagged := false
 	for i, s := range r.Scales {
 		var xys plotter.XYs
 		for c, t := range s.Cycles {
@@ -308,6 +241,7 @@ func cycleChart(r *results.DSBenchResults) (chartFigure, vg.Length, error) {
 		if th := linePoints(p, i, xys); th != nil {
 			leg.Add(fmt.Sprintf("scale %d", s.Scale), th...)
 		}
+		markFlagged(p, &leg, s, &flagged)
 	}
 	return withLegend(p, leg), figH, nil
 }

@@ -3,6 +3,7 @@ package report
 import (
 	"bytes"
 	"encoding/xml"
+	"fmt"
 	"image/png"
 	"io"
 	"os"
@@ -10,10 +11,11 @@ import (
 	"testing"
 
 	"github.com/dbgauge/dbgauge/internal/results"
+	"github.com/dbgauge/dbgauge/internal/stats"
 )
 
 func TestDSBenchCharts(t *testing.T) {
-	r := syntheticDSBench(t)
+	r := distributed(syntheticDSBench(t))
 	files, err := DSBenchCharts(r)
 	if err != nil {
 		t.Fatal(err)
@@ -63,7 +65,7 @@ func TestDSBenchCharts(t *testing.T) {
 	}
 
 	// a local run has no node diagram
-	r.Nodes = 1
+	r.Nodes, r.Agents = 1, nil
 	files, err = DSBenchCharts(r)
 	if err != nil {
 		t.Fatal(err)
@@ -104,4 +106,42 @@ func TestDSBenchChartsZeroScale(t *testing.T) {
 		os.WriteFile(dir+"/rate13.png", files["rate.png"], 0o644)
 		os.WriteFile(dir+"/cycle13.png", files["cycle.png"], 0o644)
 	}
+}
+
+// distributed makes the synthetic sweep's nodes remote agents: their
+// per-cycle counts and median rates taken from its cycle detail, as a
+// distributed run stores them.
+func distributed(r *results.DSBenchResults) *results.DSBenchResults {
+	for n := 1; n <= r.Nodes; n++ {
+		r.Agents = append(r.Agents, results.AgentInfo{Node: n, Name: fmt.Sprintf("node%d", n), Status: "ok"})
+	}
+	for si := range r.Scales {
+		s := &r.Scales[si]
+		rates := map[int][]float64{}
+		for c := 1; c <= r.Cycles; c++ {
+			cn := results.CycleNodes{Cycle: c}
+			for _, a := range r.Agents {
+				nc := results.NodeCycle{Node: a.Node, Name: a.Name}
+				for _, d := range s.CycleDetail {
+					if d.Cycle == c && d.Node == a.Node {
+						nc.Transactions += d.Committed
+						nc.Failed += d.Failed
+					}
+				}
+				nc.TPS = float64(nc.Transactions) / r.DurationS
+				rates[a.Node] = append(rates[a.Node], nc.TPS)
+				cn.Nodes = append(cn.Nodes, nc)
+			}
+			s.NodeCycles = append(s.NodeCycles, cn)
+		}
+		for _, a := range r.Agents {
+			nr := results.NodeRate{Node: a.Node, Name: a.Name, MedianTPS: stats.Median(rates[a.Node])}
+			for _, c := range s.NodeCycles {
+				nr.Transactions += c.Nodes[a.Node-1].Transactions
+				nr.Failed += c.Nodes[a.Node-1].Failed
+			}
+			s.NodeRates = append(s.NodeRates, nr)
+		}
+	}
+	return r
 }

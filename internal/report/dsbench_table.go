@@ -3,6 +3,7 @@ package report
 import (
 	"bytes"
 	"fmt"
+	"maps"
 	"math"
 	"strconv"
 	"strings"
@@ -19,6 +20,7 @@ func init() {
 		res := r.(*results.DSBenchResults)
 		files := DSBenchTables(res)
 		files["per_transaction.txt"] = DSBenchPerTransactionText(res)
+		maps.Copy(files, DSBenchNodeFiles(res)) // none for a local run
 		charts, err := DSBenchCharts(res)
 		return withCharts(files, charts, err)
 	})
@@ -137,26 +139,7 @@ func DSBenchText(r *results.DSBenchResults) []byte {
 		}
 		rows = append(rows, row)
 	}
-	widths := make([]int, len(cols))
-	for _, row := range rows {
-		for j, c := range row {
-			widths[j] = max(widths[j], utf8.RuneCountInString(c))
-		}
-	}
-	for i, row := range rows {
-		lead := "  " // data rows: two spaces, so that the header's "# " aligns
-		if i == 0 {
-			lead = "# "
-		}
-		b.WriteString(lead)
-		for j, c := range row {
-			if j > 0 {
-				b.WriteString("  ")
-			}
-			b.WriteString(strings.Repeat(" ", widths[j]-utf8.RuneCountInString(c)) + c)
-		}
-		b.WriteString("\n")
-	}
+	writeColumns(&b, rows)
 
 	for _, g := range r.Ranges {
 		fmt.Fprintf(&b, "# range %s: scale %d..%d: %s\n", g.Name, g.From, g.To, g.Reason)
@@ -181,7 +164,34 @@ func DSBenchText(r *results.DSBenchResults) []byte {
 	if !r.Complete {
 		b.WriteString("# the run did not complete: scales above are those measured\n")
 	}
+	writeNodesText(&b, r)
 	return b.Bytes()
+}
+
+// writeColumns writes rows right-aligned in columns, for gnuplot and
+// people: the first row (the one-word names) commented, the others led by
+// two spaces so that they align under it.
+func writeColumns(b *bytes.Buffer, rows [][]string) {
+	widths := make([]int, len(rows[0]))
+	for _, row := range rows {
+		for j, c := range row {
+			widths[j] = max(widths[j], utf8.RuneCountInString(c))
+		}
+	}
+	for i, row := range rows {
+		lead := "  " // data rows: two spaces, so that the header's "# " aligns
+		if i == 0 {
+			lead = "# "
+		}
+		b.WriteString(lead)
+		for j, c := range row {
+			if j > 0 {
+				b.WriteString("  ")
+			}
+			b.WriteString(strings.Repeat(" ", widths[j]-utf8.RuneCountInString(c)) + c)
+		}
+		b.WriteString("\n")
+	}
 }
 
 // DSBenchCSV renders results.csv: the seed's descriptions as header, one row

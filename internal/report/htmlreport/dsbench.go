@@ -20,7 +20,8 @@ func (r *Run) dsbench() *results.DSBenchResults {
 
 // dsbenchDoc is the page of a stress sweep: the DSI, the median rate per
 // scale, the consistency checks and the peak first; then the diagrams
-// report draws, each with its reading; then the results table, the load
+// report draws, each with its reading; then, for a distributed sweep, its
+// load nodes (with the node diagram); then the results table, the load
 // per transaction (with who used the machine's CPU) and the ranges.
 func (r *Run) dsbenchDoc(d *Doc) error {
 	ds := r.dsbench()
@@ -35,11 +36,11 @@ func (r *Run) dsbenchDoc(d *Doc) error {
 	charts, err := r.charts()
 	d.Sections = append(d.Sections, chartSections(charts, []diagram{
 		{"rate", "Rate against scale", rateReading(scales)},
-		{"node", "Rate per node", nodeReading(ds, scales)},
-		{"cycle", "Rate by cycle", cycleReading(scales)},
+		{"cycle", "Rate by cycle", cycleReading(scales) + flaggedReading(ds)},
 		{"freq", "Residence time distribution", freqReading(scales)},
 		{"conf", "Rate at confidence levels", confReading(ds, scales)},
 	})...)
+	d.Sections = append(d.Sections, dsbenchNodeSections(ds, charts)...)
 	d.Sections = append(d.Sections, Section{ID: "results", Title: "Results per scale", Table: dsbenchResultsTable(ds)})
 	d.Sections = append(d.Sections, Section{ID: "per_transaction", Title: "Load per transaction", Reading: cpuReading(scales), Table: report.DSBenchPerTransaction(ds)})
 	if t := report.DSBenchFaultsTable(ds); t != nil {

@@ -126,36 +126,6 @@ func confReading(r *results.DSBenchResults, s []results.ScaleResult) string {
 		peak.Scale, stats.LevelKey(level), num(v), pct(100*v/peak.MedianTPS), num(peak.MedianTPS))
 }
 
-// nodeReading compares the nodes' median cycle rates at the largest scale
-// (the node diagram is drawn only for more than one node).
-func nodeReading(r *results.DSBenchResults, s []results.ScaleResult) string {
-	if r.Nodes <= 1 || len(s) == 0 || r.Cycles < 1 || r.DurationS <= 0 {
-		return ""
-	}
-	x := s[len(s)-1]
-	rows := make([]stats.ThreadCycle, len(x.CycleDetail))
-	for i, d := range x.CycleDetail {
-		rows[i] = stats.ThreadCycle(d)
-	}
-	nodes, err := stats.NodeCycleRates(rows, r.Cycles, r.DurationS)
-	if err != nil || len(nodes) < 2 {
-		return ""
-	}
-	lo, hi := 0, 0
-	med := make([]float64, len(nodes))
-	for i, n := range nodes {
-		med[i] = stats.Median(n.Cycles)
-		if med[i] < med[lo] {
-			lo = i
-		}
-		if med[i] > med[hi] {
-			hi = i
-		}
-	}
-	return fmt.Sprintf("At scale %d the %d nodes' median rates range from %s tps (node %d) to %s tps (node %d).",
-		x.Scale, len(nodes), num(med[lo]), nodes[lo].Node, num(med[hi]), nodes[hi].Node)
-}
-
 // cpuReading says who used the machine's CPU at the scale where the client
 // used the most of it: the client's, the server's and the machine's busy
 // share (the table's notes say what the server's CPU counts, or why it is

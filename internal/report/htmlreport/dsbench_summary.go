@@ -75,7 +75,27 @@ func dsbenchHeadlines(r *results.DSBenchResults) []Headline {
 		cons.Note = "scale " + strings.Join(unchecked, ", ") + ": the check could not read the database"
 	}
 	p := scales[peakScale(scales)]
-	return append(out, cons, Headline{Label: "peak rate", Value: num(p.MedianTPS) + " tps", Note: fmt.Sprintf("at scale %d", p.Scale)})
+	out = append(out, cons, Headline{Label: "peak rate", Value: num(p.MedianTPS) + " tps", Note: fmt.Sprintf("at scale %d", p.Scale)})
+	if len(r.Agents) > 0 {
+		out = append(out, nodesHeadline(r.Agents))
+	}
+	return out
+}
+
+// nodesHeadline counts the load nodes of a distributed sweep and those
+// that did not run to the end.
+func nodesHeadline(agents []results.AgentInfo) Headline {
+	var failed []string
+	for _, a := range agents {
+		if a.Status != "ok" {
+			failed = append(failed, a.Name+" "+a.Status)
+		}
+	}
+	h := Headline{Label: "load nodes", Value: fmt.Sprintf("%d agents", len(agents)), Note: "all ran to the end"}
+	if len(failed) > 0 {
+		h.Note = strings.Join(failed, ", ")
+	}
+	return h
 }
 
 // scaleList writes the scales run: "1, 2, 5, 10".

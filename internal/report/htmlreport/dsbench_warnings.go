@@ -8,12 +8,24 @@ import (
 )
 
 // dsbenchWarnings adds what a reader must know before trusting the
-// rates: an incomplete sweep, scales whose consistency check failed,
+// rates: an incomplete sweep, load nodes that failed, cycles flagged for
+// it, nodes' counts that do not add up, scales whose consistency check failed,
 // failed transaction trials, an open loop that fell behind its schedule,
 // and the sweep's own warnings.
 func (r *Run) dsbenchWarnings(d *Doc) {
 	ds := r.dsbench()
 	r.warnIncomplete(d, ds.Complete, ds.Error, "the scales measured")
+	for _, l := range report.DSBenchNodeFailures(ds) {
+		r.warn(d, "load "+l+" (see Load nodes)")
+	}
+	var flagged []string
+	for _, l := range report.DSBenchFlaggedCycles(ds) {
+		flagged = append(flagged, "flagged "+l)
+	}
+	r.warnList(d, flagged, "flagged cycles")
+	for _, l := range report.DSBenchNodeSums(ds) {
+		r.warn(d, "the load nodes' counts do not add up: "+l)
+	}
 	for _, s := range sortedScales(ds) {
 		if s.Consistency() == "not checked" {
 			r.warn(d, fmt.Sprintf("scale %d: consistency not checked: %s", s.Scale, s.Unchecked))

@@ -19,7 +19,7 @@ import (
 // TestGoldenPages compares htmlreport.Build of each run directory with
 // testdata/golden/<experiment>.html.golden.
 func TestGoldenPages(t *testing.T) {
-	for _, run := range []string{"wisconsin", "dsbench", "qac", "multiuser", "sizesweep", "abtest", "speedup", "storage"} {
+	for _, run := range []string{"wisconsin", "dsbench", "dsbench_nodes", "qac", "multiuser", "sizesweep", "abtest", "speedup", "storage"} {
 		t.Run(run, func(t *testing.T) {
 			got, err := htmlreport.Build(filepath.Join("testdata", "runs", run))
 			if err != nil {
