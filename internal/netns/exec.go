@@ -17,13 +17,15 @@ func (nt *Net) Command(ctx context.Context, i int, name string, args ...string) 
 }
 
 // Partition cuts namespace i off the bridge: its host-side veth goes down,
-// and the namespace's eth0 loses its carrier. Packets in both directions
-// are dropped silently: nothing sends a reset, so TCP connections in
-// flight stay open at both ends and their data waits in retransmission;
-// a new connection cannot be made (its SYNs are lost, or it fails with "no
-// route to host" once the neighbour entry expires). The processes notice
-// only through their own time-outs and heartbeats, as on a real network.
-// The other namespaces and the host are not affected.
+// and the namespace's eth0 loses its carrier (which also flushes its
+// neighbour table). Packets in both directions are dropped silently.
+// Nothing sends a reset, so a TCP connection in flight stays open at both
+// ends, its unacknowledged data waiting in retransmission, until one of its
+// own time-outs fires (the kernel's take many minutes). A new connection
+// from the namespace fails with "no route to host" after about 3 s (its
+// ARP requests go unanswered). The processes notice the partition only
+// through their own time-outs and heartbeats, as on a real network; the
+// other namespaces and the host are not affected.
 func (nt *Net) Partition(i int) error {
 	nt.check(i)
 	_, err := ip("link", "set", nt.base.veth(i), "down")
@@ -31,8 +33,8 @@ func (nt *Net) Partition(i int) error {
 }
 
 // Heal reconnects namespace i after Partition. Connections that survived
-// the partition (none of their time-outs fired) resume: their
-// retransmissions now arrive.
+// the partition (none of their time-outs fired) resume: their next
+// retransmission arrives, and what was sent during the partition with it.
 func (nt *Net) Heal(i int) error {
 	nt.check(i)
 	_, err := ip("link", "set", nt.base.veth(i), "up")

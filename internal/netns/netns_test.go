@@ -200,8 +200,16 @@ func TestCloseRemovesEverything(t *testing.T) {
 		t.Fatal(err)
 	}
 	// ForTest closes once more when the test ends: Close is idempotent.
-	if err := left.Wait(); err == nil || !strings.Contains(err.Error(), "killed") {
-		t.Errorf("a process left in a namespace after Close: %v; want killed", err)
+	waited := make(chan error, 1)
+	go func() { waited <- left.Wait() }()
+	select {
+	case err := <-waited:
+		if err == nil || !strings.Contains(err.Error(), "killed") {
+			t.Errorf("the process left in a namespace ended with %v; want killed by Close", err)
+		}
+	case <-time.After(waitLine):
+		left.Process.Kill()
+		t.Errorf("the process left in a namespace still runs %v after Close", waitLine)
 	}
 	assertGone(t, netns.Base(nt))
 }
