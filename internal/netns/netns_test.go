@@ -340,3 +340,43 @@ func TestNewRemovesWhatAKilledRunLeft(t *testing.T) {
 		t.Errorf("process %d, left in a namespace by the killed run, still runs", sleeper)
 	}
 }
+
+// Two Nets made at once (parallel tests, or test binaries side by side)
+// must get different names and different /24s: the machine-wide lock.
+func TestNetsMadeAtOnceDoNotCollide(t *testing.T) {
+	type made struct {
+		nt  *netns.Net
+		err error
+	}
+	results := make(chan made, 2)
+	for range 2 {
+		go func() {
+			nt, err := netns.New(netnstest.Prefix, 1)
+			results <- made{nt, err}
+		}()
+	}
+	var nets []*netns.Net
+	for range 2 {
+		r := <-results
+		if r.err != nil {
+			t.Error(r.err)
+			continue
+		}
+		t.Cleanup(func() { r.nt.Close() })
+		nets = append(nets, r.nt)
+	}
+	if len(nets) < 2 {
+		t.FailNow()
+	}
+	a, b := nets[0], nets[1]
+	if a.HostIP() == b.HostIP() || netns.Base(a) == netns.Base(b) {
+		t.Fatalf("two Nets share names or addresses: %s %s and %s %s", netns.Base(a), a.HostIP(), netns.Base(b), b.HostIP())
+	}
+	for _, nt := range []*netns.Net{a, b} {
+		port, lines := listen(t, nt.HostIP())
+		if err := send(nt, 1, expectedDial, nt.HostIP(), port, "mine"); err != nil {
+			t.Fatalf("%s: %v", netns.Base(nt), err)
+		}
+		expect(t, lines, line{nt.IP(1), "mine"})
+	}
+}
