@@ -32,7 +32,8 @@
 // fails at once with "network is unreachable", nothing is forwarded off the
 // /24, and 127.0.0.1 inside a namespace is that namespace's own loopback,
 // not the host's. A server meant for the namespaces therefore listens on
-// HostIP, not on loopback.
+// HostIP, not on loopback. (The kernel also gives every link an IPv6
+// link-local address; those, too, reach only the links of this bridge.)
 //
 // Clean-up: Close kills every process still inside the namespaces, then
 // deletes the veths, the namespaces and the bridge, only those it created.
