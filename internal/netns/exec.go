@@ -35,8 +35,20 @@ func (nt *Net) Partition(i int) error {
 // Heal reconnects namespace i after Partition. Connections that survived
 // the partition (none of their time-outs fired) resume: their next
 // retransmission arrives, and what was sent during the partition with it.
+//
+// Heal also forgets the neighbour (ARP) entries of both ends of the cable:
+// one still resolving when the link comes back would fail a moment later,
+// with "no route to host" for a connect begun after Heal returned.
 func (nt *Net) Heal(i int) error {
 	nt.check(i)
-	_, err := ip("link", "set", nt.base.veth(i), "up")
-	return err
+	for _, args := range [][]string{
+		{"link", "set", nt.base.veth(i), "up"},
+		{"-n", nt.base.namespace(i), "neigh", "flush", "dev", "eth0"},
+		{"neigh", "flush", "to", nt.IP(i), "dev", nt.base.bridge()},
+	} {
+		if _, err := ip(args...); err != nil {
+			return err
+		}
+	}
+	return nil
 }

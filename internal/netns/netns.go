@@ -8,10 +8,8 @@ import (
 	"os"
 	"os/exec"
 	"strconv"
-	"strings"
 	"sync"
 	"sync/atomic"
-	"syscall"
 )
 
 // Net is one set of namespaces joined by a bridge; see the package comment
@@ -209,27 +207,4 @@ func exists(o object) bool {
 	}
 	_, err := net.InterfaceByName(o.name)
 	return err == nil
-}
-
-// killInside sends SIGKILL to every process in namespace ns. A process
-// left there would keep the namespace alive, unnamed, after Close.
-func killInside(ns string) error {
-	out, err := ip("netns", "pids", ns)
-	if err != nil {
-		if !exists(object{name: ns, ns: true}) {
-			return nil
-		}
-		return err
-	}
-	var errs []error
-	for _, f := range strings.Fields(out) {
-		pid, err := strconv.Atoi(f)
-		if err != nil {
-			return fmt.Errorf("netns: ip netns pids %s: %q is not a pid", ns, f)
-		}
-		if err := syscall.Kill(pid, syscall.SIGKILL); err != nil && !errors.Is(err, syscall.ESRCH) {
-			errs = append(errs, fmt.Errorf("netns: kill %d in %s: %w", pid, ns, err))
-		}
-	}
-	return errors.Join(errs...)
 }

@@ -21,8 +21,11 @@ import (
 // These bound the waits of the tests so that a broken network fails them
 // instead of hanging them; none is a threshold the tests assert.
 const (
-	waitLine     = 30 * time.Second // for a line that must arrive
-	failedDial   = 2 * time.Second  // a connect that must fail is killed after this
+	waitLine = 30 * time.Second // for a line that must arrive
+	// failedDial kills a connect that must fail. At 2.5 s, the neighbour
+	// (ARP) entry it made is still resolving (3 probes, 1 s apart) when Heal
+	// comes, which is what Heal must cope with.
+	failedDial   = 2500 * time.Millisecond
 	expectedDial = 30 * time.Second // a connect that must succeed
 )
 
@@ -192,24 +195,37 @@ func TestPartitionAndHeal(t *testing.T) {
 
 func TestCloseRemovesEverything(t *testing.T) {
 	nt := netnstest.ForTest(t, 2)
-	left := nt.Command(context.Background(), 2, "sleep", "600")
-	if err := left.Start(); err != nil {
-		t.Fatal(err)
+	// Started just before Close, most are still `ip netns exec` on their
+	// way into the namespace when Close looks for them.
+	var left []*exec.Cmd
+	for k := range 8 {
+		c := nt.Command(context.Background(), 1+k%2, "sleep", "600")
+		if err := c.Start(); err != nil {
+			t.Fatal(err)
+		}
+		left = append(left, c)
 	}
 	if err := nt.Close(); err != nil {
 		t.Fatal(err)
 	}
 	// ForTest closes once more when the test ends: Close is idempotent.
-	waited := make(chan error, 1)
-	go func() { waited <- left.Wait() }()
-	select {
-	case err := <-waited:
-		if err == nil || !strings.Contains(err.Error(), "killed") {
-			t.Errorf("the process left in a namespace ended with %v; want killed by Close", err)
+	waited := make(chan error, len(left))
+	for _, c := range left {
+		go func() { waited <- c.Wait() }()
+	}
+	timeout := time.After(waitLine)
+	for range left {
+		select {
+		case err := <-waited:
+			if err == nil || !strings.Contains(err.Error(), "killed") {
+				t.Errorf("a process left in a namespace ended with %v; want killed by Close", err)
+			}
+		case <-timeout:
+			for _, c := range left {
+				c.Process.Kill()
+			}
+			t.Fatalf("processes left in the namespaces still run %v after Close", waitLine)
 		}
-	case <-time.After(waitLine):
-		left.Process.Kill()
-		t.Errorf("the process left in a namespace still runs %v after Close", waitLine)
 	}
 	assertGone(t, netns.Base(nt))
 }
@@ -242,9 +258,41 @@ func gone(pid int) bool {
 }
 
 // The helper processes: a test binary re-run with helperEnv set runs one
-// of them, creates namespaces, starts a process inside, prints what it
-// made, and then fails (fail) or waits to be killed (hang).
+// of them. In modes fail and hang, TestHelperProcess creates namespaces,
+// starts a process inside, prints what it made, and then fails (fail) or
+// waits to be killed (hang). In mode pose, TestMain only waits to be
+// killed, its command line posing as an `ip netns exec` on its way in.
 const helperEnv = "DBGAUGE_NETNS_HELPER"
+
+func TestMain(m *testing.M) {
+	if os.Getenv(helperEnv) == "pose" {
+		time.Sleep(time.Minute) // killed long before
+		os.Exit(0)
+	}
+	os.Exit(m.Run())
+}
+
+// Close must also kill an `ip netns exec` started but not yet inside:
+// otherwise it joins after Close looked, and lives on in an unnamed
+// namespace. Caught in the act, such a process is one whose command line
+// says so and whose namespace is still the root's; the posing helper is
+// exactly that, for as long as the test needs.
+func TestCloseKillsWhatIsOnItsWayIn(t *testing.T) {
+	nt := netnstest.ForTest(t, 1)
+	pose := exec.Command(os.Args[0], "netns", "exec", nt.Namespace(1), "sleep", "600")
+	pose.Args[0] = "ip"
+	pose.Env = append(os.Environ(), helperEnv+"=pose")
+	if err := pose.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { pose.Process.Kill() })
+	if err := nt.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if err := pose.Wait(); err == nil || !strings.Contains(err.Error(), "killed") {
+		t.Errorf("the process on its way into the namespace ended with %v; want killed by Close", err)
+	}
+}
 
 func TestHelperProcess(t *testing.T) {
 	mode := os.Getenv(helperEnv)
