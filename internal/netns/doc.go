@@ -35,8 +35,8 @@
 // HostIP, not on loopback. (The kernel also gives every link an IPv6
 // link-local address; those, too, reach only the links of this bridge.)
 //
-// Clean-up: Close kills every process still inside the namespaces, then
-// deletes the veths, the namespaces and the bridge, only those it created.
+// Clean-up: Close kills every process still inside the namespaces (and
+// every Command started but not yet inside), then deletes the veths, the namespaces and the bridge, only those it created.
 // New first removes the objects of its prefix that a killed earlier process
 // left behind (their pid, read from their names, no longer runs), and on any
 // error removes what it created itself. All of it needs root and the ip

@@ -161,9 +161,12 @@ func (nt *Net) check(i int) {
 	}
 }
 
-// Close kills (SIGKILL) every process still inside the namespaces, then
-// deletes the veths, the namespaces and the bridge: only what New created.
-// It is idempotent; after an error, calling it again retries what is left.
+// Close kills (SIGKILL) every process still inside the namespaces, and
+// every Command started but not yet inside, then deletes the veths, the
+// namespaces and the bridge: only what New created. It does not wait for
+// the killed processes; their Cmd's Wait reports "signal: killed". It is
+// idempotent; after an error, calling it again retries what is left. A
+// Command started while Close runs may escape it: stop starting first.
 func (nt *Net) Close() error {
 	nt.mu.Lock()
 	defer nt.mu.Unlock()
