@@ -247,14 +247,21 @@ func assertGone(t *testing.T, base string) {
 	}
 }
 
-// gone tells whether process pid has ended (a zombie has ended).
+// gone waits, at most waitLine, for process pid to end (a zombie has
+// ended): SIGKILL is delivered when the process next runs, not when kill
+// returns.
 func gone(pid int) bool {
-	stat, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
-	if err != nil {
-		return true
+	for deadline := time.Now().Add(waitLine); time.Now().Before(deadline); time.Sleep(10 * time.Millisecond) {
+		stat, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
+		if err != nil {
+			return true
+		}
+		fields := strings.Fields(string(stat[strings.LastIndexByte(string(stat), ')')+1:]))
+		if len(fields) > 0 && fields[0] == "Z" {
+			return true
+		}
 	}
-	fields := strings.Fields(string(stat[strings.LastIndexByte(string(stat), ')')+1:]))
-	return len(fields) > 0 && fields[0] == "Z"
+	return false
 }
 
 // The helper processes: a test binary re-run with helperEnv set runs one
