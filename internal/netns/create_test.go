@@ -38,3 +38,30 @@ func TestNewFailingHalfWayRemovesWhatItMade(t *testing.T) {
 		t.Errorf("New removed %s, which it did not make", taken)
 	}
 }
+
+// Names carry the pid, and pids are reused: objects with this process's
+// pid that none of its Nets made were left by an earlier process with the
+// same pid, and New removes them like any other stale ones.
+func TestNewRemovesWhatAnEarlierProcessWithThisPidLeft(t *testing.T) {
+	stale := newBase("dgp", os.Getpid(), int(seq.Load())+18) // a counter no Net of this test reaches
+	for _, args := range [][]string{{"link", "add", stale.bridge(), "type", "bridge"}, {"netns", "add", stale.namespace(1)}} {
+		if out, err := exec.Command("ip", args...).CombinedOutput(); err != nil {
+			t.Fatalf("ip %v: %v: %s", args, err, out)
+		}
+	}
+	t.Cleanup(func() {
+		exec.Command("ip", "link", "del", stale.bridge()).Run()
+		exec.Command("ip", "netns", "del", stale.namespace(1)).Run()
+	})
+	nt, err := New("dgp", 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer nt.Close()
+	if exists(object{name: stale.bridge()}) || exists(object{name: stale.namespace(1), ns: true}) {
+		t.Errorf("New left %s and %s, made by no Net of this process", stale.bridge(), stale.namespace(1))
+	}
+	if !exists(object{name: nt.base.bridge()}) {
+		t.Errorf("New's own bridge %s is missing", nt.base.bridge())
+	}
+}

@@ -50,9 +50,10 @@ func New(prefix string, n int) (*Net, error) {
 	if _, err := exec.LookPath("ip"); err != nil {
 		return nil, fmt.Errorf("netns: the ip command is missing (%v): install iproute2", err)
 	}
-	removeStale(prefix)
 	pid := os.Getpid()
 	nt := &Net{base: newBase(prefix, pid, int(seq.Add(1))), n: n}
+	live.Store(nt.base, true)
+	removeStale(prefix)
 	if err := nt.create(pid); err != nil {
 		if cerr := nt.Close(); cerr != nil {
 			err = fmt.Errorf("%w (and removing what was made: %v)", err, cerr)
@@ -185,6 +186,9 @@ func (nt *Net) Close() error {
 		}
 	}
 	nt.created = left
+	if len(left) == 0 {
+		live.Delete(nt.base)
+	}
 	return errors.Join(errs...)
 }
 

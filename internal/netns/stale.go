@@ -4,19 +4,33 @@ import (
 	"encoding/json"
 	"errors"
 	"os"
+	"sync"
 	"syscall"
 )
 
+// live holds the bases of this process's Nets from New to Close: objects
+// with this process's pid but another base were left by an earlier process
+// that had the same pid.
+var live sync.Map
+
 // removeStale removes the namespaces, bridges and veths that a process
 // killed before its Close left behind: those whose names this package made
-// with prefix and whose pid (read from the name) no longer runs. It is
-// best effort: what it cannot list or remove stays, and New goes on (its
-// own names never collide with a dead process's).
+// with prefix and whose pid (read from the name) no longer runs, or is
+// this process's but not of one of its Nets. It is best effort: what it
+// cannot list or remove stays, and New goes on (if a stale name is one it
+// needs, it fails naming it).
 func removeStale(prefix string) {
 	self := os.Getpid()
 	stale := func(name string) bool {
 		pid, ok := ownerPID(prefix, name)
-		return ok && pid != self && !running(pid)
+		if !ok {
+			return false
+		}
+		if pid == self {
+			_, mine := live.Load(base(name[:len(prefix)+pidDigits+1]))
+			return !mine
+		}
+		return !running(pid)
 	}
 	if out, err := ip("-j", "netns", "list"); err == nil {
 		var list []struct {
