@@ -82,7 +82,7 @@ func NewMaster(o MasterOptions) (*Master, error) {
 			return nil, err
 		}
 		m.emb = emb
-		d = Dial{URL: emb.URL, Token: o.Listen.Token, Name: "dbgauge master", inProcess: emb.srv}
+		d = Dial{URL: emb.URL, Token: o.Listen.Token, Name: "dbgauge master", inProcess: emb.srv, inProcessTLS: o.Listen.TLS != nil}
 	}
 	m.URL = d.URL
 	nc, err := d.connect()

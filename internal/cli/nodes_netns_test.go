@@ -1,0 +1,256 @@
+package cli
+
+import (
+	"bytes"
+	"context"
+	"crypto/ecdsa"
+	"crypto/elliptic"
+	"crypto/rand"
+	"crypto/x509"
+	"crypto/x509/pkix"
+	"encoding/pem"
+	"errors"
+	"fmt"
+	"io"
+	"math/big"
+	"net"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+
+	hdr "github.com/HdrHistogram/hdrhistogram-go"
+
+	"github.com/dbgauge/dbgauge/internal/dbms"
+	"github.com/dbgauge/dbgauge/internal/netns"
+	"github.com/dbgauge/dbgauge/internal/netns/netnstest"
+	"github.com/dbgauge/dbgauge/internal/results"
+	"github.com/dbgauge/dbgauge/internal/server"
+	"github.com/dbgauge/dbgauge/internal/server/servertest"
+)
+
+// TestSweepFromThreeNamespaces is a sweep from three load machines on one:
+// a master on the host and three agents, each in a network namespace of
+// its own joined to the others by a bridge the test creates and removes,
+// with a token and TLS (the bridge is not loopback). The load goes only to
+// a private PostgreSQL listening on the bridge's address. Per cycle the
+// merged counts are the sum of the nodes'; the interval logs, read back
+// with hdrhistogram-go, give the same totals per node and merged; every
+// agent's sessions came from its own namespace; the node diagram is drawn.
+func TestSweepFromThreeNamespaces(t *testing.T) {
+	nt := netnstest.ForTest(t, 3)
+	inst, dbURL := bridgedPostgres(t, nt)
+	token := "t0ken-" + fmt.Sprint(time.Now().UnixNano())
+	t.Setenv(tokenEnv, token)
+	cert, key := selfSigned(t, nt.HostIP())
+	out := filepath.Join(t.TempDir(), "run")
+	ctx, cancel := context.WithTimeout(context.Background(), 4*time.Minute)
+	defer cancel()
+	agents := make([]*agentProc, 3)
+	lines, _, code := runWatching(t, []string{"dsbench", "--db", dbURL, "--nodes", "3", "--listen", nt.HostIP() + ":0",
+		"--tls-cert", cert, "--tls-key", key, "--agent-timeout", "60s",
+		"--scales", "1,2", "--cycles", "3", "--duration", "2s", "--threads", "2", "--out", out},
+		func(line string, _ *os.Process) {
+			// The master says where it waits: start the agents then.
+			if m := regexp.MustCompile(`at (tls://\S+)`).FindStringSubmatch(line); m != nil && agents[0] == nil {
+				for i := range agents {
+					agents[i] = startAgent(t, ctx, nt, i+1, m[1], cert)
+				}
+			}
+		})
+	if code != 0 {
+		t.Fatalf("dsbench exit %d:\n%s", code, strings.Join(lines, "\n"))
+	}
+	for _, a := range agents {
+		if err := a.wait(); err != nil {
+			t.Errorf("agent %s: %v\n%s", a.name, err, a.log.String())
+		}
+	}
+	res := readJSON[results.DSBenchResults](t, filepath.Join(out, "results.json"))
+	if len(res.Agents) != 3 {
+		t.Fatalf("%d agents in results.json, want 3", len(res.Agents))
+	}
+	for i, a := range res.Agents {
+		if a.Name != fmt.Sprintf("ns%d", i+1) || a.Node != i || a.Status != "ok" || a.ClockErrorMS <= 0 {
+			t.Errorf("agent %d: %+v", i, a)
+		}
+		t.Logf("agent %s: clock offset %+.3f ms +- %.3f ms, heartbeats lost %d", a.Name, a.ClockOffsetMS, a.ClockErrorMS, a.HeartbeatsLost)
+	}
+	for _, s := range res.Scales {
+		if !s.Consistent || len(s.NodeCycles) != 3 || len(s.NodeRates) != 3 {
+			t.Fatalf("scale %d: consistent %v, %d node cycles, %d node rates", s.Scale, s.Consistent, len(s.NodeCycles), len(s.NodeRates))
+		}
+		perCycle := map[int]int64{}
+		for _, d := range s.CycleDetail {
+			perCycle[d.Cycle] += d.Committed
+		}
+		for _, c := range s.NodeCycles {
+			var sum int64
+			for _, n := range c.Nodes {
+				if n.Transactions == 0 {
+					t.Errorf("scale %d cycle %d: node %s committed nothing", s.Scale, c.Cycle, n.Name)
+				}
+				sum += n.Transactions
+			}
+			if sum != perCycle[c.Cycle] {
+				t.Errorf("scale %d cycle %d: the nodes' transactions sum to %d, the cycle has %d", s.Scale, c.Cycle, sum, perCycle[c.Cycle])
+			}
+			t.Logf("scale %d cycle %d: start spread %.3f ms", s.Scale, c.Cycle, c.StartSpreadMS)
+		}
+		// The interval logs, read back: per cycle the nodes' totals add
+		// up to the merged log's, and all of it to the scale's count.
+		merged := intervalTotals(t, filepath.Join(out, s.HistogramFile))
+		nodeSum := make([]int64, len(merged))
+		var nodesTx int64
+		for _, nr := range s.NodeRates {
+			for i, n := range intervalTotals(t, filepath.Join(out, nr.HistogramFile)) {
+				nodeSum[i] += n
+			}
+			nodesTx += nr.Transactions
+		}
+		var total int64
+		for i := range merged {
+			if merged[i] != nodeSum[i] {
+				t.Errorf("scale %d interval %d: merged log %d, node logs %d", s.Scale, i+1, merged[i], nodeSum[i])
+			}
+			total += merged[i]
+		}
+		if total != s.Transactions || nodesTx != s.Transactions || len(merged) != 3 {
+			t.Errorf("scale %d: %d transactions, merged log %d over %d intervals, nodes %d", s.Scale, s.Transactions, total, len(merged), nodesTx)
+		}
+	}
+	// Every agent loaded the server from its own namespace's address.
+	log, err := os.ReadFile(filepath.Join(inst.Dir, "postgres.log"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := 1; i <= 3; i++ {
+		if !bytes.Contains(log, []byte("connection received: host="+nt.IP(i)+" ")) {
+			t.Errorf("the server saw no session from namespace %d (%s)", i, nt.IP(i))
+		}
+	}
+	if st, err := os.Stat(filepath.Join(out, "node.svg")); err != nil || st.Size() == 0 {
+		t.Errorf("node diagram: %v", err)
+	}
+	// Each agent kept its own interval log.
+	for _, a := range agents {
+		logs, _ := filepath.Glob(filepath.Join(a.dir, "*", a.name+"-scale*.hlog"))
+		if len(logs) != 2 {
+			t.Errorf("agent %s kept %d interval logs, want 2 (one per scale)", a.name, len(logs))
+		}
+	}
+}
+
+// bridgedPostgres starts a private PostgreSQL that also listens on the
+// bridge's address and trusts the namespaces' /24; it logs every
+// connection with its client address.
+func bridgedPostgres(t *testing.T, nt *netns.Net) (*server.Instance, string) {
+	t.Helper()
+	inst := servertest.Start(t, "postgres", server.Options{Settings: map[string]string{
+		"listen_addresses": "127.0.0.1," + nt.HostIP(), "log_connections": "on"}})
+	subnet := nt.HostIP()[:strings.LastIndexByte(nt.HostIP(), '.')] + ".0/24"
+	hba, err := os.OpenFile(filepath.Join(inst.Dir, "data", "pg_hba.conf"), os.O_APPEND|os.O_WRONLY, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	fmt.Fprintf(hba, "host all all %s trust\n", subnet)
+	hba.Close()
+	e, err := dbms.Open(context.Background(), inst.URL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer e.Close()
+	if _, err := e.Exec(context.Background(), "SELECT pg_reload_conf()"); err != nil {
+		t.Fatal(err)
+	}
+	return inst, strings.Replace(inst.URL, "127.0.0.1", nt.HostIP(), 1)
+}
+
+// agentProc is a dbgauge agent running in a namespace.
+type agentProc struct {
+	name, dir string
+	cmd       *exec.Cmd
+	log       *bytes.Buffer
+	done      chan error
+}
+
+func startAgent(t *testing.T, ctx context.Context, nt *netns.Net, i int, url, ca string) *agentProc {
+	a := &agentProc{name: fmt.Sprintf("ns%d", i), dir: t.TempDir(), log: new(bytes.Buffer), done: make(chan error, 1)}
+	a.cmd = nt.Command(ctx, i, os.Args[0], "agent", "--master", url, "--name", a.name, "--tls-ca", ca, "--dir", a.dir, "--wait", "60s")
+	a.cmd.Env = append(os.Environ(), "DBGAUGE_TEST_MAIN=1")
+	a.cmd.Stdout, a.cmd.Stderr = io.Discard, a.log
+	if err := a.cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	go func() { a.done <- a.cmd.Wait() }()
+	t.Cleanup(func() { a.cmd.Process.Kill(); <-a.done })
+	return a
+}
+
+// wait waits for the agent to end (bounded: the master ended the run).
+func (a *agentProc) wait() error {
+	select {
+	case err := <-a.done:
+		a.done <- err // for the cleanup
+		return err
+	case <-time.After(30 * time.Second):
+		return errors.New("still running 30 s after the master ended")
+	}
+}
+
+// intervalTotals reads an HdrHistogram interval log with hdrhistogram-go:
+// the count of each interval.
+func intervalTotals(t *testing.T, path string) []int64 {
+	t.Helper()
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	r := hdr.NewHistogramLogReader(f)
+	var out []int64
+	for {
+		h, err := r.NextIntervalHistogram()
+		if err != nil {
+			t.Fatalf("%s: %v", path, err)
+		}
+		if h == nil {
+			return out
+		}
+		out = append(out, h.TotalCount())
+	}
+}
+
+// selfSigned writes a self-signed certificate for ip and its key; the
+// agents take the certificate itself as their authority.
+func selfSigned(t *testing.T, ip string) (cert, key string) {
+	t.Helper()
+	k, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tmpl := &x509.Certificate{SerialNumber: big.NewInt(1), Subject: pkix.Name{CommonName: "dbgauge master"},
+		NotBefore: time.Now().Add(-time.Hour), NotAfter: time.Now().Add(time.Hour), IPAddresses: []net.IP{net.ParseIP(ip)},
+		KeyUsage: x509.KeyUsageDigitalSignature | x509.KeyUsageCertSign, ExtKeyUsage: []x509.ExtKeyUsage{x509.ExtKeyUsageServerAuth},
+		IsCA: true, BasicConstraintsValid: true}
+	der, err := x509.CreateCertificate(rand.Reader, tmpl, tmpl, &k.PublicKey, k)
+	if err != nil {
+		t.Fatal(err)
+	}
+	kb, err := x509.MarshalECPrivateKey(k)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	cert, key = filepath.Join(dir, "master.crt"), filepath.Join(dir, "master.key")
+	if err := os.WriteFile(cert, pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: der}), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(key, pem.EncodeToMemory(&pem.Block{Type: "EC PRIVATE KEY", Bytes: kb}), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	return cert, key
+}
