@@ -254,3 +254,67 @@ func selfSigned(t *testing.T, ip string) (cert, key string) {
 	}
 	return cert, key
 }
+
+// TestPartitionedAgentIsLost cuts one of two agents off the network in the
+// middle of a cycle: the master finds it missing, then lost, and ends the
+// run keeping what was measured (the cut cycle stored nowhere); the
+// agent, hearing nothing from its master for 10 s, stops its load and
+// exits 1 by itself.
+func TestPartitionedAgentIsLost(t *testing.T) {
+	nt := netnstest.ForTest(t, 2)
+	_, dbURL := bridgedPostgres(t, nt)
+	t.Setenv(tokenEnv, "t0ken")
+	cert, key := selfSigned(t, nt.HostIP())
+	out := filepath.Join(t.TempDir(), "run")
+	ctx, cancel := context.WithTimeout(context.Background(), 4*time.Minute)
+	defer cancel()
+	agents := make([]*agentProc, 2)
+	cut := false
+	lines, _, code := runWatching(t, []string{"dsbench", "--db", dbURL, "--nodes", "2", "--listen", nt.HostIP() + ":0",
+		"--tls-cert", cert, "--tls-key", key, "--mode", "select", "--scales", "1", "--cycles", "2", "--duration", "30s",
+		"--threads", "1", "--out", out},
+		func(line string, _ *os.Process) {
+			if m := regexp.MustCompile(`at (tls://\S+)`).FindStringSubmatch(line); m != nil && agents[0] == nil {
+				for i := range agents {
+					agents[i] = startAgent(t, ctx, nt, i+1, m[1], cert)
+				}
+			}
+			if !cut && strings.Contains(line, "cycle 1/2") && strings.Contains(line, "committed") {
+				cut = true
+				if err := nt.Partition(2); err != nil {
+					t.Error(err)
+				}
+			}
+		})
+	defer nt.Heal(2)
+	text := strings.Join(lines, "\n")
+	t.Logf("the master's lines:\n%s", text)
+	if code != 1 || !cut {
+		t.Fatalf("exit %d (want 1), partitioned %v:\n%s", code, cut, text)
+	}
+	for _, want := range []string{"agent ns2: ", "missing: no heartbeat", "lost: no heartbeat"} {
+		if !strings.Contains(text, want) {
+			t.Errorf("the master's lines do not say %q:\n%s", want, text)
+		}
+	}
+	last := lines[len(lines)-1]
+	if !strings.Contains(last, "ns2") || !strings.Contains(last, "cycle 1") {
+		t.Errorf("the last line does not name the lost agent and its cycle: %q", last)
+	}
+	res := readJSON[results.DSBenchResults](t, filepath.Join(out, "results.json"))
+	if res.Complete || !strings.Contains(res.Error, "ns2") || len(res.Agents) != 2 || res.Agents[1].Status != "lost" || len(res.Agents[1].Events) < 2 {
+		t.Errorf("results.json: complete %v, error %q, agents %+v", res.Complete, res.Error, res.Agents)
+	}
+	for _, s := range res.Scales {
+		if len(s.Cycles) != 0 || len(s.NodeCycles) != 0 {
+			t.Errorf("scale %d stores the cut cycle: %d cycle rates, %d node cycles", s.Scale, len(s.Cycles), len(s.NodeCycles))
+		}
+	}
+	// The cut-off agent gave up by itself.
+	if err := agents[1].wait(); err == nil || !strings.Contains(agents[1].log.String(), "silent") {
+		t.Errorf("the partitioned agent: %v\n%s", err, agents[1].log.String())
+	}
+	if err := agents[0].wait(); err != nil {
+		t.Errorf("the other agent: %v\n%s", err, agents[0].log.String())
+	}
+}

@@ -56,12 +56,16 @@ func RunDSBench(ctx context.Context, s DSBenchSetup, plan DSBenchPlan, pr *progr
 	}
 	r.clients = newDSBenchClients(plan.Mode, plan.Prepare, plan.Isolation, plan.Threads, plan.Nodes, proc)
 	stopLoad := r.sampleLoad(ctx)
+	where := ""
+	if plan.Remote != nil {
+		where = fmt.Sprintf(" on each of %d agents", plan.Nodes)
+	}
+	pr.Line("dbgauge dsbench on %s %s: %s, %s form, scales %v, %d cycles of %s, %d threads x %d connections%s, run directory %s",
+		info.Engine, info.Version, plan.Mode, plan.Form, plan.Scales, plan.Cycles, plan.Duration, max(plan.Threads, 1), max(plan.Conns, 1), where, run.Dir)
 	var masterErr error
 	if plan.Remote != nil {
 		masterErr = r.startMaster(ctx, s.Version)
 	}
-	pr.Line("dbgauge dsbench on %s %s: %s, %s form, scales %v, %d cycles of %s, %d threads x %d connections, run directory %s",
-		info.Engine, info.Version, plan.Mode, plan.Form, plan.Scales, plan.Cycles, plan.Duration, max(plan.Threads, 1), max(plan.Conns, 1), run.Dir)
 	u := newUnits(s, run, &res.Header, pr)
 	done := doneScales(s.Resume)
 	runErr := masterErr
