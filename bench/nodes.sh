@@ -26,13 +26,13 @@
 #   may also come from the environment (SCALE, SECS, THREADS, PAIRS).
 #   SOCKET=1: every node connects through the instance's Unix-domain socket.
 source "$(dirname "$0")/lib.sh"
-SCALE=${1:-${SCALE:-1}} SECS=${2:-${SECS:-3}} PAIRS=${4:-${PAIRS:-5}}
-THREADS=$(clients_list "${3:-${THREADS:-2}}") CYCLES=$(clients_list "${CYCLES:-5}")
-MODE=${MODE:-select}
-[[ $THREADS != *" "* ]] || { echo "THREADS=$THREADS: give one thread count per agent" >&2; exit 2; }
-[[ $CYCLES != *" "* ]] || { echo "CYCLES=$CYCLES: give one number of cycles" >&2; exit 2; }
+SCALE=${1:-${SCALE:-1}} SECS=${2:-${SECS:-3}} THREADS=${3:-${THREADS:-2}} PAIRS=${4:-${PAIRS:-5}}
+CYCLES=${CYCLES:-5} MODE=${MODE:-select}
+for v in SCALE THREADS PAIRS CYCLES; do
+  [[ ${!v} =~ ^[1-9][0-9]*$ ]] || { echo "$v=${!v}: give a positive whole number" >&2; exit 2; }
+done
+[[ $SECS =~ ^[0-9]+(\.[0-9]+)?$ ]] || { echo "SECONDS=$SECS: give the seconds of a cycle, e.g. 3" >&2; exit 2; }
 [[ $MODE == select || $MODE == tpcb ]] || { echo "MODE=$MODE: use select or tpcb" >&2; exit 2; }
-[[ $PAIRS =~ ^[1-9][0-9]*$ ]] || { echo "PAIRS=$PAIRS: give a positive whole number" >&2; exit 2; }
 CLIENTS=$((2 * THREADS))
 # A run's bound: population, the cycles with their checks, the agents'
 # registration; far more than any healthy run takes.
