@@ -20,11 +20,25 @@ cd "$(dirname "${BASH_SOURCE[0]}")/.."
 WORK=$(mktemp -d /tmp/dbgauge-bench.XXXXXX)
 chmod 755 "$WORK"
 SERVERS=()
+# BG: processes a script started in the background (bg_start); the cleanup
+# ends them, and their children (the command under /usr/bin/time), before it
+# stops the servers, also on Ctrl-C or SIGTERM.
+BG=()
 cleanup() {
+  local p i
+  for p in ${BG[@]+"${BG[@]}"}; do pkill -TERM -P "$p" 2>/dev/null || true; kill -TERM "$p" 2>/dev/null || true; done
+  for p in ${BG[@]+"${BG[@]}"}; do
+    for i in $(seq 50); do kill -0 "$p" 2>/dev/null || break; sleep 0.1; done
+    pkill -KILL -P "$p" 2>/dev/null || true; kill -KILL "$p" 2>/dev/null || true
+  done
   for s in ${SERVERS[@]+"${SERVERS[@]}"}; do "$DBG" server stop "$s" --dir "$WORK/$s" >/dev/null 2>&1 || true; done
   rm -rf "$WORK"
 }
 trap cleanup EXIT
+# Ctrl-C and SIGTERM end the script through its EXIT trap at once (a script
+# waits for its processes with wait, which a signal interrupts).
+trap 'exit 130' INT
+trap 'exit 143' TERM
 if [[ -z ${DBG:-} ]]; then
   make -s build
   cp bin/dbgauge "$WORK/dbgauge"
@@ -51,6 +65,24 @@ start_server() {
     cat "$WORK/$engine.start" >&2
     exit 1
   fi
+}
+
+# bg_start OUTFILE cmd...: starts the command in the background, its output
+# into OUTFILE, and sets BG_PID (recorded for the cleanup).
+bg_start() {
+  local out=$1; shift
+  "$@" >"$out" 2>&1 &
+  BG_PID=$!
+  BG+=("$BG_PID")
+}
+
+# bg_wait PID SECONDS: waits at most SECONDS for a background process and
+# returns its exit status (124 when it was still running).
+bg_wait() {
+  local i
+  for i in $(seq $(($2 * 10))); do kill -0 "$1" 2>/dev/null || break; sleep 0.1; done
+  kill -0 "$1" 2>/dev/null && return 124
+  wait "$1"
 }
 
 # clients_list LIST: "2 8" or "2,8" -> "2 8", checked.
