@@ -226,11 +226,7 @@ func (r *dsbenchRun) dsbenchScale(ctx context.Context, x int64) (*results.ScaleR
 // summarize turns the driver's counts into the scale's row (equations 1-11).
 func (r *dsbenchRun) summarize(sr *results.ScaleResult, d *driver.Result) error {
 	sr.CycleDetail = d.Details()
-	rows := make([]stats.ThreadCycle, len(sr.CycleDetail))
-	for i, cd := range sr.CycleDetail {
-		rows[i] = stats.ThreadCycle(cd)
-	}
-	st, err := stats.SummarizeScale(rows, len(d.Cycles), r.plan.Duration.Seconds())
+	st, err := stats.SummarizeScale(threadCycles(sr.CycleDetail), len(d.Cycles), r.plan.Duration.Seconds())
 	if err != nil {
 		return err
 	}
@@ -255,6 +251,15 @@ func (r *dsbenchRun) summarize(sr *results.ScaleResult, d *driver.Result) error 
 		}
 	}
 	return nil
+}
+
+// threadCycles are a scale's stored counts as the statistics take them.
+func threadCycles(ds []results.CycleDetail) []stats.ThreadCycle {
+	rows := make([]stats.ThreadCycle, len(ds))
+	for i, cd := range ds {
+		rows[i] = stats.ThreadCycle(cd)
+	}
+	return rows
 }
 
 // processCPU is the user plus system CPU seconds of this process so far.

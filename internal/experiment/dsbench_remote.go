@@ -158,11 +158,7 @@ func (r *dsbenchRun) nodeName(node int) string {
 // interval log.
 func (r *dsbenchRun) nodeResults(sr *results.ScaleResult, out *nodes.Outcome) error {
 	sr.NodeCycles = out.Nodes
-	rows := make([]stats.ThreadCycle, len(sr.CycleDetail))
-	for i, cd := range sr.CycleDetail {
-		rows[i] = stats.ThreadCycle(cd)
-	}
-	rates, err := stats.NodeCycleRates(rows, len(out.Cycles), r.plan.Duration.Seconds())
+	rates, err := stats.NodeCycleRates(threadCycles(sr.CycleDetail), len(out.Cycles), r.plan.Duration.Seconds())
 	if err != nil {
 		return err
 	}
