@@ -9,6 +9,8 @@ command -v initdb >/dev/null 2>&1 || ls /usr/lib/postgresql/*/bin/initdb >/dev/n
 command -v mariadbd >/dev/null 2>&1 || [ -x /usr/sbin/mariadbd ] || need+=(mariadb-server)
 [ -x /usr/sbin/firebird ] || need+=(firebird3.0-server)
 command -v gcc >/dev/null 2>&1 || need+=(gcc)
+# ip (network namespaces, veths, a bridge) for the remote-agent tests.
+command -v ip >/dev/null 2>&1 || need+=(iproute2)
 # Headless Chromium opens the quickstart report in the browser test.
 command -v chromium >/dev/null 2>&1 || need+=(chromium)
 if [ ${#need[@]} -eq 0 ]; then
