@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"math"
 	"time"
 
 	"github.com/dbgauge/dbgauge/internal/dbms"
@@ -26,6 +27,11 @@ type RemoteNodes struct {
 	// TolerateLoss goes on with the surviving agents when one is lost.
 	TolerateLoss bool
 }
+
+// unknownCommits bounds the commits in doubt of a consistency check after
+// an agent was lost: any number (half the range, so that adding the
+// counted commits cannot overflow).
+const unknownCommits = math.MaxInt64 / 2
 
 // dsbenchKind is the job kind of a sweep's scale on an agent.
 const dsbenchKind = "dsbench"
@@ -130,9 +136,7 @@ func (r *dsbenchRun) runLoad(ctx context.Context, x int64, cfg driver.Config) (*
 			r.clients.inDoubt[node*threads].Add(c["in_doubt"])
 		},
 		NodeLost: func(node int) {
-			// Its commits since the last check are unknown: the history
-			// holds at least the others' (a lower bound, not a count).
-			r.clients.inDoubt[node*threads].Add(1 << 40)
+			r.nodeLost = true
 			r.warn(fmt.Sprintf("scale %d: agent %s lost; its commits since the last check are unknown, so the history count is checked as a lower bound", x, r.nodeName(node)))
 		},
 	}

@@ -109,11 +109,12 @@ func (m *Master) merge(js *jobState, i int, at time.Time, cfg driver.Config, rep
 		name := a.info.Name
 		r := reps[name]
 		if r == nil {
-			if lc, ok := lostIn[name]; ok && lc <= i {
-				cn.Nodes = append(cn.Nodes, results.NodeCycle{Node: k, Name: name, Lost: lc == i})
-				if lc == i {
-					cn.Flag = appendFlag(cn.Flag, fmt.Sprintf("agent %s lost during the cycle: the survivors' counts only", name))
-				}
+			// Lost in this cycle: listed as lost, and the cycle flagged.
+			// Lost before: no longer part of the load, so not listed (a
+			// row of zeros would read as a node that ran and did nothing).
+			if lc, ok := lostIn[name]; ok && lc == i {
+				cn.Nodes = append(cn.Nodes, results.NodeCycle{Node: k, Name: name, Lost: true})
+				cn.Flag = appendFlag(cn.Flag, fmt.Sprintf("agent %s lost during the cycle: the survivors' counts only", name))
 			}
 			continue
 		}

@@ -44,10 +44,14 @@ func ratio(m int64, s float64) float64 {
 	return float64(m) / s
 }
 
-// NodeRates is one node's T_in (eq. 6) for cycles 1..I.
+// NodeRates is one node's T_in (eq. 6) for the cycles it ran: every cycle
+// 1..I, except for a remote node lost during the run, which ran none from
+// its loss on (it has no rows there; a rate of 0 would be a measurement it
+// never made).
 type NodeRates struct {
 	Node   int       `json:"node"`
-	Cycles []float64 `json:"cycles"` // index i-1 holds T_in
+	Cycles []float64 `json:"cycles"` // T_in, in the order of Ran
+	Ran    []int     `json:"ran"`    // the cycles i, ascending
 }
 
 // ScaleStats is everything one scale's counts give: columns 3-12 of seed 001
@@ -90,23 +94,31 @@ func CycleRates(rows []ThreadCycle, cycles int, d float64) ([]float64, error) {
 }
 
 // NodeCycleRates is equation 6: per node, T_in = sum over j of M_inj / D for
-// i = 1..I, nodes in ascending order of their number.
+// each cycle i the node has rows in, nodes in ascending order of their
+// number.
 func NodeCycleRates(rows []ThreadCycle, cycles int, d float64) ([]NodeRates, error) {
 	if err := checkRows(rows, cycles, d); err != nil {
 		return nil, err
 	}
-	byNode := map[int][]float64{}
+	byNode := map[int]map[int]float64{}
 	for _, r := range rows {
 		c := byNode[r.Node]
 		if c == nil {
-			c = make([]float64, cycles)
+			c = map[int]float64{}
 			byNode[r.Node] = c
 		}
-		c[r.Cycle-1] += float64(r.Committed) / d
+		c[r.Cycle] += float64(r.Committed) / d
 	}
 	out := make([]NodeRates, 0, len(byNode))
 	for n, c := range byNode {
-		out = append(out, NodeRates{Node: n, Cycles: c})
+		nr := NodeRates{Node: n}
+		for i := 1; i <= cycles; i++ {
+			if t, ok := c[i]; ok {
+				nr.Cycles = append(nr.Cycles, t)
+				nr.Ran = append(nr.Ran, i)
+			}
+		}
+		out = append(out, nr)
 	}
 	sort.Slice(out, func(a, b int) bool { return out[a].Node < out[b].Node })
 	return out, nil

@@ -72,9 +72,27 @@ func TestSummarizeScale(t *testing.T) {
 		t.Errorf("effective %v", s.EffectiveS)
 	}
 	// eq. 6: node 1: 50/10, 50/10; node 2: 50/10, 70/10.
-	want := []NodeRates{{1, []float64{5, 5}}, {2, []float64{5, 7}}}
+	want := []NodeRates{{1, []float64{5, 5}, []int{1, 2}}, {2, []float64{5, 7}, []int{1, 2}}}
 	if !reflect.DeepEqual(s.Nodes, want) {
 		t.Errorf("T_in %v", s.Nodes)
+	}
+}
+
+// TestNodeCycleRatesLostNode: a remote node lost in cycle 2 has rows in
+// cycle 1 only; its rates are of that cycle, not zeros for the cycles it
+// never ran.
+func TestNodeCycleRatesLostNode(t *testing.T) {
+	rows := []ThreadCycle{
+		{Cycle: 1, Node: 0, Committed: 10}, {Cycle: 1, Node: 1, Committed: 20},
+		{Cycle: 2, Node: 0, Committed: 30}, {Cycle: 3, Node: 0, Committed: 40},
+	}
+	got, err := NodeCycleRates(rows, 3, 10)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []NodeRates{{0, []float64{1, 3, 4}, []int{1, 2, 3}}, {1, []float64{2}, []int{1}}}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("T_in %v, want %v", got, want)
 	}
 }
 
