@@ -190,6 +190,7 @@ func endedByLoss(t *testing.T, sw *agentSweep, lost string) {
 		}
 	}
 	countsAddUp(t, s)
+	plausibleProgress(t, sw)
 	a := agentInfo(t, res, lost)
 	events := strings.Join(a.Events, "\n")
 	if a.Status != "lost" || !strings.Contains(events, "missing") || !strings.Contains(events, "lost") ||
@@ -207,6 +208,16 @@ func endedByLoss(t *testing.T, sw *agentSweep, lost string) {
 	page := renderAgain(t, sw.out)
 	if !incompleteWords.MatchString(page) || !strings.Contains(page, fmt.Sprintf("agent %s (node", lost)) {
 		t.Errorf("report.html: want it to say the run did not complete, and that agent %s was lost", lost)
+	}
+}
+
+// plausibleProgress: the master's progress lines, summed from the agents'
+// heartbeats, never show a negative rate (a count of the cycle before
+// taken for this one's).
+func plausibleProgress(t *testing.T, sw *agentSweep) {
+	t.Helper()
+	if m := regexp.MustCompile(`.*-\d+(\.\d+)? tps.*`).FindString(sw.master.stderr()); m != "" {
+		t.Errorf("master's progress %q: a negative rate", m)
 	}
 }
 
@@ -264,6 +275,7 @@ func TestAgentFaults(t *testing.T) {
 			t.Fatalf("consistent %v (%q), %d cycles, %d with nodes: want all three, consistent", s.Consistent, s.Inconsistency, len(s.Cycles), len(s.NodeCycles))
 		}
 		countsAddUp(t, s)
+		plausibleProgress(t, sw)
 		lostIn := 0
 		for _, cn := range s.NodeCycles {
 			names := map[string]results.NodeCycle{}
@@ -319,12 +331,14 @@ func TestAgentFaults(t *testing.T) {
 		b.kill(syscall.SIGSTOP)
 		sw.master.waitLine(`agent b: .*lost: no heartbeat`)
 		b.kill(syscall.SIGCONT)
+		continued := time.Now()
 		endedByLoss(t, sw, "b")
 		survivorEnded(t, sw.agents["a"])
 		// Continued, it finds its master ended the run or silent, and
 		// stops its load: it exits, and the server has none of its
 		// sessions.
 		code := b.wait()
+		t.Logf("agent b ended %.1f s after it was continued", b.endedAt.Sub(continued).Seconds())
 		last := b.stderr()[strings.LastIndex(b.stderr(), "\n")+1:]
 		if (code != ExitOK || !strings.Contains(last, "the master ended the run")) &&
 			(code != ExitFailure || !strings.Contains(last, "the master went silent")) {
@@ -355,6 +369,7 @@ func TestAgentFaults(t *testing.T) {
 			t.Fatalf("complete %v, error %q, scales %d: want the sweep complete and consistent", res.Complete, res.Error, len(res.Scales))
 		}
 		countsAddUp(t, res.Scales[0])
+		plausibleProgress(t, sw)
 		a := agentInfo(t, res, "b")
 		events := strings.Join(a.Events, "\n")
 		if a.Status != "ok" || a.HeartbeatsLost <= 0 || !strings.Contains(events, "missing") || !strings.Contains(events, "back after") {
@@ -375,6 +390,8 @@ func TestAgentFaults(t *testing.T) {
 		for _, n := range []string{"a", "b"} {
 			p := sw.agents[n]
 			code := p.wait()
+			// A figure, not a criterion: the silence is 10 s.
+			t.Logf("agent %s ended %.1f s after the master", n, p.endedAt.Sub(sw.master.endedAt).Seconds())
 			lines := strings.Split(p.stderr(), "\n")
 			if last := lines[len(lines)-1]; code != ExitFailure || !strings.Contains(last, "the master went silent") || !strings.Contains(last, "load stopped") {
 				t.Errorf("agent %s: exit %d, last line %q: want 1 and the master's silence named", n, code, last)

@@ -33,6 +33,7 @@ type proc struct {
 	lines   []string
 	changed chan struct{} // closed and replaced on every line and at the end
 	ended   bool
+	endedAt time.Time
 	code    int
 }
 
@@ -61,7 +62,7 @@ func startProc(t *testing.T, name, bin string, args ...string) *proc {
 		err := p.cmd.Wait()
 		p.mu.Lock()
 		defer p.mu.Unlock()
-		p.ended, p.code = true, 0
+		p.ended, p.endedAt, p.code = true, time.Now(), 0
 		if ee, ok := err.(*exec.ExitError); ok {
 			p.code = ee.ExitCode()
 		} else if err != nil {

@@ -47,9 +47,15 @@ type agentRun struct {
 	jobs       chan job
 	aborts     chan abort
 	ends       chan end
-	// live counts of the running cycle, for the heartbeats.
+	// live counts of the running cycle, for the heartbeats; cycle is
+	// that cycle (set after the counts are reset, so that a heartbeat
+	// never gives the counts of one cycle as another's).
 	committed, failed atomic.Int64
+	cycle             atomic.Pointer[cyclePos]
 }
+
+// cyclePos is a cycle of a job.
+type cyclePos struct{ job, cycle int }
 
 // Serve runs an agent until its master ends the run (nil), refuses it
 // (ErrRefused), goes silent (ErrMasterSilent) or ctx ends.
@@ -190,7 +196,7 @@ func (a *agentRun) serve(ctx context.Context) error {
 			return context.Cause(ctx)
 		case e := <-a.ends:
 			if jobCancel != nil {
-				jobCancel(fmt.Errorf("the master ended the run: %s", e.Reason))
+				jobCancel(fmt.Errorf("%w: %s", errMasterEnded, e.Reason))
 			}
 			if e.Reason != "" {
 				a.opt.Log("the master ended the run: %s", e.Reason)
@@ -218,7 +224,12 @@ func (a *agentRun) serve(ctx context.Context) error {
 		case <-jobDone:
 			jobCancel = nil
 		case <-tick.C:
-			b, _ := json.Marshal(heartbeat{Name: a.opt.Name, Committed: a.committed.Load(), Failed: a.failed.Load()})
+			h := heartbeat{Name: a.opt.Name}
+			if pos := a.cycle.Load(); pos != nil {
+				h.Job, h.Cycle = pos.job, pos.cycle
+			}
+			h.Committed, h.Failed = a.committed.Load(), a.failed.Load()
+			b, _ := json.Marshal(h)
 			_ = a.nc.Publish(subjBeat, b)
 			if silent := time.Since(time.Unix(0, a.lastMaster.Load())); silent >= MasterSilent {
 				err := fmt.Errorf("%w: no word from it for %.0f s, so the load stopped", ErrMasterSilent, silent.Seconds())

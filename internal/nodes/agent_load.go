@@ -15,20 +15,36 @@ import (
 // errAborted marks a load the master stopped: not the agent's failure.
 var errAborted = errors.New("stopped by the master")
 
+// errMasterEnded stops a load when the master ended the run.
+var errMasterEnded = errors.New("the master ended the run")
+
 // runJob runs one job's load and tells the master when its sessions are
 // closed, with why it ended early if it did.
 func (a *agentRun) runJob(ctx context.Context, j job) {
 	a.opt.Log("%s: %d threads x %d connections as node %d of %d, %d cycles of %v", j.Label, max(j.Threads, 1), max(j.Conns, 1),
 		j.Node+1, j.Nodes, j.Cycles, time.Duration(j.DurationNS))
 	err := a.load(ctx, j)
+	masterGone := func() bool {
+		cause := context.Cause(ctx)
+		return errors.Is(cause, ErrMasterSilent) || errors.Is(cause, errMasterEnded)
+	}
+	if masterGone() {
+		return // no master to tell: the agent exits now
+	}
 	f := finished{Name: a.opt.Name, Job: j.ID}
 	if err != nil && !errors.Is(err, errAborted) && context.Cause(ctx) == nil {
 		f.Err = err.Error()
 		a.opt.Log("%s: the load failed: %v", j.Label, err)
 	}
-	// Bounded: a master that went silent is given up by serve.
+	// Told even when the master stopped the load (ctx ended), within
+	// MasterSilent, and no longer once serve gave the master up.
 	sctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), MasterSilent)
 	defer cancel()
+	defer context.AfterFunc(ctx, func() {
+		if masterGone() {
+			cancel()
+		}
+	})()
 	_ = a.request(sctx, subjFinished, f, nil)
 }
 
@@ -61,6 +77,7 @@ func (a *agentRun) load(ctx context.Context, j job) error {
 	cfg.CycleStart = func(ctx context.Context, i int) (time.Time, error) {
 		a.committed.Store(0)
 		a.failed.Store(0)
+		a.cycle.Store(&cyclePos{job: j.ID, cycle: i})
 		var st start
 		if err := a.request(ctx, subjReady, ready{Name: a.opt.Name, Job: j.ID, Cycle: i,
 			OffsetNS: int64(off.Offset), ErrorNS: int64(off.Error)}, &st); err != nil {

@@ -215,7 +215,12 @@ func (m *Master) onBeat(msg *nats.Msg) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	if a := m.heard(h.Name); a != nil {
-		a.committed, a.failed = h.Committed, h.Failed
+		// Counts of another cycle (the one before, still in flight when
+		// this one was announced) are not this cycle's progress.
+		a.committed, a.failed = 0, 0
+		if js := m.job; js != nil && h.Job == js.id && h.Cycle == js.cycle {
+			a.committed, a.failed = h.Committed, h.Failed
+		}
 	}
 }
 

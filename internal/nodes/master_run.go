@@ -388,7 +388,7 @@ func (m *Master) fail(out *Outcome, cycle int, err error) (*Outcome, error) {
 
 // progress reports the load's progress every second from the agents'
 // heartbeats while cycle i runs.
-func (m *Master) progress(cfg driver.Config, i int, at time.Time) (stop func()) {
+func (m *Master) progress(cfg driver.Config, i int, start time.Time) (stop func()) {
 	if cfg.Progress == nil {
 		return func() {}
 	}
@@ -397,7 +397,9 @@ func (m *Master) progress(cfg driver.Config, i int, at time.Time) (stop func()) 
 		defer close(done)
 		t := time.NewTicker(beat)
 		defer t.Stop()
-		prev, prevAt := int64(0), at
+		// The rate adds each live agent's gain over the second: an agent
+		// lost in between leaves the sum without making the rate fall.
+		prev, prevAt := map[*agent]int64{}, start
 		for {
 			select {
 			case <-quit:
@@ -405,19 +407,22 @@ func (m *Master) progress(cfg driver.Config, i int, at time.Time) (stop func()) 
 			case <-t.C:
 			}
 			m.mu.Lock()
-			var committed, failed int64
+			var committed, failed, gained int64
+			now := map[*agent]int64{}
 			for _, a := range m.live() {
 				committed += a.committed
 				failed += a.failed
+				now[a] = a.committed
+				gained += max(a.committed-prev[a], 0)
 			}
 			m.mu.Unlock()
-			now := time.Now()
+			at := time.Now()
 			tps := 0.0
-			if dt := now.Sub(prevAt).Seconds(); dt > 0 {
-				tps = float64(committed-prev) / dt
+			if dt := at.Sub(prevAt).Seconds(); dt > 0 {
+				tps = float64(gained) / dt
 			}
-			prev, prevAt = committed, now
-			cfg.Progress(driver.Progress{Cycle: i, Cycles: cfg.Cycles, Elapsed: min(max(now.Sub(at), 0), cfg.Duration),
+			prev, prevAt = now, at
+			cfg.Progress(driver.Progress{Cycle: i, Cycles: cfg.Cycles, Elapsed: min(max(at.Sub(start), 0), cfg.Duration),
 				Duration: cfg.Duration, Committed: committed, Failed: failed, TPS: tps})
 		}
 	}()

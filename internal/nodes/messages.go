@@ -123,9 +123,12 @@ type finished struct {
 }
 
 // heartbeat is sent every second by an agent: it is alive, and how far
-// its load has got (for the master's progress line).
+// its load has got in cycle Cycle of job Job (for the master's progress
+// line, which takes counts of the cycle running only).
 type heartbeat struct {
 	Name      string `json:"name"`
+	Job       int    `json:"job"`
+	Cycle     int    `json:"cycle"`
 	Committed int64  `json:"committed"`
 	Failed    int64  `json:"failed"`
 }
