@@ -221,6 +221,17 @@ func plausibleProgress(t *testing.T, sw *agentSweep) {
 	}
 }
 
+// lostBetweenScales: agent b, killed while scale 2 was populated, is lost,
+// and its events place the loss after scale 1, not in its last cycle.
+func lostBetweenScales(t *testing.T, res results.DSBenchResults) {
+	t.Helper()
+	a := agentInfo(t, res, "b")
+	events := strings.Join(a.Events, "\n")
+	if a.Status != "lost" || !regexp.MustCompile(`(after scale 1|scale 2)[^\n]*: lost`).MatchString(events) || strings.Contains(events, "cycle") {
+		t.Errorf("agent b: status %q, events %q: want lost after scale 1 (or in scale 2), in no cycle", a.Status, a.Events)
+	}
+}
+
 // survivorEnded: an agent the master told the run ended exits 0, saying so.
 func survivorEnded(t *testing.T, p *proc) {
 	t.Helper()
@@ -294,8 +305,8 @@ func TestAgentFaults(t *testing.T) {
 					t.Errorf("cycle %d, before the loss: flag %q, nodes %+v: want both nodes' counts", cn.Cycle, cn.Flag, cn.Nodes)
 				}
 			default:
-				if hasB || cn.Flag != "" || len(cn.Nodes) != 1 {
-					t.Errorf("cycle %d, after b was lost in %d: flag %q, nodes %+v: want the survivor's counts only", cn.Cycle, lostIn, cn.Flag, cn.Nodes)
+				if hasB || !strings.Contains(cn.Flag, "agent b") || len(cn.Nodes) != 1 {
+					t.Errorf("cycle %d, after b was lost in %d: flag %q, nodes %+v: want the survivor's counts only, flagged", cn.Cycle, lostIn, cn.Flag, cn.Nodes)
 				}
 			}
 		}
@@ -320,6 +331,69 @@ func TestAgentFaults(t *testing.T) {
 			t.Errorf("warnings %q: want the loss and the weaker check said", res.Warnings)
 		}
 		noSessionsLeft(t, inst.URL)
+	})
+
+	// Between scales: the agent dies once scale 1 is done (its summary line),
+	// and is lost while the master hands out the scale's job (or
+	// populates). Flags after the defaults override them.
+	betweenScales := []string{"--scales", "1,2", "--cycles", "2"}
+	t.Run("agent-killed-between-scales", func(t *testing.T) {
+		t.Parallel()
+		inst := servertest.Start(t, "postgres", server.Options{})
+		sw := startAgentSweep(t, inst.URL, 2, []string{"a", "b"}, betweenScales...)
+		sw.master.waitLine(`scale 1 +median`)
+		sw.agents["b"].kill(syscall.SIGKILL)
+		if code := sw.master.wait(); code != ExitFailure {
+			t.Fatalf("master: exit %d, want 1; stderr:\n%s", code, sw.master.stderr())
+		}
+		survivorEnded(t, sw.agents["a"])
+		res := sw.results(t)
+		if res.Complete || !regexp.MustCompile(`agent b\b`).MatchString(res.Error) || !strings.Contains(res.Error, "scale 2") || strings.Contains(res.Error, "cycle") {
+			t.Errorf("complete %v, error %q: want agent b named, lost before scale 2 ran a cycle", res.Complete, res.Error)
+		}
+		if len(res.Scales) == 0 || len(res.Scales[0].Cycles) != 2 {
+			t.Fatalf("scales %d: want scale 1 kept whole", len(res.Scales))
+		}
+		countsAddUp(t, res.Scales[0])
+		for _, s := range res.Scales[1:] {
+			if len(s.Cycles) != 0 || len(s.NodeCycles) != 0 {
+				t.Errorf("scale %d: %d cycles stored: want none (no cycle ran)", s.Scale, len(s.Cycles))
+			}
+		}
+		lostBetweenScales(t, res)
+	})
+
+	t.Run("agent-killed-between-scales/tolerate-node-loss", func(t *testing.T) {
+		t.Parallel()
+		inst := servertest.Start(t, "postgres", server.Options{})
+		sw := startAgentSweep(t, inst.URL, 2, []string{"a", "b"}, append(betweenScales, "--tolerate-node-loss")...)
+		sw.master.waitLine(`scale 1 +median`)
+		sw.agents["b"].kill(syscall.SIGKILL)
+		if code := sw.master.wait(); code != ExitOK {
+			t.Fatalf("master: exit %d, want 0; stderr:\n%s", code, sw.master.stderr())
+		}
+		survivorEnded(t, sw.agents["a"])
+		res := sw.results(t)
+		if !res.Complete || len(res.Scales) != 2 {
+			t.Fatalf("complete %v, error %q, %d scales: want both scales", res.Complete, res.Error, len(res.Scales))
+		}
+		for _, s := range res.Scales {
+			if !s.Consistent || len(s.Cycles) != 2 {
+				t.Errorf("scale %d: consistent %v (%q), %d cycles: want 2, consistent", s.Scale, s.Consistent, s.Inconsistency, len(s.Cycles))
+			}
+			countsAddUp(t, s)
+		}
+		for _, cn := range res.Scales[0].NodeCycles {
+			if cn.Flag != "" || len(cn.Nodes) != 2 {
+				t.Errorf("scale 1 cycle %d: flag %q, nodes %+v: want both nodes, no flag", cn.Cycle, cn.Flag, cn.Nodes)
+			}
+		}
+		for _, cn := range res.Scales[1].NodeCycles {
+			if !strings.Contains(cn.Flag, "agent b") || len(cn.Nodes) != 1 || cn.Nodes[0].Name != "a" {
+				t.Errorf("scale 2 cycle %d: flag %q, nodes %+v: want the survivor alone, flagged naming b", cn.Cycle, cn.Flag, cn.Nodes)
+			}
+		}
+		lostBetweenScales(t, res)
 	})
 
 	t.Run("agent-stopped-past-loss", func(t *testing.T) {

@@ -227,7 +227,13 @@ func (m *Master) onBeat(msg *nats.Msg) {
 // event records what happened to an agent, with where the load was; under mu.
 func (m *Master) event(a *agent, format string, args ...any) {
 	where := time.Now().UTC().Format("15:04:05")
-	if j := m.job; j != nil {
+	switch j := m.job; {
+	case j == nil:
+	case j.over:
+		where += " after " + j.label
+	case j.cycle == 0:
+		where += " before " + j.label
+	default:
 		where += fmt.Sprintf(" %s cycle %d", j.label, j.cycle)
 	}
 	e := where + ": " + fmt.Sprintf(format, args...)

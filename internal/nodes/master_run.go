@@ -53,8 +53,11 @@ type jobState struct {
 	finished  map[string]finished
 	// abort, once set, answers every ready.
 	abort string
-	// lost names the agents lost during the job, per cycle.
+	// lostIn names the agents lost during the job, with the cycle (0:
+	// before the first cycle, or before the job).
 	lostIn map[string]int
+	// over is set once Run returned: the master is between jobs.
+	over bool
 }
 
 // ErrNodeLost is returned by Run when an agent was lost and the master
@@ -83,20 +86,28 @@ func (m *Master) Run(ctx context.Context, jb Job, cfg driver.Config) (*Outcome, 
 		reports: map[int]map[string]*report{}, finished: map[string]finished{}, lostIn: map[string]int{}}
 	m.job = js
 	nodes := m.nodes
+	// An agent lost between jobs (while the master populated) counts as
+	// lost before this one.
+	lostErr := m.lostCheck(js, 0)
 	m.mu.Unlock()
+	defer func() {
+		m.mu.Lock()
+		js.over = true
+		m.mu.Unlock()
+	}()
 	out := &Outcome{Result: driver.NewResult(cfg.Rate > 0)}
 	for range nodes {
 		out.PerNode = append(out.PerNode, driver.NewResult(cfg.Rate > 0))
 	}
+	if lostErr != nil {
+		return m.fail(out, 0, lostErr)
+	}
 	for _, a := range nodes {
-		if a.lost {
-			continue
-		}
 		j := job{ID: id, Kind: jb.Kind, Payload: payload, Node: a.info.Node, Nodes: len(nodes),
 			Threads: cfg.Threads, Conns: cfg.Connections, Cycles: cfg.Cycles, DurationNS: int64(cfg.Duration),
 			Rate: cfg.Rate, Poisson: cfg.Poisson, Retry: cfg.Retry, Reconnect: cfg.Reconnect,
 			BackoffCapNS: int64(cfg.BackoffCap), GiveUpNS: int64(cfg.GiveUp), Seed: cfg.Seed, Label: jb.Label}
-		if err := m.sendJob(ctx, a, j); err != nil {
+		if err := m.sendJob(ctx, js, a, j); err != nil {
 			return m.fail(out, 0, err)
 		}
 	}
@@ -140,10 +151,21 @@ func (m *Master) Run(ctx context.Context, jb Job, cfg driver.Config) (*Outcome, 
 	return out, m.awaitFinished(ctx, js)
 }
 
-// sendJob asks agent a to take job j, until it answers.
-func (m *Master) sendJob(ctx context.Context, a *agent, j job) error {
+// sendJob asks agent a to take job j, until it answers, or it is lost:
+// then the job goes on without it if the master tolerates the loss.
+func (m *Master) sendJob(ctx context.Context, js *jobState, a *agent, j job) error {
 	b, _ := json.Marshal(j)
 	for {
+		m.mu.Lock()
+		lost := a.lost
+		var err error
+		if lost {
+			err = m.lostCheck(js, 0)
+		}
+		m.mu.Unlock()
+		if lost {
+			return err
+		}
 		rctx, cancel := context.WithTimeout(ctx, 5*time.Second)
 		msg, err := m.nc.RequestWithContext(rctx, agentSubject(a.info.Name, "job"), b)
 		cancel()
@@ -160,12 +182,6 @@ func (m *Master) sendJob(ctx context.Context, a *agent, j job) error {
 		if ctx.Err() != nil {
 			return context.Cause(ctx)
 		}
-		m.mu.Lock()
-		lost := a.lost
-		m.mu.Unlock()
-		if lost {
-			return fmt.Errorf("%w: agent %s, before %s started", ErrNodeLost, a.info.Name, j.Label)
-		}
 		time.Sleep(250 * time.Millisecond)
 	}
 }
@@ -181,8 +197,9 @@ func (m *Master) live() []*agent {
 	return out
 }
 
-// lostCheck is called under mu while waiting for the agents: a loss ends
-// the run unless tolerated, then the lost agent is no longer waited for.
+// lostCheck is called under mu while waiting for the agents in cycle
+// (0: before the job's first cycle): a loss ends the run unless
+// tolerated, then the lost agent is no longer waited for.
 func (m *Master) lostCheck(js *jobState, cycle int) error {
 	for _, a := range m.nodes {
 		if !a.lost {
@@ -193,8 +210,12 @@ func (m *Master) lostCheck(js *jobState, cycle int) error {
 		}
 		js.lostIn[a.info.Name] = cycle
 		if !m.opt.TolerateLoss {
-			return fmt.Errorf("%w: agent %s (node %d) sent no heartbeat for %v during %s cycle %d; the cycle is not counted (--tolerate-node-loss goes on with the others)",
-				ErrNodeLost, a.info.Name, a.info.Node, Lost, js.label, cycle)
+			when := fmt.Sprintf("during %s cycle %d; the cycle is not counted", js.label, cycle)
+			if cycle == 0 {
+				when = fmt.Sprintf("before %s started", js.label)
+			}
+			return fmt.Errorf("%w: agent %s (node %d) sent no heartbeat for %v %s (--tolerate-node-loss goes on with the others)",
+				ErrNodeLost, a.info.Name, a.info.Node, Lost, when)
 		}
 	}
 	if len(m.live()) == 0 {

@@ -109,12 +109,19 @@ func (m *Master) merge(js *jobState, i int, at time.Time, cfg driver.Config, rep
 		name := a.info.Name
 		r := reps[name]
 		if r == nil {
-			// Lost in this cycle: listed as lost, and the cycle flagged.
-			// Lost before: no longer part of the load, so not listed (a
-			// row of zeros would read as a node that ran and did nothing).
-			if lc, ok := lostIn[name]; ok && lc == i {
+			// Lost in this cycle: listed as lost. Lost before: no longer
+			// part of the load, so not listed (a row of zeros would read
+			// as a node that ran and did nothing). Either way the cycle
+			// ran without it, and says so.
+			switch lc, ok := lostIn[name]; {
+			case !ok:
+			case lc == i:
 				cn.Nodes = append(cn.Nodes, results.NodeCycle{Node: k, Name: name, Lost: true})
 				cn.Flag = appendFlag(cn.Flag, fmt.Sprintf("agent %s lost during the cycle: the survivors' counts only", name))
+			case lc == 0:
+				cn.Flag = appendFlag(cn.Flag, fmt.Sprintf("agent %s lost before %s started: the survivors' counts only", name, js.label))
+			default:
+				cn.Flag = appendFlag(cn.Flag, fmt.Sprintf("agent %s lost in cycle %d: the survivors' counts only", name, lc))
 			}
 			continue
 		}
