@@ -58,9 +58,9 @@ type dsbenchRun struct {
 	// clients run the transactions and count what the checks need.
 	clients *dsbenchClients
 	// master hands the load to remote agents (nil: a local run).
+	master *nodes.Master
 	// nodeLost is set when an agent was lost since the last consistency
 	// check (--tolerate-node-loss): its commits are unknown.
-	master   *nodes.Master
 	nodeLost bool
 	// measuring is set while a scale's cycles run; load samples taken
 	// then add into load (under loadMu: the sampler has its own goroutine).
