@@ -58,6 +58,9 @@ type jobState struct {
 	lostIn map[string]int
 	// over is set once Run returned: the master is between jobs.
 	over bool
+	// took names the agents that accepted the job: only they have
+	// sessions to close.
+	took map[string]bool
 }
 
 // ErrNodeLost is returned by Run when an agent was lost and the master
@@ -83,7 +86,7 @@ func (m *Master) Run(ctx context.Context, jb Job, cfg driver.Config) (*Outcome, 
 		id = m.job.id + 1
 	}
 	js := &jobState{id: id, label: jb.Label, readies: map[string]*nats.Msg{}, announced: map[int]start{},
-		reports: map[int]map[string]*report{}, finished: map[string]finished{}, lostIn: map[string]int{}}
+		reports: map[int]map[string]*report{}, finished: map[string]finished{}, lostIn: map[string]int{}, took: map[string]bool{}}
 	m.job = js
 	nodes := m.nodes
 	// An agent lost between jobs (while the master populated) counts as
@@ -177,6 +180,9 @@ func (m *Master) sendJob(ctx context.Context, js *jobState, a *agent, j job) err
 			if r.Err != "" {
 				return fmt.Errorf("agent %s cannot run the load: %s", a.info.Name, r.Err)
 			}
+			m.mu.Lock()
+			js.took[a.info.Name] = true
+			m.mu.Unlock()
 			return nil
 		}
 		if ctx.Err() != nil {
@@ -365,11 +371,14 @@ func (m *Master) onFinished(msg *nats.Msg) {
 	respond(msg, reply{})
 }
 
-// awaitFinished waits until every live agent closed its sessions (the
-// master repopulates the database next).
+// awaitFinished waits until every live agent that took the job closed
+// its sessions (the master repopulates the database next).
 func (m *Master) awaitFinished(ctx context.Context, js *jobState) error {
 	return m.await(ctx, func() (bool, error) {
 		for _, a := range m.live() {
+			if !js.took[a.info.Name] {
+				continue
+			}
 			f, ok := js.finished[a.info.Name]
 			if !ok {
 				return false, nil
