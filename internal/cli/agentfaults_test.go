@@ -422,6 +422,42 @@ func TestAgentFaults(t *testing.T) {
 		intervalLogKept(t, sw, "b")
 	})
 
+	t.Run("agent-stopped-past-loss/tolerate-node-loss", func(t *testing.T) {
+		t.Parallel()
+		inst := servertest.Start(t, "postgres", server.Options{})
+		sw := startAgentSweep(t, inst.URL, 2, []string{"a", "b"}, "--tolerate-node-loss")
+		sw.inCycle2()
+		b := sw.agents["b"]
+		b.kill(syscall.SIGSTOP)
+		lost := cycleOf(t, sw.master.waitLine(`agent b: .*lost: no heartbeat`)[0])
+		b.kill(syscall.SIGCONT)
+		if code := sw.master.wait(); code != ExitOK {
+			t.Fatalf("master: exit %d, want 0; stderr:\n%s", code, sw.master.stderr())
+		}
+		survivorEnded(t, sw.agents["a"])
+		// Continued while its master goes on, it finds itself written
+		// off (its report refused, its next cycle aborted): it runs no
+		// later cycle, and exits when the master ends the run. Its
+		// master never went silent, whatever its own clock says.
+		survivorEnded(t, b)
+		ran := 0
+		for _, m := range regexp.MustCompile(`cycle (\d+)/3: [0-9.]+ tps`).FindAllStringSubmatch(b.stderr(), -1) {
+			ran, _ = strconv.Atoi(m[1])
+		}
+		if ran == 0 || ran > lost {
+			t.Errorf("agent b, lost in cycle %d, ran up to cycle %d: want none after; stderr:\n%s", lost, ran, b.stderr())
+		}
+		if strings.Contains(b.stderr(), "went silent") {
+			t.Errorf("agent b: its master went on, yet:\n%s", b.stderr())
+		}
+		res := sw.results(t)
+		if !res.Complete || len(res.Scales) != 1 || !res.Scales[0].Consistent || len(res.Scales[0].Cycles) != 3 {
+			t.Fatalf("complete %v, error %q: want the sweep complete and consistent", res.Complete, res.Error)
+		}
+		countsAddUp(t, res.Scales[0])
+		intervalLogKept(t, sw, "b")
+	})
+
 	t.Run("agent-stopped-then-back", func(t *testing.T) {
 		t.Parallel()
 		inst := servertest.Start(t, "postgres", server.Options{})

@@ -156,6 +156,15 @@ func (a *agentRun) hello(ctx context.Context) error {
 
 func (a *agentRun) heard() { a.lastMaster.Store(time.Now().UnixNano()) }
 
+// masterSilent is how long the master has been silent, if MasterSilent
+// or more (0: it was heard since).
+func (a *agentRun) masterSilent() time.Duration {
+	if silent := time.Since(time.Unix(0, a.lastMaster.Load())); silent >= MasterSilent {
+		return silent
+	}
+	return 0
+}
+
 // onJob takes a job: it answers once the load is built, and runs it in
 // serve's goroutine.
 func (a *agentRun) onJob(msg *nats.Msg) {
@@ -189,6 +198,7 @@ func (a *agentRun) serve(ctx context.Context) error {
 	jobDone := make(chan struct{}, 1)
 	tick := time.NewTicker(beat)
 	defer tick.Stop()
+	var confirm <-chan time.Time // a silence found, to be confirmed
 	seen := map[int]bool{}
 	for {
 		select {
@@ -231,7 +241,15 @@ func (a *agentRun) serve(ctx context.Context) error {
 			h.Committed, h.Failed = a.committed.Load(), a.failed.Load()
 			b, _ := json.Marshal(h)
 			_ = a.nc.Publish(subjBeat, b)
-			if silent := time.Since(time.Unix(0, a.lastMaster.Load())); silent >= MasterSilent {
+			if confirm == nil && a.masterSilent() > 0 {
+				// An agent that was stopped (SIGSTOP) or starved finds
+				// the master's messages waiting in its socket: a moment
+				// to read them before it calls the master silent.
+				confirm = time.After(beat / 4)
+			}
+		case <-confirm:
+			confirm = nil
+			if silent := a.masterSilent(); silent > 0 {
 				err := fmt.Errorf("%w: no word from it for %.0f s, so the load stopped", ErrMasterSilent, silent.Seconds())
 				cancel(err)
 				if jobCancel != nil {
