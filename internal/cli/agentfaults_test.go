@@ -22,21 +22,22 @@ import (
 // The fault matrix's rows for the load nodes of a distributed sweep
 // (dsbench --nodes N --listen, dbgauge agent): an agent killed, stopped
 // for longer or shorter than the loss, the master killed, an agent of
-// another version, too few agents. Master and agents are the real binary
-// on 127.0.0.1 against a private PostgreSQL; each case starts its own.
-// The rule (docs/faults.md): an agent silent for 3 s is missing, for 10 s
+// another version, too few agents, an agent lost between scales. Master
+// and agents are the real binary on 127.0.0.1 against a private
+// PostgreSQL; each case starts its own. The rule (docs/faults.md): an agent silent for 3 s is missing, for 10 s
 // lost; a loss ends the run keeping what was measured (exit 1, complete:
 // false, the agent and the cycle named), or, under --tolerate-node-loss,
-// the survivors go on and the cycle is flagged; an agent whose master is
-// silent for 10 s stops its load and exits.
+// the survivors go on and every cycle run without the lost agent is
+// flagged; an agent whose master is silent for 10 s stops its load and
+// exits.
 
 // agentSweep is a master (dsbench --nodes --listen 127.0.0.1:0) with its
 // agents, each with its own --dir.
 type agentSweep struct {
-	db, out, url string
-	master       *proc
-	agents       map[string]*proc
-	dirs         map[string]string
+	out, url string
+	master   *proc
+	agents   map[string]*proc
+	dirs     map[string]string
 }
 
 // startAgentSweep starts the master of a sweep of scale 1 (three cycles
@@ -45,7 +46,7 @@ type agentSweep struct {
 func startAgentSweep(t *testing.T, db string, nodes int, names []string, extra ...string) *agentSweep {
 	t.Helper()
 	tmp := t.TempDir()
-	sw := &agentSweep{db: db, out: filepath.Join(tmp, "run"), agents: map[string]*proc{}, dirs: map[string]string{}}
+	sw := &agentSweep{out: filepath.Join(tmp, "run"), agents: map[string]*proc{}, dirs: map[string]string{}}
 	args := append([]string{"dsbench", "--db", db, "--nodes", strconv.Itoa(nodes), "--listen", "127.0.0.1:0",
 		"--scales", "1", "--cycles", "3", "--duration", "2s", "--threads", "2", "--out", sw.out}, extra...)
 	sw.master = startProc(t, "master", os.Args[0], args...)
