@@ -83,6 +83,15 @@ func TestSweepFromThreeNamespaces(t *testing.T) {
 		if !s.Consistent || len(s.NodeCycles) != 3 || len(s.NodeRates) != 3 {
 			t.Fatalf("scale %d: consistent %v, %d node cycles, %d node rates", s.Scale, s.Consistent, len(s.NodeCycles), len(s.NodeRates))
 		}
+		// The clients' CPU is the agents', measured by each.
+		for _, nr := range s.NodeRates {
+			if nr.ClientCPUS <= 0 || nr.ClientCPUPerTxUS == nil {
+				t.Errorf("scale %d node %s: client CPU %v s, per transaction %v", s.Scale, nr.Name, nr.ClientCPUS, nr.ClientCPUPerTxUS)
+			}
+		}
+		if s.ClientCPUPerTxUS == nil || s.ClientCPUShare != nil {
+			t.Errorf("scale %d: client CPU per transaction %v (want the agents'), share %v (want unknown)", s.Scale, s.ClientCPUPerTxUS, s.ClientCPUShare)
+		}
 		perCycle := map[int]int64{}
 		for _, d := range s.CycleDetail {
 			perCycle[d.Cycle] += d.Committed

@@ -8,7 +8,6 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
-	"syscall"
 	"time"
 
 	hdr "github.com/HdrHistogram/hdrhistogram-go"
@@ -221,8 +220,17 @@ func (r *dsbenchRun) dsbenchScale(ctx context.Context, x int64) (*results.ScaleR
 	}
 	fillCPU(sr, cpu)
 	if r.master != nil {
-		// The clients ran on the agents: this process's CPU is not theirs.
+		// The clients ran on the agents: their CPU is theirs, added up,
+		// not this process's; a share of several machines is no one
+		// figure, so it is unknown.
 		sr.ClientCPUS, sr.ClientCPUPerTxUS, sr.ClientCPUShare = 0, nil, nil
+		for _, nr := range sr.NodeRates {
+			sr.ClientCPUS += nr.ClientCPUS
+		}
+		if sr.Transactions > 0 {
+			us := 1e6 * sr.ClientCPUS / float64(sr.Transactions)
+			sr.ClientCPUPerTxUS = &us
+		}
 	}
 	if !embedded {
 		if w := clientCPUWarning(x, sr.ClientCPUShare, clientCPUWarnShare); w != "" {
@@ -271,14 +279,6 @@ func threadCycles(ds []results.CycleDetail) []stats.ThreadCycle {
 	return rows
 }
 
-// processCPU is the user plus system CPU seconds of this process so far.
-func processCPU() float64 {
-	var ru syscall.Rusage
-	if syscall.Getrusage(syscall.RUSAGE_SELF, &ru) != nil {
-		return 0
-	}
-	return float64(ru.Utime.Nano()+ru.Stime.Nano()) / 1e9
-}
 
 // quantilePoints samples a histogram's distribution for the freq diagram.
 func quantilePoints(h *hdr.Histogram) []results.QuantilePoint {

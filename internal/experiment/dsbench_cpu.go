@@ -155,9 +155,9 @@ func (m *cpuMeter) read(opening bool) cpuReading {
 	if opening {
 		server()
 		machine()
-		c.at, c.client = time.Now(), processCPU()
+		c.at, c.client = time.Now(), sysinfo.ProcessCPU()
 	} else {
-		c.client, c.at = processCPU(), time.Now()
+		c.client, c.at = sysinfo.ProcessCPU(), time.Now()
 		machine()
 		server()
 	}

@@ -178,6 +178,11 @@ func (r *dsbenchRun) nodeResults(sr *results.ScaleResult, out *nodes.Outcome) er
 		if a.Node < len(out.PerNode) {
 			pn := out.PerNode[a.Node]
 			nr.Transactions, nr.Failed = pn.Committed, pn.Failed
+			nr.ClientCPUS = out.CPUSeconds[a.Node]
+			if pn.Committed > 0 {
+				us := 1e6 * nr.ClientCPUS / float64(pn.Committed)
+				nr.ClientCPUPerTxUS = &us
+			}
 			if len(pn.Cycles) > 0 {
 				name := fmt.Sprintf("residence_scale%d_node%d.hlog", sr.Scale, a.Node)
 				if err := writeHistogramLog(r.run, name, pn); err != nil {

@@ -10,6 +10,7 @@ import (
 	"github.com/nats-io/nats.go"
 
 	"github.com/dbgauge/dbgauge/internal/driver"
+	"github.com/dbgauge/dbgauge/internal/sysinfo"
 )
 
 // errAborted marks a load the master stopped: not the agent's failure.
@@ -74,6 +75,9 @@ func (a *agentRun) load(ctx context.Context, j job) error {
 	cfg.Threads, cfg.Connections, cfg.Cycles, cfg.Duration = j.Threads, j.Conns, j.Cycles, time.Duration(j.DurationNS)
 	cfg.Rate, cfg.Poisson, cfg.Retry, cfg.Reconnect = j.Rate, j.Poisson, j.Retry, j.Reconnect
 	cfg.BackoffCap, cfg.GiveUp, cfg.Seed = time.Duration(j.BackoffCapNS), time.Duration(j.GiveUpNS), j.Seed
+	// cpu is this process's CPU when the cycle was started: its clients'
+	// cost, the agent's own bookkeeping included, goes with each report.
+	var cpu float64
 	cfg.CycleStart = func(ctx context.Context, i int) (time.Time, error) {
 		a.committed.Store(0)
 		a.failed.Store(0)
@@ -86,10 +90,12 @@ func (a *agentRun) load(ctx context.Context, j job) error {
 		if st.Abort != "" {
 			return time.Time{}, fmt.Errorf("%w: %s", errAborted, st.Abort)
 		}
+		cpu = sysinfo.ProcessCPU()
 		// The master's time on this agent's clock.
 		return time.Unix(0, st.AtNS).Add(off.Offset), nil
 	}
 	cfg.BetweenCycles = func(ctx context.Context, i int, c driver.CycleResult) error {
+		cpuS := sysinfo.ProcessCPU() - cpu
 		var counters map[string]int64
 		if l.Counters != nil {
 			counters = l.Counters()
@@ -101,6 +107,7 @@ func (a *agentRun) load(ctx context.Context, j job) error {
 		if err != nil {
 			return err
 		}
+		rep.CPUSeconds = cpuS
 		a.opt.Log("%s cycle %d/%d: %.1f tps, %d committed, %d failed", j.Label, i, j.Cycles, c.TPS(), c.Committed, c.Failed)
 		var r reply
 		if err := a.request(ctx, subjReport, rep, &r); err != nil {

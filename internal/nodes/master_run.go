@@ -37,6 +37,9 @@ type Outcome struct {
 	// PerNode holds each node's own cycles (in node order), with its
 	// histograms: the nodes' interval logs.
 	PerNode []*driver.Result
+	// CPUSeconds holds each node's CPU over its completed cycles (in node
+	// order): the agent process's user + system time.
+	CPUSeconds []float64
 }
 
 // jobState is the job in progress; under Master.mu.
@@ -98,7 +101,7 @@ func (m *Master) Run(ctx context.Context, jb Job, cfg driver.Config) (*Outcome, 
 		js.over = true
 		m.mu.Unlock()
 	}()
-	out := &Outcome{Result: driver.NewResult(cfg.Rate > 0)}
+	out := &Outcome{Result: driver.NewResult(cfg.Rate > 0), CPUSeconds: make([]float64, len(nodes))}
 	for range nodes {
 		out.PerNode = append(out.PerNode, driver.NewResult(cfg.Rate > 0))
 	}

@@ -130,6 +130,7 @@ func (m *Master) merge(js *jobState, i int, at time.Time, cfg driver.Config, rep
 			return nil, cn, fmt.Errorf("agent %s, cycle %d: %w", name, i, err)
 		}
 		out.PerNode[k].Add(nc)
+		out.CPUSeconds[k] += r.CPUSeconds
 		c.Threads = append(c.Threads, nc.Threads...)
 		c.Committed += nc.Committed
 		c.Failed += nc.Failed

@@ -112,6 +112,9 @@ type report struct {
 	Residence, Response, Lag string
 	// Counters are the builder's (commits the master's checks count).
 	Counters map[string]int64 `json:"counters,omitempty"`
+	// CPUSeconds is the agent process's CPU (user + system) from the
+	// cycle's start to its report: what the node's clients cost.
+	CPUSeconds float64 `json:"cpu_s"`
 }
 
 // finished says an agent's load of a job ended and its sessions are

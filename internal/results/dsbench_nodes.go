@@ -65,6 +65,11 @@ type NodeRate struct {
 	MedianTPS    float64 `json:"median_tps"`
 	Transactions int64   `json:"transactions"`
 	Failed       int64   `json:"failed"`
+	// ClientCPUS is the agent process's CPU (user + system) over the
+	// node's cycles of the scale, ClientCPUPerTxUS that per committed
+	// transaction in microseconds (absent with no commit).
+	ClientCPUS       float64  `json:"client_cpu_s"`
+	ClientCPUPerTxUS *float64 `json:"client_cpu_per_tx_us,omitempty"`
 	// HistogramFile names the node's HdrHistogram interval log of the
 	// scale in the run directory.
 	HistogramFile string `json:"histogram_file,omitempty"`
