@@ -41,8 +41,14 @@ type proc struct {
 // TestMain) with args; the test's end kills it if it still runs.
 func startProc(t *testing.T, name, bin string, args ...string) *proc {
 	t.Helper()
-	p := &proc{t: t, name: name, changed: make(chan struct{})}
-	p.cmd = exec.Command(bin, args...)
+	return startCmd(t, name, exec.Command(bin, args...))
+}
+
+// startCmd runs cmd (dbgauge, this test binary, perhaps inside a network
+// namespace) as startProc does.
+func startCmd(t *testing.T, name string, cmd *exec.Cmd) *proc {
+	t.Helper()
+	p := &proc{t: t, name: name, changed: make(chan struct{}), cmd: cmd}
 	p.cmd.Env = append(os.Environ(), "DBGAUGE_TEST_MAIN=1")
 	pipe, err := p.cmd.StderrPipe()
 	if err != nil {

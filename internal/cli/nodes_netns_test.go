@@ -9,13 +9,10 @@ import (
 	"crypto/x509"
 	"crypto/x509/pkix"
 	"encoding/pem"
-	"errors"
 	"fmt"
-	"io"
 	"math/big"
 	"net"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -49,7 +46,7 @@ func TestSweepFromThreeNamespaces(t *testing.T) {
 	out := filepath.Join(t.TempDir(), "run")
 	ctx, cancel := context.WithTimeout(context.Background(), 4*time.Minute)
 	defer cancel()
-	agents := make([]*agentProc, 3)
+	agents := make([]*nsAgent, 3)
 	lines, _, code := runWatching(t, []string{"dsbench", "--db", dbURL, "--nodes", "3", "--listen", nt.HostIP() + ":0",
 		"--tls-cert", cert, "--tls-key", key, "--agent-timeout", "60s",
 		"--scales", "1,2", "--cycles", "3", "--duration", "2s", "--threads", "2", "--out", out},
@@ -65,8 +62,8 @@ func TestSweepFromThreeNamespaces(t *testing.T) {
 		t.Fatalf("dsbench exit %d:\n%s", code, strings.Join(lines, "\n"))
 	}
 	for _, a := range agents {
-		if err := a.wait(); err != nil {
-			t.Errorf("agent %s: %v\n%s", a.name, err, a.log.String())
+		if code := a.wait(); code != 0 {
+			t.Errorf("agent %s: exit %d\n%s", a.name, code, a.stderr())
 		}
 	}
 	res := readJSON[results.DSBenchResults](t, filepath.Join(out, "results.json"))
@@ -178,36 +175,17 @@ func bridgedPostgres(t *testing.T, nt *netns.Net) (*server.Instance, string) {
 	return inst, strings.Replace(inst.URL, "127.0.0.1", nt.HostIP(), 1)
 }
 
-// agentProc is a dbgauge agent running in a namespace.
-type agentProc struct {
-	name, dir string
-	cmd       *exec.Cmd
-	log       *bytes.Buffer
-	done      chan error
+// nsAgent is a dbgauge agent running in namespace i, with its own --dir.
+type nsAgent struct {
+	*proc
+	dir string
 }
 
-func startAgent(t *testing.T, ctx context.Context, nt *netns.Net, i int, url, ca string) *agentProc {
-	a := &agentProc{name: fmt.Sprintf("ns%d", i), dir: t.TempDir(), log: new(bytes.Buffer), done: make(chan error, 1)}
-	a.cmd = nt.Command(ctx, i, os.Args[0], "agent", "--master", url, "--name", a.name, "--tls-ca", ca, "--dir", a.dir, "--wait", "60s")
-	a.cmd.Env = append(os.Environ(), "DBGAUGE_TEST_MAIN=1")
-	a.cmd.Stdout, a.cmd.Stderr = io.Discard, a.log
-	if err := a.cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	go func() { a.done <- a.cmd.Wait() }()
-	t.Cleanup(func() { a.cmd.Process.Kill(); <-a.done })
+func startAgent(t *testing.T, ctx context.Context, nt *netns.Net, i int, url, ca string) *nsAgent {
+	a := &nsAgent{dir: t.TempDir()}
+	name := fmt.Sprintf("ns%d", i)
+	a.proc = startCmd(t, name, nt.Command(ctx, i, os.Args[0], "agent", "--master", url, "--name", name, "--tls-ca", ca, "--dir", a.dir, "--wait", "60s"))
 	return a
-}
-
-// wait waits for the agent to end (bounded: the master ended the run).
-func (a *agentProc) wait() error {
-	select {
-	case err := <-a.done:
-		a.done <- err // for the cleanup
-		return err
-	case <-time.After(30 * time.Second):
-		return errors.New("still running 30 s after the master ended")
-	}
 }
 
 // intervalTotals reads an HdrHistogram interval log with hdrhistogram-go:
@@ -277,7 +255,7 @@ func TestPartitionedAgentIsLost(t *testing.T) {
 	out := filepath.Join(t.TempDir(), "run")
 	ctx, cancel := context.WithTimeout(context.Background(), 4*time.Minute)
 	defer cancel()
-	agents := make([]*agentProc, 2)
+	agents := make([]*nsAgent, 2)
 	cut := false
 	lines, _, code := runWatching(t, []string{"dsbench", "--db", dbURL, "--nodes", "2", "--listen", nt.HostIP() + ":0",
 		"--tls-cert", cert, "--tls-key", key, "--mode", "select", "--scales", "1", "--cycles", "2", "--duration", "30s",
@@ -320,10 +298,10 @@ func TestPartitionedAgentIsLost(t *testing.T) {
 		}
 	}
 	// The cut-off agent gave up by itself.
-	if err := agents[1].wait(); err == nil || !strings.Contains(agents[1].log.String(), "silent") {
-		t.Errorf("the partitioned agent: %v\n%s", err, agents[1].log.String())
+	if code := agents[1].wait(); code != 1 || !strings.Contains(agents[1].stderr(), "silent") {
+		t.Errorf("the partitioned agent: exit %d, want 1 naming the master's silence:\n%s", code, agents[1].stderr())
 	}
-	if err := agents[0].wait(); err != nil {
-		t.Errorf("the other agent: %v\n%s", err, agents[0].log.String())
+	if code := agents[0].wait(); code != 0 {
+		t.Errorf("the other agent: exit %d:\n%s", code, agents[0].stderr())
 	}
 }
