@@ -1,6 +1,7 @@
 package driver
 
 import (
+	"fmt"
 	"time"
 
 	hdr "github.com/HdrHistogram/hdrhistogram-go"
@@ -108,4 +109,35 @@ func (r *Result) Details() []results.CycleDetail {
 		}
 	}
 	return out
+}
+
+// Merge adds o, the same cycle run by other threads (another node), into
+// c: its threads, counts and histograms (added, never averaged). Times stay
+// c's but Stopped, the later of the two.
+func (c *CycleResult) Merge(o *CycleResult) {
+	c.Threads = append(c.Threads, o.Threads...)
+	c.Committed += o.Committed
+	c.Failed += o.Failed
+	c.Retries += o.Retries
+	c.Reconnects += o.Reconnects
+	c.Errors.Add(o.Errors)
+	c.Residence.Merge(o.Residence)
+	if c.Response != nil && o.Response != nil {
+		c.Response.Merge(o.Response)
+		c.Lag.Merge(o.Lag)
+	}
+	if o.Stopped.After(c.Stopped) {
+		c.Stopped = o.Stopped
+	}
+}
+
+// Interval is the cycle's residence times as one interval of an
+// HdrHistogram interval log: from its start to its demanded end, tagged
+// cycle<i>.
+func (c *CycleResult) Interval() *hdr.Histogram {
+	h := hdr.Import(c.Residence.Export())
+	h.SetStartTimeMs(c.Start.UnixMilli())
+	h.SetEndTimeMs(c.End.UnixMilli())
+	h.SetTag(fmt.Sprintf("cycle%d", c.Cycle))
+	return h
 }

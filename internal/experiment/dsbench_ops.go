@@ -61,11 +61,7 @@ func writeHistogramLog(run *results.Run, name string, d *driver.Result) error {
 		if c.Residence == nil {
 			continue
 		}
-		h := hdr.Import(c.Residence.Export())
-		h.SetStartTimeMs(c.Start.UnixMilli())
-		h.SetEndTimeMs(c.End.UnixMilli())
-		h.SetTag(fmt.Sprintf("cycle%d", c.Cycle))
-		if err := lw.OutputIntervalHistogram(h); err != nil {
+		if err := lw.OutputIntervalHistogram(c.Interval()); err != nil {
 			return err
 		}
 	}

@@ -47,11 +47,7 @@ func (l *intervalLog) write(c driver.CycleResult) error {
 		lw.OutputStartTime(c.Start.UnixMilli())
 		lw.OutputLegend()
 	}
-	h := hdr.Import(c.Residence.Export())
-	h.SetStartTimeMs(c.Start.UnixMilli())
-	h.SetEndTimeMs(c.End.UnixMilli())
-	h.SetTag(fmt.Sprintf("cycle%d", c.Cycle))
-	if err := lw.OutputIntervalHistogram(h); err != nil {
+	if err := lw.OutputIntervalHistogram(c.Interval()); err != nil {
 		return err
 	}
 	if _, err := l.f.Write(b.Bytes()); err != nil {

@@ -131,20 +131,7 @@ func (m *Master) merge(js *jobState, i int, at time.Time, cfg driver.Config, rep
 		}
 		out.PerNode[k].Add(nc)
 		out.CPUSeconds[k] += r.CPUSeconds
-		c.Threads = append(c.Threads, nc.Threads...)
-		c.Committed += nc.Committed
-		c.Failed += nc.Failed
-		c.Retries += nc.Retries
-		c.Reconnects += nc.Reconnects
-		c.Errors.Add(nc.Errors)
-		c.Residence.Merge(nc.Residence)
-		if c.Response != nil && nc.Response != nil {
-			c.Response.Merge(nc.Response)
-			c.Lag.Merge(nc.Lag)
-		}
-		if nc.Stopped.After(c.Stopped) {
-			c.Stopped = nc.Stopped
-		}
+		c.Merge(nc)
 		lag := float64(time.Unix(0, r.StartNS).Add(-offsets[k]).Sub(at)) / 1e6
 		cn.Nodes = append(cn.Nodes, results.NodeCycle{Node: k, Name: name, Transactions: nc.Committed, Failed: nc.Failed,
 			TPS: nc.TPS(), StartLagMS: lag})
