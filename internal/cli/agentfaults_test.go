@@ -489,6 +489,18 @@ func TestAgentFaults(t *testing.T) {
 		if a := agentInfo(t, res, "a"); a.Status != "ok" || len(a.Events) != 0 {
 			t.Errorf("agent a: status %q, events %q: want ok, nothing happened", a.Status, a.Events)
 		}
+		// The cycle b stalled in is flagged, and only that one.
+		flagged := 0
+		for _, c := range res.Scales[0].NodeCycles {
+			if strings.Contains(c.Flag, "agent b missing") {
+				flagged++
+			} else if c.Flag != "" {
+				t.Errorf("cycle %d flagged %q", c.Cycle, c.Flag)
+			}
+		}
+		if flagged != 1 {
+			t.Errorf("%d cycles flagged with b missing, want 1", flagged)
+		}
 	})
 
 	t.Run("master-killed", func(t *testing.T) {

@@ -265,6 +265,11 @@ func (m *Master) watch() {
 			case silent >= Missing && a.missingAt.IsZero():
 				a.missingAt, a.info.Status = now, "missing"
 				m.event(a, "missing: no heartbeat for %.0f s", silent.Seconds())
+				if js := m.job; js != nil && !js.over {
+					if _, running := js.announced[js.cycle]; running {
+						js.missingIn[js.cycle] = append(js.missingIn[js.cycle], a.info.Name)
+					}
+				}
 				m.signal()
 			}
 		}

@@ -59,6 +59,8 @@ type jobState struct {
 	// lostIn names the agents lost during the job, with the cycle (0:
 	// before the first cycle, or before the job).
 	lostIn map[string]int
+	// missingIn names, per cycle, the agents found missing while it ran.
+	missingIn map[int][]string
 	// over is set once Run returned: the master is between jobs.
 	over bool
 	// took names the agents that accepted the job: only they have
@@ -89,7 +91,8 @@ func (m *Master) Run(ctx context.Context, jb Job, cfg driver.Config) (*Outcome, 
 		id = m.job.id + 1
 	}
 	js := &jobState{id: id, label: jb.Label, readies: map[string]*nats.Msg{}, announced: map[int]start{},
-		reports: map[int]map[string]*report{}, finished: map[string]finished{}, lostIn: map[string]int{}, took: map[string]bool{}}
+		reports: map[int]map[string]*report{}, finished: map[string]finished{}, lostIn: map[string]int{}, took: map[string]bool{},
+		missingIn: map[int][]string{}}
 	m.job = js
 	nodes := m.nodes
 	// An agent lost between jobs (while the master populated) counts as

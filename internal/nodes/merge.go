@@ -98,12 +98,18 @@ func (m *Master) merge(js *jobState, i int, at time.Time, cfg driver.Config, rep
 	for n, c := range js.lostIn {
 		lostIn[n] = c
 	}
+	missing := slices.Clone(js.missingIn[i])
 	m.mu.Unlock()
 	c := &driver.CycleResult{Cycle: i, Start: at, End: at.Add(cfg.Duration), Stopped: at, Demanded: cfg.Duration, Residence: driver.NewHistogram()}
 	if cfg.Rate > 0 {
 		c.Response, c.Lag = driver.NewHistogram(), driver.NewHistogram()
 	}
 	cn := results.CycleNodes{Cycle: i}
+	for _, name := range missing {
+		// Its clients stalled (or it could not say they did not): the
+		// cycle's rates are real, but not of the load asked for.
+		cn.Flag = appendFlag(cn.Flag, fmt.Sprintf("agent %s missing (no heartbeat for %v or more) during the cycle", name, Missing))
+	}
 	var lags []float64
 	for k, a := range nodes {
 		name := a.info.Name
