@@ -2,6 +2,7 @@ package nodes
 
 import (
 	"context"
+	"crypto/x509"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -28,6 +29,9 @@ type AgentOptions struct {
 	Env Env
 	// Log prints a line of progress (nil: silent).
 	Log func(format string, args ...any)
+	// config is the configuration hash the agent gives ("": its own,
+	// ConfigHash; tests give another).
+	config string
 }
 
 // ErrRefused is an agent refused by its master (another version, a name
@@ -63,6 +67,9 @@ func Serve(ctx context.Context, o AgentOptions) error {
 	if o.Log == nil {
 		o.Log = func(string, ...any) {}
 	}
+	if o.config == "" {
+		o.config = ConfigHash()
+	}
 	a := &agentRun{opt: o, jobs: make(chan job, 4), aborts: make(chan abort, 4), ends: make(chan end, 1)}
 	deadline := time.Now().Add(o.Wait)
 	wctx, cancel := context.WithDeadline(ctx, deadline)
@@ -86,6 +93,9 @@ func (a *agentRun) connect(ctx context.Context) error {
 			a.nc = nc
 			return nil
 		}
+		if why := setupFault(err); why != "" {
+			return fmt.Errorf("%w: %s", ErrRefused, why)
+		}
 		if !said {
 			a.opt.Log("waiting for the master at %s (%v)", a.opt.Dial.URL, err)
 			said = true
@@ -98,10 +108,26 @@ func (a *agentRun) connect(ctx context.Context) error {
 	}
 }
 
+// setupFault says why a connection failed for good, "" when trying again
+// may help: a master that refuses the token, or a certificate the agent
+// does not trust, will do so at every try.
+func setupFault(err error) string {
+	var unknown x509.UnknownAuthorityError
+	var invalid x509.CertificateInvalidError
+	var host x509.HostnameError
+	switch {
+	case errors.Is(err, nats.ErrAuthorization):
+		return "the master's NATS refused this agent's token: give the master's (--token or $DBGAUGE_TOKEN)"
+	case errors.As(err, &unknown), errors.As(err, &invalid), errors.As(err, &host):
+		return fmt.Sprintf("the master's TLS certificate is not trusted (%v): name its authority with --tls-ca", err)
+	}
+	return ""
+}
+
 // hello registers with the master, asking until it answers.
 func (a *agentRun) hello(ctx context.Context) error {
 	host, _ := os.Hostname()
-	h := hello{Name: a.opt.Name, Host: host, Version: a.opt.Version, Config: ConfigHash(), Cores: runtime.NumCPU(), Memory: memory(), PID: os.Getpid()}
+	h := hello{Name: a.opt.Name, Host: host, Version: a.opt.Version, Config: a.opt.config, Cores: runtime.NumCPU(), Memory: memory(), PID: os.Getpid()}
 	b, _ := json.Marshal(h)
 	// Subscribed before the hello: the master may send a job at once.
 	for subj, h := range map[string]nats.MsgHandler{

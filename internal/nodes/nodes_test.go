@@ -223,3 +223,29 @@ func TestAgentOfAnotherVersionRefused(t *testing.T) {
 		t.Fatalf("agent of another version: %v", err)
 	}
 }
+
+// TestAgentRefusals: an agent is refused with the reason when it runs
+// another configuration or gives a wrong token, neither tried again until
+// --wait runs out (the error would then be the wait's, not ErrRefused).
+func TestAgentRefusals(t *testing.T) {
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	serve := func(url, token, name, config string) error {
+		return Serve(ctx, AgentOptions{Dial: Dial{URL: url, Token: token, Name: name}, Name: name, Version: "test",
+			Wait: 50 * time.Second, config: config})
+	}
+	m := newTestMaster(t, 1)
+	defer m.Close("")
+	if err := serve(m.URL, "", "a", "other-config"); !errors.Is(err, ErrRefused) || !strings.Contains(err.Error(), "its configuration other-config differs") {
+		t.Errorf("agent of another configuration: %v", err)
+	}
+
+	tm, err := NewMaster(MasterOptions{Listen: Listen{Addr: "127.0.0.1:0", Token: "right"}, Agents: 1, Version: "test"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer tm.Close("")
+	if err := serve(tm.URL, "wrong", "c", ""); !errors.Is(err, ErrRefused) || !strings.Contains(err.Error(), "token") {
+		t.Errorf("agent with a wrong token: %v", err)
+	}
+}
