@@ -69,7 +69,7 @@ certificate itself).`,
 				Dial: nodes.Dial{URL: master, Token: token, CAFile: caFile, Name: "dbgauge agent " + name},
 				Name: name, Version: Version(), Wait: wait.V, Dir: dir, Env: nodes.Env{DB: db}, Log: logf,
 			})
-			if errors.Is(err, nodes.ErrRefused) {
+			if errors.Is(err, nodes.ErrRefused) || errors.Is(err, nodes.ErrCannotJoin) {
 				return usagef("%v", err)
 			}
 			return err

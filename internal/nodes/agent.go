@@ -38,6 +38,11 @@ type AgentOptions struct {
 // taken, the master full): starting it again will not help.
 var ErrRefused = errors.New("refused by the master")
 
+// ErrCannotJoin is an agent that cannot talk to its master as set up (a
+// token it refuses, a certificate the agent does not trust): trying again
+// will not help either.
+var ErrCannotJoin = errors.New("cannot join the master")
+
 // ErrMasterSilent ends an agent whose master went silent.
 var ErrMasterSilent = errors.New("the master went silent")
 
@@ -94,7 +99,7 @@ func (a *agentRun) connect(ctx context.Context) error {
 			return nil
 		}
 		if why := setupFault(err); why != "" {
-			return fmt.Errorf("%w: %s", ErrRefused, why)
+			return fmt.Errorf("%w: %s", ErrCannotJoin, why)
 		}
 		if !said {
 			a.opt.Log("waiting for the master at %s (%v)", a.opt.Dial.URL, err)

@@ -226,7 +226,7 @@ func TestAgentOfAnotherVersionRefused(t *testing.T) {
 
 // TestAgentRefusals: an agent is refused with the reason when it runs
 // another configuration or gives a wrong token, neither tried again until
-// --wait runs out (the error would then be the wait's, not ErrRefused).
+// --wait runs out (the error would then be the wait's).
 func TestAgentRefusals(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
@@ -245,7 +245,7 @@ func TestAgentRefusals(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer tm.Close("")
-	if err := serve(tm.URL, "wrong", "c", ""); !errors.Is(err, ErrRefused) || !strings.Contains(err.Error(), "token") {
+	if err := serve(tm.URL, "wrong", "c", ""); !errors.Is(err, ErrCannotJoin) || !strings.Contains(err.Error(), "token") {
 		t.Errorf("agent with a wrong token: %v", err)
 	}
 }
