@@ -24,6 +24,7 @@ var forbidden = map[string][]string{
 	"cli":      {"dbms/postgres", "dbms/mysql", "dbms/sqlite", "dbms/duckdb", "dbms/firebird"},
 	"sysinfo":  {"experiment", "report", "cli"},
 	"progress": {"dbms", "experiment"},
+	"nodes":    {"experiment", "workload", "report", "cli", "server"},
 	"netns":    {"dbms", "server", "driver", "workload", "timing", "experiment", "results", "report", "cli"},
 }
 
