@@ -522,6 +522,21 @@ func TestAgentFaults(t *testing.T) {
 			intervalLogKept(t, sw, n)
 		}
 		noSessionsLeft(t, inst.URL)
+
+		// The run resumes from its scale, on agents started again.
+		resumed := startProc(t, "resumed master", os.Args[0], "resume", sw.out)
+		url := resumed.waitLine(`waiting up to .* agents at (nats://\S+)`)[1]
+		for _, n := range []string{"a", "b"} {
+			startProc(t, "agent "+n+" again", os.Args[0], "agent", "--master", url, "--name", n, "--dir", sw.dirs[n])
+		}
+		if code := resumed.wait(); code != ExitOK {
+			t.Fatalf("resume: exit %d; stderr:\n%s", code, resumed.stderr())
+		}
+		res := sw.results(t)
+		if !res.Complete || len(res.Scales) != 1 || !res.Scales[0].Consistent || len(res.Scales[0].Cycles) != 3 || len(res.Agents) != 2 {
+			t.Fatalf("resumed: complete %v, error %q, scales %+v, agents %d", res.Complete, res.Error, len(res.Scales), len(res.Agents))
+		}
+		countsAddUp(t, res.Scales[0])
 	})
 
 	t.Run("agent-of-another-version", func(t *testing.T) {
