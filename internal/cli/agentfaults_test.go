@@ -66,6 +66,18 @@ func (sw *agentSweep) inCycle2() {
 	time.Sleep(time.Second)
 }
 
+// succeeded waits for the master to end with exit 0 and for the agents
+// that survived to end as it told them.
+func (sw *agentSweep) succeeded(t *testing.T, survivors ...*proc) {
+	t.Helper()
+	if code := sw.master.wait(); code != ExitOK {
+		t.Fatalf("master: exit %d, want 0; stderr:\n%s", code, sw.master.stderr())
+	}
+	for _, p := range survivors {
+		survivorEnded(t, p)
+	}
+}
+
 // results reads the master's results.json.
 func (sw *agentSweep) results(t *testing.T) results.DSBenchResults {
 	t.Helper()
@@ -274,10 +286,7 @@ func TestAgentFaults(t *testing.T) {
 		sw := startAgentSweep(t, inst.URL, 2, []string{"a", "b"}, "--tolerate-node-loss")
 		sw.inCycle2()
 		sw.agents["b"].kill(syscall.SIGKILL)
-		if code := sw.master.wait(); code != ExitOK {
-			t.Fatalf("master: exit %d, want 0; stderr:\n%s", code, sw.master.stderr())
-		}
-		survivorEnded(t, sw.agents["a"])
+		sw.succeeded(t, sw.agents["a"])
 		res := sw.results(t)
 		if !res.Complete || len(res.Scales) != 1 {
 			t.Fatalf("complete %v, error %q, %d scales: want the sweep complete", res.Complete, res.Error, len(res.Scales))
@@ -370,10 +379,7 @@ func TestAgentFaults(t *testing.T) {
 		sw := startAgentSweep(t, inst.URL, 2, []string{"a", "b"}, append(betweenScales, "--tolerate-node-loss")...)
 		sw.master.waitLine(`scale 1 +median`)
 		sw.agents["b"].kill(syscall.SIGKILL)
-		if code := sw.master.wait(); code != ExitOK {
-			t.Fatalf("master: exit %d, want 0; stderr:\n%s", code, sw.master.stderr())
-		}
-		survivorEnded(t, sw.agents["a"])
+		sw.succeeded(t, sw.agents["a"])
 		res := sw.results(t)
 		if !res.Complete || len(res.Scales) != 2 {
 			t.Fatalf("complete %v, error %q, %d scales: want both scales", res.Complete, res.Error, len(res.Scales))
@@ -432,10 +438,7 @@ func TestAgentFaults(t *testing.T) {
 		b.kill(syscall.SIGSTOP)
 		lost := cycleOf(t, sw.master.waitLine(`agent b: .*lost: no heartbeat`)[0])
 		b.kill(syscall.SIGCONT)
-		if code := sw.master.wait(); code != ExitOK {
-			t.Fatalf("master: exit %d, want 0; stderr:\n%s", code, sw.master.stderr())
-		}
-		survivorEnded(t, sw.agents["a"])
+		sw.succeeded(t, sw.agents["a"])
 		// Continued while its master goes on, it finds itself written
 		// off (its report refused, its next cycle aborted): it runs no
 		// later cycle, and exits when the master ends the run. Its
@@ -470,11 +473,7 @@ func TestAgentFaults(t *testing.T) {
 		// Back well before the loss (3 s missing + 1.5 s, of 10 s).
 		time.Sleep(1500 * time.Millisecond)
 		b.kill(syscall.SIGCONT)
-		if code := sw.master.wait(); code != ExitOK {
-			t.Fatalf("master: exit %d, want 0; stderr:\n%s", code, sw.master.stderr())
-		}
-		survivorEnded(t, sw.agents["a"])
-		survivorEnded(t, b)
+		sw.succeeded(t, sw.agents["a"], b)
 		res := sw.results(t)
 		if !res.Complete || len(res.Scales) != 1 || !res.Scales[0].Consistent || len(res.Scales[0].Cycles) != 3 {
 			t.Fatalf("complete %v, error %q, scales %d: want the sweep complete and consistent", res.Complete, res.Error, len(res.Scales))
@@ -560,10 +559,7 @@ func TestAgentFaults(t *testing.T) {
 		sw.master.waitLine(`refused agent x .*other-1`)
 		// The master goes on waiting, and a proper agent is taken.
 		good := startProc(t, "agent y", os.Args[0], "agent", "--master", sw.url, "--name", "y", "--dir", t.TempDir())
-		if code := sw.master.wait(); code != ExitOK {
-			t.Fatalf("master: exit %d, want 0; stderr:\n%s", code, sw.master.stderr())
-		}
-		survivorEnded(t, good)
+		sw.succeeded(t, good)
 		res := sw.results(t)
 		if !res.Complete || len(res.Agents) != 1 || res.Agents[0].Name != "y" {
 			t.Errorf("complete %v, agents %+v: want the run complete with agent y only", res.Complete, res.Agents)

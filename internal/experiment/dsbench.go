@@ -279,7 +279,6 @@ func threadCycles(ds []results.CycleDetail) []stats.ThreadCycle {
 	return rows
 }
 
-
 // quantilePoints samples a histogram's distribution for the freq diagram.
 func quantilePoints(h *hdr.Histogram) []results.QuantilePoint {
 	var out []results.QuantilePoint
