@@ -25,11 +25,21 @@ import (
 // and in the HTML report.
 const pngDPI = 110
 
-// chartFigure is one figure; it draws itself on a canvas of the size it was rendered at.
-type chartFigure func(dc draw.Canvas)
+// figure is one chart: its panels (for the checks of the tests) and the
+// function that draws them on a canvas of the size it was rendered at.
+type figure struct {
+	plots [][]*plot.Plot
+	draw  func(dc draw.Canvas)
+}
+
+// chartBuilt, when set (by the tests), sees every figure renderChart draws.
+var chartBuilt func(name string, w, h vg.Length, f *figure)
 
 // renderChart returns name.svg and name.png of one figure.
-func renderChart(out map[string][]byte, name string, w, h vg.Length, f chartFigure) (err error) {
+func renderChart(out map[string][]byte, name string, w, h vg.Length, f *figure) (err error) {
+	if chartBuilt != nil {
+		chartBuilt(name, w, h, f)
+	}
 	defer func() {
 		// gonum panics on impossible axes (a log axis reaching 0); the data
 		// are filtered before, so a panic here is a bug to report, not a
@@ -39,13 +49,13 @@ func renderChart(out map[string][]byte, name string, w, h vg.Length, f chartFigu
 		}
 	}()
 	sc := vgsvg.New(w, h)
-	f(draw.New(sc))
+	f.draw(draw.New(sc))
 	var sb bytes.Buffer
 	if _, err := sc.WriteTo(&sb); err != nil {
 		return fmt.Errorf("chart %s.svg: %w", name, err)
 	}
 	ic := vgimg.NewWith(vgimg.UseWH(w, h), vgimg.UseDPI(pngDPI))
-	f(draw.New(ic))
+	f.draw(draw.New(ic))
 	var pb bytes.Buffer
 	if _, err := (vgimg.PngCanvas{Canvas: ic}).WriteTo(&pb); err != nil {
 		return fmt.Errorf("chart %s.png: %w", name, err)
@@ -55,8 +65,8 @@ func renderChart(out map[string][]byte, name string, w, h vg.Length, f chartFigu
 }
 
 // withLegend draws p on the left and its legend outside on the right.
-func withLegend(p *plot.Plot, leg plot.Legend) chartFigure {
-	return func(dc draw.Canvas) {
+func withLegend(p *plot.Plot, leg plot.Legend) *figure {
+	return &figure{[][]*plot.Plot{{p}}, func(dc draw.Canvas) {
 		r := leg.Rectangle(dc)
 		// The legend is measured with Liberation Serif, which the SVG
 		// names; a browser without it draws a wider serif, so a fifth
@@ -68,7 +78,7 @@ func withLegend(p *plot.Plot, leg plot.Legend) chartFigure {
 		p.Draw(cs[0][0])
 		leg.Top, leg.Left = true, true
 		leg.Draw(draw.Crop(dc, dc.Max.X-dc.Min.X-wl+vg.Points(6), 0, 0, -vg.Points(24)))
-	}
+	}}
 }
 
 func newLegend() plot.Legend {

@@ -138,8 +138,8 @@ func CompareRateChart(labels []string, runs []*results.DSBenchResults) (map[stri
 
 // gridWithLegend draws plots as a grid (nil cells stay empty) with the
 // legend outside on the right, as withLegend does for one plot.
-func gridWithLegend(plots [][]*plot.Plot, leg plot.Legend) chartFigure {
-	return func(dc draw.Canvas) {
+func gridWithLegend(plots [][]*plot.Plot, leg plot.Legend) *figure {
+	return &figure{plots, func(dc draw.Canvas) {
 		r := leg.Rectangle(dc)
 		wl := r.Max.X - r.Min.X + vg.Points(12)
 		tiles := draw.Tiles{Rows: len(plots), Cols: len(plots[0]), PadX: vg.Points(10), PadY: vg.Points(10)}
@@ -164,7 +164,7 @@ func gridWithLegend(plots [][]*plot.Plot, leg plot.Legend) chartFigure {
 		}
 		leg.Top, leg.Left = true, true
 		leg.Draw(draw.Crop(dc, dc.Max.X-dc.Min.X-wl+vg.Points(6), 0, 0, -vg.Points(24)))
-	}
+	}}
 }
 
 // seriesThumb is the legend thumbnail of series i as linePoints draws it,

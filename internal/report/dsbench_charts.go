@@ -54,7 +54,7 @@ func DSBenchCharts(r *results.DSBenchResults) (map[string][]byte, error) {
 	var errs []error
 	for _, c := range []struct {
 		name  string
-		build func(*results.DSBenchResults) (chartFigure, vg.Length, error)
+		build func(*results.DSBenchResults) (*figure, vg.Length, error)
 	}{
 		{"rate", rateChart}, {"node", nodeChart}, {"cycle", cycleChart}, {"freq", freqChart}, {"conf", confChart},
 	} {
@@ -102,7 +102,7 @@ func scaleAxis(p *plot.Plot, r *results.DSBenchResults) bool {
 	return logAxis(&p.X, t.scales, t)
 }
 
-func rateChart(r *results.DSBenchResults) (chartFigure, vg.Length, error) {
+func rateChart(r *results.DSBenchResults) (*figure, vg.Length, error) {
 	top := newPlot(dsbTitle(r, "rate"), "", "rate [tps]")
 	if !scaleAxis(top, r) {
 		return nil, 0, nil
@@ -197,7 +197,7 @@ func rateChart(r *results.DSBenchResults) (chartFigure, vg.Length, error) {
 		return withLegend(top, leg), figH, nil
 	}
 	top.X.Label.Text = ""
-	return func(dc draw.Canvas) {
+	return &figure{[][]*plot.Plot{{top}, {bottom}}, func(dc draw.Canvas) {
 		rl := leg.Rectangle(dc)
 		wl := rl.Max.X - rl.Min.X + vg.Points(12)
 		plots := [][]*plot.Plot{{top}, {bottom}}
@@ -207,10 +207,10 @@ func rateChart(r *results.DSBenchResults) (chartFigure, vg.Length, error) {
 		l := leg
 		l.Top, l.Left = true, true
 		l.Draw(draw.Crop(dc, dc.Max.X-dc.Min.X-wl+vg.Points(6), 0, 0, -vg.Points(24)))
-	}, 8 * vg.Inch, nil
+	}}, 8 * vg.Inch, nil
 }
 
-func cycleChart(r *results.DSBenchResults) (chartFigure, vg.Length, error) {
+func cycleChart(r *results.DSBenchResults) (*figure, vg.Length, error) {
 	p := newPlot(dsbTitle(r, "rate by cycle"), "cycle", "T_i [tps]")
 	var all []float64
 	ncyc := 0
@@ -246,7 +246,7 @@ func cycleChart(r *results.DSBenchResults) (chartFigure, vg.Length, error) {
 	return withLegend(p, leg), figH, nil
 }
 
-func freqChart(r *results.DSBenchResults) (chartFigure, vg.Length, error) {
+func freqChart(r *results.DSBenchResults) (*figure, vg.Length, error) {
 	p := newPlot(dsbTitle(r, "residence times"), "residence time [ms]", "P(residence time > x)")
 	var xs, ys []float64
 	curves := make([]plotter.XYs, len(r.Scales))
@@ -297,7 +297,7 @@ func freqChart(r *results.DSBenchResults) (chartFigure, vg.Length, error) {
 	return withLegend(p, leg), figH, nil
 }
 
-func confChart(r *results.DSBenchResults) (chartFigure, vg.Length, error) {
+func confChart(r *results.DSBenchResults) (*figure, vg.Length, error) {
 	p := newPlot(dsbTitle(r, "rate at confidence level"), "", "f / quantile [tps]")
 	if !scaleAxis(p, r) {
 		return nil, 0, nil

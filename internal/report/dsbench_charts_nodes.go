@@ -80,7 +80,7 @@ func nodeLines(r *results.DSBenchResults) (lines []nodeLine, total plotter.XYs) 
 // scale's median rate) as a heavier black line. Rates are transactions
 // over the demanded duration D. The seed omits the diagram for a local
 // run, and so does dbgauge.
-func nodeChart(r *results.DSBenchResults) (chartFigure, vg.Length, error) {
+func nodeChart(r *results.DSBenchResults) (*figure, vg.Length, error) {
 	if !DSBenchDistributed(r) {
 		return nil, 0, nil
 	}

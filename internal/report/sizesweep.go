@@ -224,7 +224,7 @@ func SizeSweepChart(r *results.SizeSweepResults) (map[string][]byte, error) {
 	if right == nil {
 		return out, renderChart(out, "sizesweep", 9*vg.Inch, figH, withLegend(left, leg))
 	}
-	fig := func(dc draw.Canvas) {
+	fig := &figure{[][]*plot.Plot{{left, right}}, func(dc draw.Canvas) {
 		rl := leg.Rectangle(dc)
 		wl := rl.Max.X - rl.Min.X + vg.Points(12)
 		cs := plot.Align([][]*plot.Plot{{left, right}}, draw.Tiles{Rows: 1, Cols: 2, PadX: vg.Points(12)}, draw.Crop(dc, 0, -wl, 0, -vg.Points(6)))
@@ -233,7 +233,7 @@ func SizeSweepChart(r *results.SizeSweepResults) (map[string][]byte, error) {
 		l := leg
 		l.Top, l.Left = true, true
 		l.Draw(draw.Crop(dc, dc.Max.X-dc.Min.X-wl+vg.Points(6), 0, 0, -vg.Points(24)))
-	}
+	}}
 	return out, renderChart(out, "sizesweep", 13*vg.Inch, figH, fig)
 }
 

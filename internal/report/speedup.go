@@ -277,7 +277,7 @@ func SpeedupCSVTable(r *results.SpeedupResults) *Table {
 func SpeedupCharts(r *results.SpeedupResults) (map[string][]byte, error) {
 	out := map[string][]byte{}
 	var errs []string
-	draw := func(name string, f chartFigure, ok bool) {
+	draw := func(name string, f *figure, ok bool) {
 		if !ok || f == nil {
 			return
 		}
@@ -285,8 +285,8 @@ func SpeedupCharts(r *results.SpeedupResults) (map[string][]byte, error) {
 			errs = append(errs, err.Error())
 		}
 	}
-	draw2 := func(name string) func(chartFigure, bool) {
-		return func(f chartFigure, ok bool) { draw(name, f, ok) }
+	draw2 := func(name string) func(*figure, bool) {
+		return func(f *figure, ok bool) { draw(name, f, ok) }
 	}
 	if p := r.Speedup; p != nil && p.Applicable && len(p.Curves) > 0 {
 		draw2("response")(curveChart(r, p, "response time against p", "degree of parallelism p", func(pt results.SpeedupPoint) float64 { return pt.MedianMS }, true))
@@ -324,7 +324,7 @@ func xTicks(part *results.SpeedupPart) plot.Ticker {
 // memory and page-size axes are logarithmic (the values halve or double),
 // the time axis too when timeAxis (times differ by orders of magnitude
 // between a 0% selection and a join).
-func curveChart(r *results.SpeedupResults, part *results.SpeedupPart, what, xlabel string, y func(results.SpeedupPoint) float64, timeAxis bool) (chartFigure, bool) {
+func curveChart(r *results.SpeedupResults, part *results.SpeedupPart, what, xlabel string, y func(results.SpeedupPoint) float64, timeAxis bool) (*figure, bool) {
 	ylabel := "response time [ms]"
 	if !timeAxis {
 		ylabel = "hash batches"
@@ -366,7 +366,7 @@ func curveChart(r *results.SpeedupResults, part *results.SpeedupPart, what, xlab
 }
 
 // speedupChart draws T(ref)/T(p) against p with the ideal p/ref line.
-func speedupChart(r *results.SpeedupResults, part *results.SpeedupPart) (chartFigure, bool) {
+func speedupChart(r *results.SpeedupResults, part *results.SpeedupPart) (*figure, bool) {
 	p := newPlot(fmt.Sprintf("%s %s: speedup against p (reference p=%d)", r.Engine, r.EngineVersion, part.Ref), "degree of parallelism p", "speedup T(p_ref)/T(p)")
 	leg := newLegend()
 	var ideal plotter.XYs
