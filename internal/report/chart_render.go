@@ -64,20 +64,60 @@ func renderChart(out map[string][]byte, name string, w, h vg.Length, f *figure) 
 	return nil
 }
 
-// withLegend draws p on the left and its legend outside on the right.
+// withLegend draws p with its legend outside on the right.
 func withLegend(p *plot.Plot, leg plot.Legend) *figure {
-	return &figure{[][]*plot.Plot{{p}}, func(dc draw.Canvas) {
-		r := leg.Rectangle(dc)
-		// The legend is measured with Liberation Serif, which the SVG
-		// names; a browser without it draws a wider serif, so a fifth
-		// more room keeps the last characters of long labels.
-		wl := (r.Max.X-r.Min.X)*1.2 + vg.Points(12)
+	return layout([][]*plot.Plot{{p}}, 0, leg)
+}
+
+// layout is the one arrangement of every chart: the plots as a grid (nil
+// cells stay empty) on the left, aligned so that their data areas line up,
+// and the legends outside on the right (as seed 001's gnuplot diagrams
+// place them, so that many curves never hide data): one legend beside the
+// whole grid, or one beside each row (each describing the quantity of its
+// row). The legend column is as wide as the widest label needs, so that
+// no label is cut.
+func layout(grid [][]*plot.Plot, pad vg.Length, legs ...plot.Legend) *figure {
+	return &figure{grid, func(dc draw.Canvas) {
+		wl := vg.Length(0)
+		for _, l := range legs {
+			r := l.Rectangle(dc)
+			// The legend is measured with Liberation Serif, which the SVG
+			// names; a browser without it draws a wider serif, so a fifth
+			// more room keeps the last characters of long labels.
+			wl = max(wl, (r.Max.X-r.Min.X)*1.2+vg.Points(12))
+		}
+		filled := make([][]*plot.Plot, len(grid))
+		for i, row := range grid {
+			filled[i] = make([]*plot.Plot, len(row))
+			for j, p := range row {
+				if p == nil {
+					p = plot.New() // Align needs a plot in every cell
+					p.HideAxes()
+				}
+				filled[i][j] = p
+			}
+		}
 		// Align rather than p.Draw: it sizes the data area from the real
 		// extents of the two-line scale labels, which p.Draw pads twice.
-		cs := plot.Align([][]*plot.Plot{{p}}, draw.Tiles{Rows: 1, Cols: 1}, draw.Crop(dc, 0, -wl, 0, -vg.Points(6)))
-		p.Draw(cs[0][0])
-		leg.Top, leg.Left = true, true
-		leg.Draw(draw.Crop(dc, dc.Max.X-dc.Min.X-wl+vg.Points(6), 0, 0, -vg.Points(24)))
+		tiles := draw.Tiles{Rows: len(grid), Cols: len(grid[0]), PadX: pad, PadY: pad}
+		cs := plot.Align(filled, tiles, draw.Crop(dc, 0, -wl, 0, -vg.Points(6)))
+		for i, row := range grid {
+			for j, p := range row {
+				if p != nil {
+					p.Draw(cs[i][j])
+				}
+			}
+		}
+		for i, l := range legs {
+			top := dc.Max.Y - vg.Points(24)
+			if len(legs) == len(grid) && len(legs) > 1 {
+				top = cs[i][0].Max.Y - vg.Points(18)
+			}
+			l.Top, l.Left = true, true
+			lc := draw.Crop(dc, dc.Max.X-dc.Min.X-wl+vg.Points(6), 0, 0, 0)
+			lc.Max.Y = top
+			l.Draw(lc)
+		}
 	}}
 }
 
@@ -93,6 +133,7 @@ func newPlot(title, x, y string) *plot.Plot {
 	p.Title.Text, p.X.Label.Text, p.Y.Label.Text = title, x, y
 	p.Title.TextStyle.Font.Size = vg.Points(13)
 	p.Add(plotter.NewGrid())
+	p.X.Tick.Marker, p.Y.Tick.Marker = readableTicks{}, readableTicks{}
 	return p
 }
 
@@ -111,34 +152,10 @@ func logAxis(a *plot.Axis, vs []float64, ticks plot.Ticker) bool {
 	a.Scale = plot.LogScale{}
 	a.Min, a.Max = lo/1.4, hi*1.4
 	if ticks == nil {
-		ticks = logTicks{}
+		ticks = dataAxisTicks(vs, true)
 	}
 	a.Tick.Marker = ticks
 	return true
-}
-
-// logTicks labels 1, 2 and 5 of every decade when the axis spans few
-// decades (gonum's LogTicks labels decades only, which leaves a narrow axis
-// with one label or none).
-type logTicks struct{}
-
-func (logTicks) Ticks(min, max float64) []plot.Tick {
-	var ts []plot.Tick
-	few := math.Log10(max/min) < 4
-	for e := math.Floor(math.Log10(min)); e <= math.Ceil(math.Log10(max)); e++ {
-		for m := 1.0; m < 10; m++ {
-			v := m * math.Pow(10, e)
-			if v < min || v > max {
-				continue
-			}
-			t := plot.Tick{Value: v}
-			if m == 1 || (few && (m == 2 || m == 5)) {
-				t.Label = strconv.FormatFloat(v, 'g', -1, 64)
-			}
-			ts = append(ts, t)
-		}
-	}
-	return ts
 }
 
 // scaleTicks labels the scales run, each with its database size below it:

@@ -8,7 +8,6 @@ import (
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/vg"
-	"gonum.org/v1/plot/vg/draw"
 
 	"github.com/dbgauge/dbgauge/internal/results"
 )
@@ -134,37 +133,6 @@ func CompareRateChart(labels []string, runs []*results.DSBenchResults) (map[stri
 	leg := newLegend()
 	addCompareSeries(p, &leg, series)
 	return out, renderChart(out, "compare_rate", 9*vg.Inch, figH, withLegend(p, leg))
-}
-
-// gridWithLegend draws plots as a grid (nil cells stay empty) with the
-// legend outside on the right, as withLegend does for one plot.
-func gridWithLegend(plots [][]*plot.Plot, leg plot.Legend) *figure {
-	return &figure{plots, func(dc draw.Canvas) {
-		r := leg.Rectangle(dc)
-		wl := r.Max.X - r.Min.X + vg.Points(12)
-		tiles := draw.Tiles{Rows: len(plots), Cols: len(plots[0]), PadX: vg.Points(10), PadY: vg.Points(10)}
-		filled := make([][]*plot.Plot, len(plots))
-		for i, row := range plots {
-			filled[i] = make([]*plot.Plot, len(row))
-			for j, p := range row {
-				if p == nil {
-					p = plot.New() // Align needs a plot in every cell
-					p.HideAxes()
-				}
-				filled[i][j] = p
-			}
-		}
-		cs := plot.Align(filled, tiles, draw.Crop(dc, 0, -wl, 0, -vg.Points(6)))
-		for i, row := range plots {
-			for j, p := range row {
-				if p != nil {
-					p.Draw(cs[i][j])
-				}
-			}
-		}
-		leg.Top, leg.Left = true, true
-		leg.Draw(draw.Crop(dc, dc.Max.X-dc.Min.X-wl+vg.Points(6), 0, 0, -vg.Points(24)))
-	}}
 }
 
 // seriesThumb is the legend thumbnail of series i as linePoints draws it,

@@ -171,8 +171,11 @@ func rateChart(r *results.DSBenchResults) (*figure, vg.Length, error) {
 		leg.Add("mean ± sd", sc)
 	}
 
+	// The durations have their own panel and their own legend beside it:
+	// each legend then describes one quantity.
 	bottom := newPlot("", "", "duration [s]")
 	scaleAxis(bottom, r)
+	durLeg := newLegend()
 	var durs []float64
 	for i, d := range []struct {
 		name string
@@ -190,24 +193,14 @@ func rateChart(r *results.DSBenchResults) (*figure, vg.Length, error) {
 			durs = append(durs, d.v(s))
 		}
 		if th := linePoints(bottom, i+1, positiveXY(xys)); th != nil {
-			leg.Add(d.name+" [s]", th...)
+			durLeg.Add(d.name+" [s]", th...)
 		}
 	}
 	if !logAxis(&bottom.Y, durs, nil) {
 		return withLegend(top, leg), figH, nil
 	}
 	top.X.Label.Text = ""
-	return &figure{[][]*plot.Plot{{top}, {bottom}}, func(dc draw.Canvas) {
-		rl := leg.Rectangle(dc)
-		wl := rl.Max.X - rl.Min.X + vg.Points(12)
-		plots := [][]*plot.Plot{{top}, {bottom}}
-		cs := plot.Align(plots, draw.Tiles{Rows: 2, Cols: 1, PadY: vg.Points(4)}, draw.Crop(dc, 0, -wl, 0, -vg.Points(6)))
-		top.Draw(cs[0][0])
-		bottom.Draw(cs[1][0])
-		l := leg
-		l.Top, l.Left = true, true
-		l.Draw(draw.Crop(dc, dc.Max.X-dc.Min.X-wl+vg.Points(6), 0, 0, -vg.Points(24)))
-	}}, 8 * vg.Inch, nil
+	return layout([][]*plot.Plot{{top}, {bottom}}, vg.Points(4), leg, durLeg), 8 * vg.Inch, nil
 }
 
 func cycleChart(r *results.DSBenchResults) (*figure, vg.Length, error) {

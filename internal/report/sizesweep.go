@@ -215,26 +215,14 @@ func SizeSweepChart(r *results.SizeSweepResults) (map[string][]byte, error) {
 		}
 	}
 	out := map[string][]byte{}
-	// Sizes span three decades or more: label the decades only, so that
-	// 10000 and 20000 do not run into each other.
-	if !logAxis(&left.X, xs, plot.LogTicks{Prec: -1}) || !logAxis(&left.Y, ys, nil) {
+	if !logAxis(&left.X, xs, nil) || !logAxis(&left.Y, ys, nil) {
 		return out, nil
 	}
 	right := sweepScanPlot(r, &leg)
 	if right == nil {
 		return out, renderChart(out, "sizesweep", 9*vg.Inch, figH, withLegend(left, leg))
 	}
-	fig := &figure{[][]*plot.Plot{{left, right}}, func(dc draw.Canvas) {
-		rl := leg.Rectangle(dc)
-		wl := rl.Max.X - rl.Min.X + vg.Points(12)
-		cs := plot.Align([][]*plot.Plot{{left, right}}, draw.Tiles{Rows: 1, Cols: 2, PadX: vg.Points(12)}, draw.Crop(dc, 0, -wl, 0, -vg.Points(6)))
-		left.Draw(cs[0][0])
-		right.Draw(cs[0][1])
-		l := leg
-		l.Top, l.Left = true, true
-		l.Draw(draw.Crop(dc, dc.Max.X-dc.Min.X-wl+vg.Points(6), 0, 0, -vg.Points(24)))
-	}}
-	return out, renderChart(out, "sizesweep", 13*vg.Inch, figH, fig)
+	return out, renderChart(out, "sizesweep", 13*vg.Inch, figH, layout([][]*plot.Plot{{left, right}}, vg.Points(12), leg))
 }
 
 // sweepScanPlot is the scans on linear axes with the fitted line and the

@@ -1,0 +1,261 @@
+package report
+
+import (
+	"fmt"
+	"image"
+	"image/color"
+	"math"
+	"os"
+	"path/filepath"
+	"reflect"
+	"testing"
+	"unsafe"
+
+	"gonum.org/v1/plot"
+	"gonum.org/v1/plot/font"
+	"gonum.org/v1/plot/vg"
+	"gonum.org/v1/plot/vg/draw"
+
+	"github.com/dbgauge/dbgauge/internal/results"
+)
+
+// TestChartsReadable draws every chart the package builds from the stored
+// fixture runs (every experiment's run, and the compare charts of the runs
+// that can be compared) and checks what a reader needs to read values off
+// it: each axis carries at least two labelled ticks within the range of
+// the data plotted on it (when all the data sit on one value, as in a run
+// of one scale: a label at the value, or two within ±20% of it), and every string drawn, legend labels
+// included, fits the figure whole (its visible part equals its text).
+func TestChartsReadable(t *testing.T) {
+	type built struct {
+		name string
+		w, h vg.Length
+		f    *figure
+	}
+	var figs []built
+	chartBuilt = func(name string, w, h vg.Length, f *figure) { figs = append(figs, built{name, w, h, f}) }
+	defer func() { chartBuilt = nil }()
+
+	runs := map[string]any{}
+	for _, dir := range []string{"dsbench", "dsbench_nodes", "qac", "multiuser", "sizesweep", "abtest", "speedup", "wisconsin", "wisconsin2"} {
+		s, err := results.ReadRun(filepath.Join("htmlreport/testdata/runs", dir))
+		if err != nil {
+			t.Fatal(err)
+		}
+		runs[dir] = s.Results
+	}
+	ds := func(k string) *results.DSBenchResults { return runs[k].(*results.DSBenchResults) }
+	wi := func(k string) *results.WisconsinResults { return runs[k].(*results.WisconsinResults) }
+	for _, build := range []func() (map[string][]byte, error){
+		func() (map[string][]byte, error) { return DSBenchCharts(ds("dsbench")) },
+		func() (map[string][]byte, error) { return DSBenchCharts(ds("dsbench_nodes")) },
+		func() (map[string][]byte, error) { return QACChart(runs["qac"].(*results.QACResults)) },
+		func() (map[string][]byte, error) {
+			return MultiuserChart(runs["multiuser"].(*results.MultiuserResults))
+		},
+		func() (map[string][]byte, error) {
+			return SizeSweepChart(runs["sizesweep"].(*results.SizeSweepResults))
+		},
+		func() (map[string][]byte, error) { return ABTestChart(runs["abtest"].(*results.ABTestResults)) },
+		func() (map[string][]byte, error) { return SpeedupCharts(runs["speedup"].(*results.SpeedupResults)) },
+		func() (map[string][]byte, error) {
+			return CompareRateChart([]string{"a", "b"}, []*results.DSBenchResults{ds("dsbench"), ds("dsbench_nodes")})
+		},
+		func() (map[string][]byte, error) {
+			return CompareLatencyChart([]string{"a", "b"}, []*results.DSBenchResults{ds("dsbench"), ds("dsbench_nodes")})
+		},
+		func() (map[string][]byte, error) {
+			return CompareQueryChart("compare_q", []string{"a", "b"}, []*results.WisconsinResults{wi("wisconsin"), wi("wisconsin2")}, 100)
+		},
+	} {
+		files, err := build()
+		if err != nil {
+			t.Fatal(err)
+		}
+		// CHART_DIR=/some/dir keeps the charts to look at them
+		if dir := os.Getenv("CHART_DIR"); dir != "" {
+			for name, b := range files {
+				if err := os.WriteFile(filepath.Join(dir, fmt.Sprintf("%02d_%s", len(figs), name)), b, 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+		}
+	}
+	if len(figs) < 15 {
+		t.Fatalf("%d charts built from the fixtures, want 15 or more", len(figs))
+	}
+	for _, b := range figs {
+		for _, s := range drawnStrings(b.w, b.h, b.f) {
+			if vis := s.visible(b.w, b.h); vis != s.text {
+				t.Errorf("%s: %q is drawn as %q (cut by the figure's edge)", b.name, s.text, vis)
+			}
+		}
+		for i, row := range b.f.plots {
+			for j, p := range row {
+				if p == nil {
+					continue
+				}
+				xlo, xhi, ylo, yhi := dataRange(p)
+				for _, ax := range []struct {
+					what   string
+					a      *plot.Axis
+					lo, hi float64
+				}{{"x", &p.X, xlo, xhi}, {"y", &p.Y, ylo, yhi}} {
+					if msg := axisReadable(ax.a, ax.lo, ax.hi); msg != "" {
+						t.Errorf("%s panel %d,%d, %s axis %q: %s", b.name, i, j, ax.what, ax.a.Label.Text, msg)
+					}
+				}
+			}
+		}
+	}
+}
+
+// axisReadable says what is wrong with the labelled ticks of a over the
+// data range [lo, hi]; "" when at least two fall within it (or one on the
+// value, when the data have one value).
+func axisReadable(a *plot.Axis, lo, hi float64) string {
+	if math.IsInf(lo, 0) || math.IsInf(hi, 0) {
+		return "" // nothing plotted on this axis
+	}
+	var in, all []string
+	eps := 1e-9 * math.Max(math.Abs(lo), math.Abs(hi))
+	for _, tk := range a.Tick.Marker.Ticks(a.Min, a.Max) {
+		if tk.Label == "" {
+			continue
+		}
+		all = append(all, tk.Label)
+		if tk.Value >= lo-eps && tk.Value <= hi+eps && tk.Value >= a.Min && tk.Value <= a.Max {
+			in = append(in, tk.Label)
+		}
+	}
+	if hi-lo <= eps { // one value: a label on it, or two around it
+		near := 0
+		for _, tk := range a.Tick.Marker.Ticks(a.Min, a.Max) {
+			if tk.Label != "" && math.Abs(tk.Value-lo) <= eps {
+				return ""
+			}
+			if tk.Label != "" && math.Abs(tk.Value-lo) <= 0.2*math.Abs(lo) {
+				near++
+			}
+		}
+		if near >= 2 {
+			return ""
+		}
+		return fmt.Sprintf("labelled ticks %q, none at the data's one value %g and %d within ±20%% of it, want 2", all, lo, near)
+	}
+	if len(in) < 2 {
+		return fmt.Sprintf("labelled ticks %q, %d of them within the data's range [%g, %g], want 2", all, len(in), lo, hi)
+	}
+	return ""
+}
+
+// dataRange is the union of the data ranges of p's plotters (gonum keeps
+// them unexported; the tests read them to check the axes against the data
+// actually drawn, not against what the chart code believes it drew).
+func dataRange(p *plot.Plot) (xlo, xhi, ylo, yhi float64) {
+	xlo, ylo, xhi, yhi = math.Inf(1), math.Inf(1), math.Inf(-1), math.Inf(-1)
+	v := reflect.ValueOf(p).Elem().FieldByName("plotters")
+	for i := 0; i < v.Len(); i++ {
+		e := v.Index(i)
+		e = reflect.NewAt(e.Type(), unsafe.Pointer(e.UnsafeAddr())).Elem()
+		dr, ok := e.Interface().(plot.DataRanger)
+		if !ok {
+			continue
+		}
+		a, b, c, d := dr.DataRange()
+		for _, u := range []struct {
+			lo, hi *float64
+			a, b   float64
+		}{{&xlo, &xhi, a, b}, {&ylo, &yhi, c, d}} {
+			if !math.IsNaN(u.a) && !math.IsInf(u.a, 0) {
+				*u.lo = math.Min(*u.lo, u.a)
+			}
+			if !math.IsNaN(u.b) && !math.IsInf(u.b, 0) {
+				*u.hi = math.Max(*u.hi, u.b)
+			}
+		}
+	}
+	return
+}
+
+// browserSlack is how much wider than measured a string may be drawn: the
+// SVG names Liberation Serif and a browser without it draws its own serif.
+const browserSlack = 1.2
+
+// drawnString is one string drawn, with its box in figure coordinates.
+type drawnString struct {
+	text       string
+	face       font.Face
+	at         vg.Point // start of the baseline
+	dir        vg.Point // unit vector along the baseline
+	width, asc vg.Length
+}
+
+// visible is the part of the text that lies inside a w x h figure when
+// drawn up to browserSlack wider than measured.
+func (s drawnString) visible(w, h vg.Length) string {
+	inside := func(p vg.Point) bool { return p.X >= -0.5 && p.Y >= -0.5 && p.X <= w+0.5 && p.Y <= h+0.5 }
+	rs := []rune(s.text)
+	for n := len(rs); n > 0; n-- {
+		sub := string(rs[:n])
+		l := s.face.Width(sub) * browserSlack
+		end := vg.Point{X: s.at.X + s.dir.X*l, Y: s.at.Y + s.dir.Y*l}
+		if inside(s.at) && inside(end) {
+			return sub
+		}
+	}
+	return ""
+}
+
+// drawnStrings draws f on a recording canvas and returns every string.
+func drawnStrings(w, h vg.Length, f *figure) []drawnString {
+	rc := &recCanvas{m: []affine{{a: 1, d: 1}}}
+	f.draw(draw.NewCanvas(rc, w, h))
+	return rc.strs
+}
+
+// affine maps (x, y) to (a x + b y + e, c x + d y + f).
+type affine struct{ a, b, c, d, e, f float64 }
+
+func (m affine) apply(p vg.Point) vg.Point {
+	x, y := float64(p.X), float64(p.Y)
+	return vg.Point{X: vg.Length(m.a*x + m.b*y + m.e), Y: vg.Length(m.c*x + m.d*y + m.f)}
+}
+
+// then is m applied after n (n's coordinates are inside m's).
+func (m affine) then(n affine) affine {
+	return affine{
+		a: m.a*n.a + m.b*n.c, b: m.a*n.b + m.b*n.d,
+		c: m.c*n.a + m.d*n.c, d: m.c*n.b + m.d*n.d,
+		e: m.a*n.e + m.b*n.f + m.e, f: m.c*n.e + m.d*n.f + m.f,
+	}
+}
+
+// recCanvas is a vg.Canvas that draws nothing and records the strings.
+type recCanvas struct {
+	m    []affine // transform stack, current last
+	strs []drawnString
+}
+
+func (c *recCanvas) cur() *affine                        { return &c.m[len(c.m)-1] }
+func (c *recCanvas) SetLineWidth(vg.Length)              {}
+func (c *recCanvas) SetLineDash([]vg.Length, vg.Length)  {}
+func (c *recCanvas) SetColor(color.Color)                {}
+func (c *recCanvas) Stroke(vg.Path)                      {}
+func (c *recCanvas) Fill(vg.Path)                        {}
+func (c *recCanvas) DrawImage(vg.Rectangle, image.Image) {}
+func (c *recCanvas) Push()                               { c.m = append(c.m, *c.cur()) }
+func (c *recCanvas) Pop()                                { c.m = c.m[:len(c.m)-1] }
+func (c *recCanvas) Translate(p vg.Point) {
+	*c.cur() = c.cur().then(affine{a: 1, d: 1, e: float64(p.X), f: float64(p.Y)})
+}
+func (c *recCanvas) Scale(x, y float64) { *c.cur() = c.cur().then(affine{a: x, d: y}) }
+func (c *recCanvas) Rotate(r float64) {
+	s, k := math.Sincos(r)
+	*c.cur() = c.cur().then(affine{a: k, b: -s, c: s, d: k})
+}
+func (c *recCanvas) FillString(f font.Face, p vg.Point, text string) {
+	m := *c.cur()
+	o, x := m.apply(p), m.apply(vg.Point{X: p.X + 1, Y: p.Y})
+	c.strs = append(c.strs, drawnString{text: text, face: f, at: o, dir: vg.Point{X: x.X - o.X, Y: x.Y - o.Y}})
+}
