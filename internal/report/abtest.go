@@ -196,7 +196,7 @@ func ABTestCSVTable(r *results.ABTestResults) *Table { return abTable(r, true) }
 // a query whose bar misses the line differs significantly
 // (abtest.svg, abtest.png).
 func ABTestChart(r *results.ABTestResults) (map[string][]byte, error) {
-	p := newPlot("A/B: time A / time B per query (above 1: B faster)", "query", fmt.Sprintf("time A / time B (median, %s%% interval)", sigDigits(100*r.Level, 2)))
+	p := newPlot("A/B: time A / time B per query (above 1: B faster)", "query", fmt.Sprintf("time A / time B [ratio] (median, %s%% interval)", sigDigits(100*r.Level, 2)))
 	leg := newLegend()
 	lo, hi := 1.0, 1.0
 	width := 0.5 / float64(max(len(r.Caches), 1))

@@ -95,7 +95,7 @@ func CompareLatencyChart(labels []string, runs []*results.DSBenchResults) (map[s
 		if len(panels) == 1 {
 			title = fmt.Sprintf("%s time distribution at scale %d (percentile plot)", pn.what, pn.scale)
 		}
-		p := newPlot(title, "percentile", pn.what+" time [ms]")
+		p := newPlot(title, "percentile [%]", pn.what+" time [ms]")
 		if cols > 1 {
 			p.Title.TextStyle.Font.Size = vg.Points(10)
 			p.X.Tick.Label.Font.Size, p.Y.Tick.Label.Font.Size = vg.Points(8), vg.Points(8)

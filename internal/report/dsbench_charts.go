@@ -204,7 +204,7 @@ func rateChart(r *results.DSBenchResults) (*figure, vg.Length, error) {
 }
 
 func cycleChart(r *results.DSBenchResults) (*figure, vg.Length, error) {
-	p := newPlot(dsbTitle(r, "rate by cycle"), "cycle", "T_i [tps]")
+	p := newPlot(dsbTitle(r, "rate by cycle"), "cycle [number]", "T_i [tps]")
 	var all []float64
 	ncyc := 0
 	for _, s := range r.Scales {
@@ -240,7 +240,7 @@ func cycleChart(r *results.DSBenchResults) (*figure, vg.Length, error) {
 }
 
 func freqChart(r *results.DSBenchResults) (*figure, vg.Length, error) {
-	p := newPlot(dsbTitle(r, "residence times"), "residence time [ms]", "P(residence time > x)")
+	p := newPlot(dsbTitle(r, "residence times"), "residence time [ms]", "P(residence time > x) [fraction]")
 	var xs, ys []float64
 	curves := make([]plotter.XYs, len(r.Scales))
 	for i, s := range r.Scales {

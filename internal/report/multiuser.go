@@ -143,7 +143,7 @@ func MultiuserChart(r *results.MultiuserResults) (map[string][]byte, error) {
 		return out, nil
 	}
 	p := newPlot(fmt.Sprintf("%s: thruput against users (%s)", r.Engine, r.Mode),
-		fmt.Sprintf("users (each %d retrieves on %d tuples)", r.Retrieves, r.Tuples), "thruput = users x T(1) / T(users)")
+		fmt.Sprintf("users (each %d retrieves on %d tuples)", r.Retrieves, r.Tuples), "thruput = users x T(1) / T(users) [users]")
 	leg := newLegend()
 	leg.Add("measured (median; bars: fastest..slowest repetition)", linePoints(p, 0, xys)...)
 	if l, err := plotter.NewLine(ideal); err == nil {

@@ -289,7 +289,7 @@ func SpeedupCharts(r *results.SpeedupResults) (map[string][]byte, error) {
 		return func(f *figure, ok bool) { draw(name, f, ok) }
 	}
 	if p := r.Speedup; p != nil && p.Applicable && len(p.Curves) > 0 {
-		draw2("response")(curveChart(r, p, "response time against p", "degree of parallelism p", func(pt results.SpeedupPoint) float64 { return pt.MedianMS }, true))
+		draw2("response")(curveChart(r, p, "response time against p", "degree of parallelism p [workers]", func(pt results.SpeedupPoint) float64 { return pt.MedianMS }, true))
 		draw2("speedup")(speedupChart(r, p))
 	}
 	if p := r.Memory; p != nil && p.Applicable && len(p.Curves) > 0 {
@@ -327,7 +327,7 @@ func xTicks(part *results.SpeedupPart) plot.Ticker {
 func curveChart(r *results.SpeedupResults, part *results.SpeedupPart, what, xlabel string, y func(results.SpeedupPoint) float64, timeAxis bool) (*figure, bool) {
 	ylabel := "response time [ms]"
 	if !timeAxis {
-		ylabel = "hash batches"
+		ylabel = "hash batches [count]"
 	}
 	p := newPlot(fmt.Sprintf("%s %s: %s", r.Engine, r.EngineVersion, what), xlabel, ylabel)
 	leg := newLegend()
@@ -367,7 +367,7 @@ func curveChart(r *results.SpeedupResults, part *results.SpeedupPart, what, xlab
 
 // speedupChart draws T(ref)/T(p) against p with the ideal p/ref line.
 func speedupChart(r *results.SpeedupResults, part *results.SpeedupPart) (*figure, bool) {
-	p := newPlot(fmt.Sprintf("%s %s: speedup against p (reference p=%d)", r.Engine, r.EngineVersion, part.Ref), "degree of parallelism p", "speedup T(p_ref)/T(p)")
+	p := newPlot(fmt.Sprintf("%s %s: speedup against p (reference p=%d)", r.Engine, r.EngineVersion, part.Ref), "degree of parallelism p [workers]", "speedup T(p_ref)/T(p) [ratio]")
 	leg := newLegend()
 	var ideal plotter.XYs
 	for _, x := range part.Values {
