@@ -4,10 +4,12 @@ import (
 	"fmt"
 	"image"
 	"image/color"
+	"maps"
 	"math"
 	"os"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"testing"
 	"unsafe"
 
@@ -49,6 +51,11 @@ func TestChartsReadable(t *testing.T) {
 	for _, build := range []func() (map[string][]byte, error){
 		func() (map[string][]byte, error) { return DSBenchCharts(ds("dsbench")) },
 		func() (map[string][]byte, error) { return DSBenchCharts(ds("dsbench_nodes")) },
+		// the sweep of the issue: rates within 14000..16000, on log axes
+		func() (map[string][]byte, error) {
+			return DSBenchCharts(narrowRates(ds("dsbench_nodes"), 14000, 16000))
+		},
+		func() (map[string][]byte, error) { return DSBenchCharts(distributed(syntheticDSBench(t))) },
 		func() (map[string][]byte, error) { return QACChart(runs["qac"].(*results.QACResults)) },
 		func() (map[string][]byte, error) {
 			return MultiuserChart(runs["multiuser"].(*results.MultiuserResults))
@@ -81,8 +88,8 @@ func TestChartsReadable(t *testing.T) {
 			}
 		}
 	}
-	if len(figs) < 15 {
-		t.Fatalf("%d charts built from the fixtures, want 15 or more", len(figs))
+	if len(figs) < 25 {
+		t.Fatalf("%d charts built from the fixtures, want 25 or more", len(figs))
 	}
 	for _, b := range figs {
 		for _, s := range drawnStrings(b.w, b.h, b.f) {
@@ -108,6 +115,34 @@ func TestChartsReadable(t *testing.T) {
 			}
 		}
 	}
+}
+
+// narrowRates is a copy of r whose scale rates are mapped linearly into
+// [lo, hi] (a sweep whose rates barely move).
+func narrowRates(r *results.DSBenchResults, lo, hi float64) *results.DSBenchResults {
+	c := *r
+	c.Scales = slices.Clone(r.Scales)
+	min, max := math.Inf(1), math.Inf(-1)
+	for _, s := range c.Scales {
+		for _, v := range append([]float64{s.MinTPS, s.MaxTPS}, s.Cycles...) {
+			min, max = math.Min(min, v), math.Max(max, v)
+		}
+	}
+	k := (hi - lo) / (max - min)
+	to := func(v float64) float64 { return lo + (v-min)*k }
+	for i := range c.Scales {
+		s := &c.Scales[i]
+		s.MedianTPS, s.MeanTPS, s.MinTPS, s.MaxTPS, s.StddevTPS = to(s.MedianTPS), to(s.MeanTPS), to(s.MinTPS), to(s.MaxTPS), s.StddevTPS*k
+		s.Cycles = slices.Clone(s.Cycles)
+		for j, v := range s.Cycles {
+			s.Cycles[j] = to(v)
+		}
+		s.ConfidenceTPS = maps.Clone(s.ConfidenceTPS)
+		for l, v := range s.ConfidenceTPS {
+			s.ConfidenceTPS[l] = to(v)
+		}
+	}
+	return &c
 }
 
 // axisReadable says what is wrong with the labelled ticks of a over the

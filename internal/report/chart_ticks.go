@@ -3,6 +3,7 @@ package report
 import (
 	"math"
 	"strconv"
+	"strings"
 
 	"gonum.org/v1/plot"
 )
@@ -12,8 +13,9 @@ import (
 // read off the axis however narrow the data are (gonum's choices label
 // decades only on a log axis, which leaves data near 15000 with one label,
 // 20000, outside them). On a log axis it labels decades when two fall
-// within the data, else 1-2-5 of every decade, else every 1..9 of it, else
-// linear steps; unlabelled ticks mark 1..9 of every decade. A zero range
+// within the data (1-2-5 of every decade when the axis spans less than
+// three), else every 1..9 of a decade, else linear steps; unlabelled ticks
+// mark 1..9 of every decade. A zero range
 // means the axis range itself (a linear axis, whose range gonum takes from
 // the data).
 type readableTicks struct {
@@ -56,7 +58,11 @@ func (t readableTicks) Ticks(min, max float64) []plot.Tick {
 		lo, hi = math.Max(lo-d, min), math.Min(hi+d, max)
 	}
 	if t.log && min > 0 {
-		for _, ms := range [][]float64{{1}, {1, 2, 5}, {1, 2, 3, 4, 5, 6, 7, 8, 9}} {
+		sets := [][]float64{{1}, {1, 2, 5}, {1, 2, 3, 4, 5, 6, 7, 8, 9}}
+		if math.Log10(max/min) < 3 { // few decades: 1-2-5 fits between them
+			sets = sets[1:]
+		}
+		for _, ms := range sets {
 			if ts, n := logMantissaTicks(min, max, lo, hi, ms); n >= 2 {
 				return ts
 			}
@@ -90,8 +96,9 @@ func logMantissaTicks(min, max, lo, hi float64, ms []float64) (ts []plot.Tick, n
 }
 
 // linearTicks labels multiples of the largest 1-2-5 step that puts need of
-// them within [lo, hi]; on a log axis (decorated: the data span less than
-// a step of 1-9) they stand alone, on a linear one half steps are marked.
+// them within [lo, hi], and outside it multiples of a coarser step, so that
+// about ten labels stand on the axis (a narrow range on a padded log axis
+// would otherwise carry dozens); on a linear axis half steps are marked.
 func linearTicks(min, max, lo, hi, need float64, log bool) []plot.Tick {
 	step := math.Pow(10, math.Ceil(math.Log10(hi-lo)))
 	for i := 0; i < 60; i++ {
@@ -100,15 +107,33 @@ func linearTicks(min, max, lo, hi, need float64, log bool) []plot.Tick {
 		}
 		step = smallerStep(step)
 	}
-	var ts []plot.Tick
+	on := func(v, s float64) bool { r := v / s; return math.Abs(r-math.Round(r)) < 1e-6 }
+	inData := func(v float64) bool { return v >= lo-1e-9*math.Abs(lo) && v <= hi+1e-9*math.Abs(hi) }
 	minor := step / 2
 	if log {
 		minor = step
 	}
-	for k := math.Ceil(min/minor - 1e-9); k*minor <= max+1e-9*math.Abs(max) && len(ts) < 200; k++ {
-		v := k * minor
+	var vs []float64
+	for k := math.Ceil(min/minor - 1e-9); k*minor <= max+1e-9*math.Abs(max) && len(vs) < 400; k++ {
+		vs = append(vs, k*minor)
+	}
+	coarse := step
+	for i := 0; i < 20; i++ {
+		n := 0
+		for _, v := range vs {
+			if on(v, step) && (inData(v) || on(v, coarse)) {
+				n++
+			}
+		}
+		if n <= 10 {
+			break
+		}
+		coarse = 10 * smallerStep(smallerStep(coarse)) // the 1-2-5 step above
+	}
+	var ts []plot.Tick
+	for _, v := range vs {
 		tk := plot.Tick{Value: v}
-		if r := v / step; math.Abs(r-math.Round(r)) < 1e-6 {
+		if on(v, step) && (inData(v) || on(v, coarse)) {
 			tk.Label = tickLabel(v, step)
 		}
 		ts = append(ts, tk)
@@ -146,6 +171,6 @@ func tickLabel(v, step float64) string {
 	if dec == 0 {
 		return strconv.FormatFloat(math.Round(v/unit), 'f', 0, 64) + suffix
 	}
-	s := strconv.FormatFloat(v/unit, 'f', dec, 64)
-	return s + suffix
+	s := strings.TrimRight(strconv.FormatFloat(v/unit, 'f', dec, 64), "0")
+	return strings.TrimSuffix(s, ".") + suffix
 }

@@ -122,7 +122,7 @@ func CompareLatencyChart(labels []string, runs []*results.DSBenchResults) (map[s
 	if rows > 1 || cols > 1 {
 		h = vg.Length(rows)*2.7*vg.Inch + 0.3*vg.Inch
 	}
-	return out, renderChart(out, "compare_latency", 9*vg.Inch, h, layout(grid, vg.Points(10), leg))
+	return out, renderChart(out, "compare_latency", 9*vg.Inch, h, layout(grid, vg.Points(18), leg))
 }
 
 // scaleOf is r's result at scale x, nil when r did not run it.
