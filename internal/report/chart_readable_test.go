@@ -97,6 +97,10 @@ func TestChartsReadable(t *testing.T) {
 				t.Errorf("%s: %q is drawn as %q (cut by the figure's edge)", b.name, s.text, vis)
 			}
 		}
+		// the rate and its spread above, the durations below: a legend each
+		if b.name == "rate" && len(b.f.plots) == 2 && len(b.f.legends) != 2 {
+			t.Errorf("rate: %d panels with %d legends, want one beside each", len(b.f.plots), len(b.f.legends))
+		}
 		for i, row := range b.f.plots {
 			for j, p := range row {
 				if p == nil {

@@ -28,8 +28,9 @@ const pngDPI = 110
 // figure is one chart: its panels (for the checks of the tests) and the
 // function that draws them on a canvas of the size it was rendered at.
 type figure struct {
-	plots [][]*plot.Plot
-	draw  func(dc draw.Canvas)
+	plots   [][]*plot.Plot
+	legends []plot.Legend
+	draw    func(dc draw.Canvas)
 }
 
 // chartBuilt, when set (by the tests), sees every figure renderChart draws.
@@ -77,7 +78,7 @@ func withLegend(p *plot.Plot, leg plot.Legend) *figure {
 // row). The legend column is as wide as the widest label needs, so that
 // no label is cut.
 func layout(grid [][]*plot.Plot, pad vg.Length, legs ...plot.Legend) *figure {
-	return &figure{grid, func(dc draw.Canvas) {
+	return &figure{grid, legs, func(dc draw.Canvas) {
 		wl := vg.Length(0)
 		for _, l := range legs {
 			r := l.Rectangle(dc)

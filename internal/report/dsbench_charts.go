@@ -24,7 +24,8 @@ import (
 //	rate   median line, mean with standard-deviation bars, min-max band of
 //	       the T_i against scale (log-log); a second panel below, on the
 //	       same scale axis, holds the populate, primary key, foreign key,
-//	       cleanup and drop durations on a log axis. gonum/plot has no twin
+//	       cleanup and drop durations on a log axis, with its own legend
+//	       (each legend describes one quantity). gonum/plot has no twin
 //	       y axis, so the seed's right-hand time axis became this panel.
 //	node   per remote load node (dbgauge agent): its median rate against
 //	       scale as a line, the mean with min-max bars of its cycle
