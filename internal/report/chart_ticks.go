@@ -155,16 +155,17 @@ func smallerStep(s float64) float64 {
 }
 
 // tickLabel writes v with as many digits as its step needs, thousands as
-// k and millions as M (12k, 14k; 1.5M; 0.002).
+// k and millions as M when the step allows (500, 1k, 1.5k, 12k; 1.5M;
+// 0.002; 1050).
 func tickLabel(v, step float64) string {
 	if math.Abs(v) < 1e-12*math.Abs(step) {
 		return "0"
 	}
 	unit, suffix := 1.0, ""
 	switch a := math.Abs(v); {
-	case a >= 1e6 && math.Abs(step) >= 1e4:
+	case a >= 1e6 && math.Abs(step) >= 1e5:
 		unit, suffix = 1e6, "M"
-	case a >= 1e4 && math.Abs(step) >= 10:
+	case a >= 1e3 && math.Abs(step) >= 100:
 		unit, suffix = 1e3, "k"
 	}
 	dec := max(0, int(-math.Floor(math.Log10(math.Abs(step)/unit)+1e-9)))
