@@ -72,6 +72,24 @@ func TestChartsReadable(t *testing.T) {
 			return CompareLatencyChart([]string{"a", "b"}, []*results.DSBenchResults{ds("dsbench"), ds("dsbench_nodes")})
 		},
 		func() (map[string][]byte, error) {
+			var ss []CompareSeries
+			for _, k := range []string{"dsbench", "dsbench_nodes"} {
+				c := CompareSeries{Label: k}
+				for _, sc := range ds(k).Scales {
+					c.X, c.Y = append(c.X, float64(sc.Scale)), append(c.Y, sc.MedianTPS)
+					c.Low, c.High = append(c.Low, sc.MinTPS), append(c.High, sc.MaxTPS)
+				}
+				ss = append(ss, c)
+			}
+			return CompareLinesChart("compare_lines", "median rate against scale", "scale", "rate [tps]", ss)
+		},
+		func() (map[string][]byte, error) {
+			a, b := ds("dsbench").Scales[0], ds("dsbench_nodes").Scales[0]
+			q := b.MedianTPS / a.MedianTPS
+			return CompareRatioChart("compare_ratios", "ratio to the baseline", "ratio to A", []string{"median rate", "mean rate"},
+				[]RatioSeries{{Label: "B", Ratio: []float64{q, b.MeanTPS / a.MeanTPS}, Low: []float64{q * b.MinTPS / b.MedianTPS, 0}, High: []float64{q * b.MaxTPS / b.MedianTPS, 0}}})
+		},
+		func() (map[string][]byte, error) {
 			return CompareQueryChart("compare_q", []string{"a", "b"}, []*results.WisconsinResults{wi("wisconsin"), wi("wisconsin2")}, 100)
 		},
 	} {
