@@ -22,90 +22,15 @@ import (
 )
 
 // TestChartsReadable draws every chart the package builds from the stored
-// fixture runs (every experiment's run, and the compare charts of the runs
-// that can be compared) and checks what a reader needs to read values off
-// it: each axis carries at least two labelled ticks within the range of
-// the data plotted on it (when all the data sit on one value, as in a run
-// of one scale: a label at the value, or two within ±20% of it), and every string drawn, legend labels
-// included, fits the figure whole (its visible part equals its text).
+// fixture runs (fixtureCharts) and checks what a reader needs to read
+// values off it: each axis carries at least two labelled ticks within the
+// range of the data plotted on it (when all the data sit on one value, as
+// in a run of one scale: a label at the value, or two within ±20% of it),
+// every string drawn, legend labels included, fits the figure whole even
+// when drawn a fifth wider than measured (its visible part equals its
+// text), and the rate chart's durations have a legend of their own.
 func TestChartsReadable(t *testing.T) {
-	type built struct {
-		name string
-		w, h vg.Length
-		f    *figure
-	}
-	var figs []built
-	chartBuilt = func(name string, w, h vg.Length, f *figure) { figs = append(figs, built{name, w, h, f}) }
-	defer func() { chartBuilt = nil }()
-
-	runs := map[string]any{}
-	for _, dir := range []string{"dsbench", "dsbench_nodes", "qac", "multiuser", "sizesweep", "abtest", "speedup", "wisconsin", "wisconsin2"} {
-		s, err := results.ReadRun(filepath.Join("htmlreport/testdata/runs", dir))
-		if err != nil {
-			t.Fatal(err)
-		}
-		runs[dir] = s.Results
-	}
-	ds := func(k string) *results.DSBenchResults { return runs[k].(*results.DSBenchResults) }
-	wi := func(k string) *results.WisconsinResults { return runs[k].(*results.WisconsinResults) }
-	for _, build := range []func() (map[string][]byte, error){
-		func() (map[string][]byte, error) { return DSBenchCharts(ds("dsbench")) },
-		func() (map[string][]byte, error) { return DSBenchCharts(ds("dsbench_nodes")) },
-		// the sweep of the issue: rates within 14000..16000, on log axes
-		func() (map[string][]byte, error) {
-			return DSBenchCharts(narrowRates(ds("dsbench_nodes"), 14000, 16000))
-		},
-		func() (map[string][]byte, error) { return DSBenchCharts(distributed(syntheticDSBench(t))) },
-		func() (map[string][]byte, error) { return QACChart(runs["qac"].(*results.QACResults)) },
-		func() (map[string][]byte, error) {
-			return MultiuserChart(runs["multiuser"].(*results.MultiuserResults))
-		},
-		func() (map[string][]byte, error) {
-			return SizeSweepChart(runs["sizesweep"].(*results.SizeSweepResults))
-		},
-		func() (map[string][]byte, error) { return ABTestChart(runs["abtest"].(*results.ABTestResults)) },
-		func() (map[string][]byte, error) { return SpeedupCharts(runs["speedup"].(*results.SpeedupResults)) },
-		func() (map[string][]byte, error) {
-			return CompareRateChart([]string{"a", "b"}, []*results.DSBenchResults{ds("dsbench"), ds("dsbench_nodes")})
-		},
-		func() (map[string][]byte, error) {
-			return CompareLatencyChart([]string{"a", "b"}, []*results.DSBenchResults{ds("dsbench"), ds("dsbench_nodes")})
-		},
-		func() (map[string][]byte, error) {
-			var ss []CompareSeries
-			for _, k := range []string{"dsbench", "dsbench_nodes"} {
-				c := CompareSeries{Label: k}
-				for _, sc := range ds(k).Scales {
-					c.X, c.Y = append(c.X, float64(sc.Scale)), append(c.Y, sc.MedianTPS)
-					c.Low, c.High = append(c.Low, sc.MinTPS), append(c.High, sc.MaxTPS)
-				}
-				ss = append(ss, c)
-			}
-			return CompareLinesChart("compare_lines", "median rate against scale", "scale", "rate [tps]", ss)
-		},
-		func() (map[string][]byte, error) {
-			a, b := ds("dsbench").Scales[0], ds("dsbench_nodes").Scales[0]
-			q := b.MedianTPS / a.MedianTPS
-			return CompareRatioChart("compare_ratios", "ratio to the baseline", "ratio to A", []string{"median rate", "mean rate"},
-				[]RatioSeries{{Label: "B", Ratio: []float64{q, b.MeanTPS / a.MeanTPS}, Low: []float64{q * b.MinTPS / b.MedianTPS, 0}, High: []float64{q * b.MaxTPS / b.MedianTPS, 0}}})
-		},
-		func() (map[string][]byte, error) {
-			return CompareQueryChart("compare_q", []string{"a", "b"}, []*results.WisconsinResults{wi("wisconsin"), wi("wisconsin2")}, 100)
-		},
-	} {
-		files, err := build()
-		if err != nil {
-			t.Fatal(err)
-		}
-		// CHART_DIR=/some/dir keeps the charts to look at them
-		if dir := os.Getenv("CHART_DIR"); dir != "" {
-			for name, b := range files {
-				if err := os.WriteFile(filepath.Join(dir, fmt.Sprintf("%02d_%s", len(figs), name)), b, 0o644); err != nil {
-					t.Fatal(err)
-				}
-			}
-		}
-	}
+	figs := fixtureCharts(t)
 	if len(figs) < 25 {
 		t.Fatalf("%d charts built from the fixtures, want 25 or more", len(figs))
 	}
@@ -315,4 +240,99 @@ func (c *recCanvas) FillString(f font.Face, p vg.Point, text string) {
 	m := *c.cur()
 	o, x := m.apply(p), m.apply(vg.Point{X: p.X + 1, Y: p.Y})
 	c.strs = append(c.strs, drawnString{text: text, face: f, at: o, dir: vg.Point{X: x.X - o.X, Y: x.Y - o.Y}})
+}
+
+// builtChart is one chart drawn from the fixtures: its figure and its SVG.
+type builtChart struct {
+	name string
+	w, h vg.Length
+	f    *figure
+	svg  []byte
+}
+
+// fixtureCharts builds every chart the package draws from the stored
+// fixture runs (../report/htmlreport/testdata/runs): every experiment's
+// charts, those of two sweeps made from them (rates within 14000..16000,
+// the synthetic four-scale sweep) and the compare charts.
+func fixtureCharts(t *testing.T) []builtChart {
+	t.Helper()
+	var figs []builtChart
+	chartBuilt = func(name string, w, h vg.Length, f *figure) {
+		figs = append(figs, builtChart{name: name, w: w, h: h, f: f})
+	}
+	defer func() { chartBuilt = nil }()
+
+	runs := map[string]any{}
+	for _, dir := range []string{"dsbench", "dsbench_nodes", "qac", "multiuser", "sizesweep", "abtest", "speedup", "wisconsin", "wisconsin2"} {
+		s, err := results.ReadRun(filepath.Join("htmlreport/testdata/runs", dir))
+		if err != nil {
+			t.Fatal(err)
+		}
+		runs[dir] = s.Results
+	}
+	ds := func(k string) *results.DSBenchResults { return runs[k].(*results.DSBenchResults) }
+	wi := func(k string) *results.WisconsinResults { return runs[k].(*results.WisconsinResults) }
+	for _, build := range []func() (map[string][]byte, error){
+		func() (map[string][]byte, error) { return DSBenchCharts(ds("dsbench")) },
+		func() (map[string][]byte, error) { return DSBenchCharts(ds("dsbench_nodes")) },
+		// the sweep of the issue: rates within 14000..16000, on log axes
+		func() (map[string][]byte, error) {
+			return DSBenchCharts(narrowRates(ds("dsbench_nodes"), 14000, 16000))
+		},
+		func() (map[string][]byte, error) { return DSBenchCharts(distributed(syntheticDSBench(t))) },
+		func() (map[string][]byte, error) { return QACChart(runs["qac"].(*results.QACResults)) },
+		func() (map[string][]byte, error) {
+			return MultiuserChart(runs["multiuser"].(*results.MultiuserResults))
+		},
+		func() (map[string][]byte, error) {
+			return SizeSweepChart(runs["sizesweep"].(*results.SizeSweepResults))
+		},
+		func() (map[string][]byte, error) { return ABTestChart(runs["abtest"].(*results.ABTestResults)) },
+		func() (map[string][]byte, error) { return SpeedupCharts(runs["speedup"].(*results.SpeedupResults)) },
+		func() (map[string][]byte, error) {
+			return CompareRateChart([]string{"a", "b"}, []*results.DSBenchResults{ds("dsbench"), ds("dsbench_nodes")})
+		},
+		func() (map[string][]byte, error) {
+			return CompareLatencyChart([]string{"a", "b"}, []*results.DSBenchResults{ds("dsbench"), ds("dsbench_nodes")})
+		},
+		func() (map[string][]byte, error) {
+			var ss []CompareSeries
+			for _, k := range []string{"dsbench", "dsbench_nodes"} {
+				c := CompareSeries{Label: k}
+				for _, sc := range ds(k).Scales {
+					c.X, c.Y = append(c.X, float64(sc.Scale)), append(c.Y, sc.MedianTPS)
+					c.Low, c.High = append(c.Low, sc.MinTPS), append(c.High, sc.MaxTPS)
+				}
+				ss = append(ss, c)
+			}
+			return CompareLinesChart("compare_lines", "median rate against scale", "scale", "rate [tps]", ss)
+		},
+		func() (map[string][]byte, error) {
+			a, b := ds("dsbench").Scales[0], ds("dsbench_nodes").Scales[0]
+			q := b.MedianTPS / a.MedianTPS
+			return CompareRatioChart("compare_ratios", "ratio to the baseline", "ratio to A", []string{"median rate", "mean rate"},
+				[]RatioSeries{{Label: "B", Ratio: []float64{q, b.MeanTPS / a.MeanTPS}, Low: []float64{q * b.MinTPS / b.MedianTPS, 0}, High: []float64{q * b.MaxTPS / b.MedianTPS, 0}}})
+		},
+		func() (map[string][]byte, error) {
+			return CompareQueryChart("compare_q", []string{"a", "b"}, []*results.WisconsinResults{wi("wisconsin"), wi("wisconsin2")}, 100)
+		},
+	} {
+		from := len(figs)
+		files, err := build()
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i := from; i < len(figs); i++ {
+			figs[i].svg = files[figs[i].name+".svg"]
+		}
+		// CHART_DIR=/some/dir keeps the charts to look at them
+		if dir := os.Getenv("CHART_DIR"); dir != "" {
+			for name, b := range files {
+				if err := os.WriteFile(filepath.Join(dir, fmt.Sprintf("%02d_%s", len(figs), name)), b, 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+		}
+	}
+	return figs
 }

@@ -83,9 +83,10 @@ func layout(grid [][]*plot.Plot, pad vg.Length, legs ...plot.Legend) *figure {
 		for _, l := range legs {
 			r := l.Rectangle(dc)
 			// The legend is measured with Liberation Serif, which the SVG
-			// names; a browser without it draws a wider serif, so a fifth
-			// more room keeps the last characters of long labels.
-			wl = max(wl, (r.Max.X-r.Min.X)*1.2+vg.Points(12))
+			// names; a browser without it draws its own serif, DejaVu
+			// Serif on Debian, up to a third wider: the room for that keeps
+			// the last characters of long labels (TestChartsFitInBrowser).
+			wl = max(wl, (r.Max.X-r.Min.X)*1.35+vg.Points(12))
 		}
 		filled := make([][]*plot.Plot, len(grid))
 		for i, row := range grid {
@@ -101,7 +102,8 @@ func layout(grid [][]*plot.Plot, pad vg.Length, legs ...plot.Legend) *figure {
 		// Align rather than p.Draw: it sizes the data area from the real
 		// extents of the two-line scale labels, which p.Draw pads twice.
 		tiles := draw.Tiles{Rows: len(grid), Cols: len(grid[0]), PadX: pad, PadY: pad}
-		cs := plot.Align(filled, tiles, draw.Crop(dc, 0, -wl, 0, -vg.Points(6)))
+		// a margin on the left for the y label, taller in a wider font
+		cs := plot.Align(filled, tiles, draw.Crop(dc, vg.Points(3), -wl, 0, -vg.Points(6)))
 		for i, row := range grid {
 			for j, p := range row {
 				if p != nil {
