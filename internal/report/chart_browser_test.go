@@ -54,6 +54,12 @@ func TestChartsFitInBrowser(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	// CHART_DIR=/some/dir keeps the page's screenshot to look at it
+	if dir := os.Getenv("CHART_DIR"); dir != "" {
+		if err := os.WriteFile(filepath.Join(dir, "browser.png"), res.Screenshot, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
 	var cut []struct {
 		Chart, Text string
 		Over        float64
