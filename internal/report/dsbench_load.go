@@ -37,7 +37,11 @@ func DSBenchPerTransaction(r *results.DSBenchResults) *Table {
 	}
 	t.Notes = []string{"network bytes count every interface, loopback included, both directions (a local client's traffic appears twice: sent and received)."}
 	if cpus := machineCPUs(r); cpus > 0 {
-		t.Notes = append(t.Notes, fmt.Sprintf("client_cpu_%%, server_cpu_%% and machine_cpu_%% are shares of all %d CPUs of the machine over the cycles (checks and cleanups between them left out): the client is dbgauge's process, machine is every busy CPU from /proc/stat.", cpus))
+		client := "the client is dbgauge's process"
+		if len(r.Agents) > 0 {
+			client = "the client is the remote agents' processes (client_cpu_us is their CPU added up, per transaction; their share of their own machines is not one figure, so client_cpu_% is unknown), the machine the master's"
+		}
+		t.Notes = append(t.Notes, fmt.Sprintf("client_cpu_%%, server_cpu_%% and machine_cpu_%% are shares of all %d CPUs of the machine over the cycles (checks and cleanups between them left out): %s, machine is every busy CPU from /proc/stat.", cpus, client))
 	}
 	if r.ServerProcesses != "" {
 		t.Notes = append(t.Notes, "server: "+r.ServerProcesses+".")
