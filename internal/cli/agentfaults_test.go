@@ -566,6 +566,26 @@ func TestAgentFaults(t *testing.T) {
 		}
 	})
 
+	t.Run("agent-restarted-before-the-load", func(t *testing.T) {
+		t.Parallel()
+		inst := servertest.Start(t, "postgres", server.Options{})
+		sw := startAgentSweep(t, inst.URL, 2, []string{"a"}, "--cycles", "1")
+		sw.master.waitLine(`agent a registered`)
+		sw.agents["a"].kill(syscall.SIGKILL)
+		sw.agents["a"].wait()
+		sw.master.waitLine(`agent a: .*missing`)
+		// Started again under its name: it takes the dead one's place.
+		again := startProc(t, "agent a again", os.Args[0], "agent", "--master", sw.url, "--name", "a", "--dir", sw.dirs["a"])
+		sw.master.waitLine(`agent a registered again`)
+		b := startProc(t, "agent b", os.Args[0], "agent", "--master", sw.url, "--name", "b", "--dir", t.TempDir())
+		sw.succeeded(t, again, b)
+		res := sw.results(t)
+		if !res.Complete || len(res.Agents) != 2 || res.Agents[0].Status != "ok" {
+			t.Fatalf("complete %v, error %q, agents %+v", res.Complete, res.Error, res.Agents)
+		}
+		countsAddUp(t, res.Scales[0])
+	})
+
 	t.Run("agent-timeout", func(t *testing.T) {
 		t.Parallel()
 		inst := servertest.Start(t, "postgres", server.Options{})

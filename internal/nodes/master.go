@@ -169,17 +169,26 @@ func (m *Master) onHello(msg *nats.Msg) {
 		refuse("its configuration %s differs from the master's %s (protocol, histogram geometry or job kinds): run the same build on every machine", h.Config, ConfigHash())
 	case known && a.pid == h.PID && a.info.Host == h.Host && !a.lost:
 		respond(msg, welcome{Run: m.run}) // its first answer was lost
+	case known && m.nodes == nil && time.Since(a.lastSeen) >= Missing:
+		// Before the load is dealt out, an agent started again (its
+		// earlier process died, silent since) takes its own place.
+		m.register(msg, h, fmt.Sprintf("registered again from %s (its earlier process has been silent for %.0f s)", h.Host, time.Since(a.lastSeen).Seconds()))
 	case known:
 		refuse("another agent has the name %s: give each agent its own --name", h.Name)
 	case len(m.agents) >= m.opt.Agents:
 		refuse("the master has its %d agents already", m.opt.Agents)
 	default:
-		m.agents[h.Name] = &agent{pid: h.PID, lastSeen: time.Now(), info: results.AgentInfo{
-			Name: h.Name, Host: h.Host, Version: h.Version, Cores: h.Cores, MemoryBytes: h.Memory, Status: "ok"}}
-		m.opt.Log("agent %s registered from %s (%d cores): %d of %d", h.Name, h.Host, h.Cores, len(m.agents), m.opt.Agents)
-		respond(msg, welcome{Run: m.run})
-		m.signal()
+		m.register(msg, h, fmt.Sprintf("registered from %s (%d cores): %d of %d", h.Host, h.Cores, len(m.agents)+1, m.opt.Agents))
 	}
+}
+
+// register takes agent h in and welcomes it; under mu.
+func (m *Master) register(msg *nats.Msg, h hello, how string) {
+	m.agents[h.Name] = &agent{pid: h.PID, lastSeen: time.Now(), info: results.AgentInfo{
+		Name: h.Name, Host: h.Host, Version: h.Version, Cores: h.Cores, MemoryBytes: h.Memory, Status: "ok"}}
+	m.opt.Log("agent %s %s", h.Name, how)
+	respond(msg, welcome{Run: m.run})
+	m.signal()
 }
 
 func (m *Master) onTime(msg *nats.Msg) {
