@@ -26,7 +26,7 @@ import (
 //	         27600 tx and 1 failed, as the scale's columns 8 and 9
 //	scale 2  alpha 3900 3950 4000 -> median 395, 11850 tx, 0 failed
 //	         beta  2900, then lost in cycle 2 (0, lost), gone in cycle 3
-//	               -> the run's median 145 (of 290 and 0), 2900 tx, 2 failed
+//	               -> its median 290 over the cycle it ran (the cycle it was lost in has no rows), 2900 tx, 2 failed
 //	         gamma 1900 1920 1980 -> median 192, 5800 tx, 1 failed
 //	         20550 tx and 3 failed; cycles 2 and 3 flagged
 //
@@ -62,7 +62,7 @@ func TestDSBenchNodeLines(t *testing.T) {
 		}
 		return out
 	}
-	for i, want := range []plotter.XYs{xy(1, 415, 2, 395), xy(1, 305, 2, 145), xy(1, 200, 2, 192)} {
+	for i, want := range []plotter.XYs{xy(1, 415, 2, 395), xy(1, 305, 2, 290), xy(1, 200, 2, 192)} {
 		if !slices.Equal(lines[i].Median, want) {
 			t.Errorf("%s: medians %v, want %v", labels[i], lines[i].Median, want)
 		}
@@ -149,7 +149,7 @@ func TestDSBenchNodesText(t *testing.T) {
 	}
 	want := [][]string{
 		{"1", "0", "alpha", "415", "12450", "0"}, {"1", "1", "beta", "305", "9150", "1"}, {"1", "2", "gamma", "200", "6000", "0"},
-		{"2", "0", "alpha", "395", "11850", "0"}, {"2", "1", "beta", "145", "2900", "2"}, {"2", "2", "gamma", "192", "5800", "1"},
+		{"2", "0", "alpha", "395", "11850", "0"}, {"2", "1", "beta", "290", "2900", "2"}, {"2", "2", "gamma", "192", "5800", "1"},
 	}
 	if !slices.EqualFunc(rows, want, slices.Equal) {
 		t.Errorf("rate per node and scale:\n got %q\nwant %q", rows, want)
@@ -185,7 +185,7 @@ func TestDSBenchNodesText(t *testing.T) {
 	// node name host version cores offset error heartbeats tps1 tps2 status events...
 	for name, w := range map[string][]string{
 		"alpha": {"0", "alpha", "load-a.example", "dev", "4", "0.412", "0.051", "0", "415", "395", "ok"},
-		"beta":  {"1", "beta", "load-b.example", "dev", "2", "-1.874", "0.093", "10", "305", "145", "lost", "scale"},
+		"beta":  {"1", "beta", "load-b.example", "dev", "2", "-1.874", "0.093", "10", "305", "290", "lost", "scale"},
 		"gamma": {"2", "gamma", "load-c.example", "dev", "8", "12.305", "0.240", "1", "200", "192", "ok", "scale"},
 	} {
 		if got := agents[name]; len(got) < len(w) || !slices.Equal(got[:len(w)], w) {
@@ -225,7 +225,7 @@ func TestDSBenchNodeCyclesCSV(t *testing.T) {
 	if lost != 1 || len(flagged) != 2 || !flagged["2/2"] || !flagged["2/3"] {
 		t.Errorf("%d lost rows, flagged cycles %v: want beta lost in scale 2 cycle 2, cycles 2/2 and 2/3 flagged", lost, flagged)
 	}
-	if !bytes.Contains(files["agents.csv"], []byte("1,beta,load-b.example,dev,2,-1.874,0.093,10,305,145,lost,scale 2 cycle 2: missing for 3 s")) {
+	if !bytes.Contains(files["agents.csv"], []byte("1,beta,load-b.example,dev,2,-1.874,0.093,10,305,290,lost,scale 2 cycle 2: missing for 3 s")) {
 		t.Errorf("agents.csv:\n%s", files["agents.csv"])
 	}
 }
