@@ -42,6 +42,9 @@ that will launch and stop runs, which it will then refuse.`,
 			if token == "" {
 				token = os.Getenv(tokenEnv)
 			}
+			if _, _, err := net.SplitHostPort(listen); err != nil {
+				return usagef("--listen %s: not HOST:PORT: give one, e.g. --listen 127.0.0.1:8080", listen)
+			}
 			if err := ui.CheckListen(listen, token); err != nil {
 				return usagef("--listen %s: %v: add --token T (or $%s), or listen on loopback, e.g. --listen 127.0.0.1:8080", listen, err, tokenEnv)
 			}
