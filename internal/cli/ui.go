@@ -35,8 +35,9 @@ $DBGAUGE_TOKEN); every request must then carry the token: open the address
 printed at start (it ends in ?token=..., which sets a cookie), or send the
 header Authorization: Bearer T.
 
-Nothing in the interface writes yet: --read-only is accepted for the pages
-that will launch and stop runs, which it will then refuse.`,
+Nothing in the interface writes yet (listing brings catalog.db up to date,
+as dbgauge list does): --read-only is accepted for the pages that will
+launch and stop runs, which it will then refuse.`,
 		Args: noArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if token == "" {
