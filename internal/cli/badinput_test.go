@@ -138,6 +138,9 @@ func TestBadInputTable(t *testing.T) {
 		{name: "empty server", args: []string{"qac", "--wisconsin", "1", "--cardinalities", "1000", "--server", ""}, names: "--server", fix: "give a value"},
 		{name: "empty load db", args: []string{"load", "--db", ""}, names: "--db", fix: "give a value"},
 		{name: "empty list dir", bare: true, args: []string{"list", "--dir", ""}, names: "--dir", fix: "give a value"},
+		{name: "ui off loopback", bare: true, args: []string{"ui", "--listen", "0.0.0.0:8080"}, names: "--listen 0.0.0.0:8080", fix: "add --token"},
+		{name: "ui bad listen", bare: true, args: []string{"ui", "--listen", "8080"}, names: "--listen 8080", fix: "not HOST:PORT: give one, e.g. --listen 127.0.0.1:8080"},
+		{name: "ui missing dir", bare: true, args: []string{"ui", "--dir", "no-such-runs"}, names: "--dir no-such-runs", fix: "give the directory of runs"},
 		{name: "empty html", bare: true, args: []string{"report", "--html", "", wisc}, names: "--html", fix: "give a value"},
 		// contradictory flags
 		{name: "dsi with threads", args: []string{"dsbench", "--dsi", "--threads", "4"}, names: "--threads", fix: "leave out --threads"},

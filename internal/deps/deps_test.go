@@ -26,6 +26,7 @@ var forbidden = map[string][]string{
 	"progress": {"dbms", "experiment"},
 	"nodes":    {"experiment", "workload", "report", "cli", "server"},
 	"netns":    {"dbms", "server", "driver", "workload", "timing", "experiment", "results", "report", "cli"},
+	"ui":       {"driver", "timing", "workload", "server", "cli"},
 }
 
 func TestPackageBoundaries(t *testing.T) {

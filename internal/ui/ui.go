@@ -1,0 +1,68 @@
+// Package ui is dbgauge's local web interface: a page per task, served
+// from the binary (every template and asset embedded, nothing fetched
+// from a network). This first part serves the history of runs from the
+// catalog (the same list as dbgauge list), the files of the run
+// directories (each run's report.html), and the comparison of ticked
+// runs (the same page as dbgauge compare). It only reads; Options.ReadOnly
+// is kept for the pages that will launch and stop runs.
+package ui
+
+import (
+	"embed"
+	"errors"
+	"html/template"
+	"net/http"
+	"os"
+)
+
+// Options are the server's settings, checked by New.
+type Options struct {
+	// Dir is the directory of runs (runs/ by default on the command line).
+	Dir string
+	// Token, when not empty, is required on every request (see
+	// requireToken); it must be set when the server listens on anything
+	// but loopback (CheckListen).
+	Token string
+	// ReadOnly will refuse the pages that start, stop or mark runs; no
+	// page writes anything yet.
+	ReadOnly bool
+}
+
+//go:embed assets
+var assets embed.FS
+
+var pages = template.Must(template.New("").Funcs(funcs).ParseFS(assets, "assets/*.html"))
+
+// server holds what the handlers share; it keeps no state between
+// requests (the catalog is read on each).
+type server struct {
+	opt Options
+}
+
+// New returns the interface's handler for opt. The directory of runs must
+// exist.
+func New(opt Options) (http.Handler, error) {
+	st, err := os.Stat(opt.Dir)
+	if err != nil {
+		return nil, err
+	}
+	if !st.IsDir() {
+		return nil, errors.New(opt.Dir + " is not a directory")
+	}
+	s := &server{opt: opt}
+	mux := http.NewServeMux()
+	mux.HandleFunc("GET /{$}", s.history)
+	mux.HandleFunc("GET /compare", s.compare)
+	mux.HandleFunc("GET /runs/", s.runFile)
+	mux.Handle("GET /assets/", http.FileServerFS(assets))
+	return requireToken(opt.Token, securityHeaders(mux)), nil
+}
+
+// securityHeaders keeps the pages from being framed by another site.
+func securityHeaders(h http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("X-Frame-Options", "DENY")
+		w.Header().Set("X-Content-Type-Options", "nosniff")
+		h.ServeHTTP(w, r)
+	})
+}
