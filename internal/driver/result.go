@@ -18,14 +18,34 @@ type Result struct {
 	// histograms below, since it did not last D.
 	Interrupted *CycleResult
 	// Totals over the completed cycles.
+	Totals
+}
+
+// Totals are the counts and histograms of completed work: a cycle's over
+// its threads (and nodes), a run's over its cycles.
+type Totals struct {
 	Committed, Failed, Retries, Reconnects int64
 	Errors                                 ErrorCounts
-	// Residence merges the residence times of all counted transactions of
-	// the completed cycles. In the open loop it is the service time (from
-	// the actual start); Response (from the intended start) and Lag (actual
-	// minus intended start, of every transaction started) are nil in the
-	// closed loop. Microseconds, geometry of NewHistogram.
+	// Residence merges the residence times of all counted transactions.
+	// In the open loop it is the service time (from the actual start);
+	// Response (from the intended start) and Lag (actual minus intended
+	// start, of every transaction started) are nil in the closed loop.
+	// Microseconds, geometry of NewHistogram.
 	Residence, Response, Lag *hdr.Histogram
+}
+
+// add adds o's counts and histograms (added, never averaged) into t.
+func (t *Totals) add(o *Totals) {
+	t.Committed += o.Committed
+	t.Failed += o.Failed
+	t.Retries += o.Retries
+	t.Reconnects += o.Reconnects
+	t.Errors.Add(o.Errors)
+	t.Residence.Merge(o.Residence)
+	if t.Response != nil && o.Response != nil {
+		t.Response.Merge(o.Response)
+		t.Lag.Merge(o.Lag)
+	}
 }
 
 // CycleResult is one cycle i.
@@ -40,10 +60,7 @@ type CycleResult struct {
 	// Threads holds one entry per (node, thread), node-major.
 	Threads []ThreadResult
 	// Totals over the threads.
-	Committed, Failed, Retries, Reconnects int64
-	Errors                                 ErrorCounts
-	// Histograms merged over all threads (see Result for their meaning).
-	Residence, Response, Lag *hdr.Histogram
+	Totals
 }
 
 // ThreadResult is one thread j of node n in one cycle (seed 001 §2.6).
@@ -111,21 +128,23 @@ func (r *Result) Details() []results.CycleDetail {
 	return out
 }
 
+// AddThread appends thread t and counts it into the cycle's totals (its
+// histograms are the caller's to merge: they travel apart).
+func (c *CycleResult) AddThread(t ThreadResult) {
+	c.Threads = append(c.Threads, t)
+	c.Committed += t.Committed
+	c.Failed += t.Failed
+	c.Retries += t.Retries
+	c.Reconnects += t.Reconnects
+	c.Errors.Add(t.Errors)
+}
+
 // Merge adds o, the same cycle run by other threads (another node), into
 // c: its threads, counts and histograms (added, never averaged). Times stay
 // c's but Stopped, the later of the two.
 func (c *CycleResult) Merge(o *CycleResult) {
 	c.Threads = append(c.Threads, o.Threads...)
-	c.Committed += o.Committed
-	c.Failed += o.Failed
-	c.Retries += o.Retries
-	c.Reconnects += o.Reconnects
-	c.Errors.Add(o.Errors)
-	c.Residence.Merge(o.Residence)
-	if c.Response != nil && o.Response != nil {
-		c.Response.Merge(o.Response)
-		c.Lag.Merge(o.Lag)
-	}
+	c.Totals.add(&o.Totals)
 	if o.Stopped.After(c.Stopped) {
 		c.Stopped = o.Stopped
 	}

@@ -173,10 +173,7 @@ func (r *runner) waitStart(ctx context.Context, i int) error {
 func (r *runner) collect(i int, start, end, stopped time.Duration) *CycleResult {
 	c := &CycleResult{
 		Cycle: i, Start: r.base.Add(start), End: r.base.Add(end), Stopped: r.base.Add(stopped),
-		Demanded: r.cfg.Duration, Residence: NewHistogram(),
-	}
-	if r.open {
-		c.Response, c.Lag = NewHistogram(), NewHistogram()
+		Demanded: r.cfg.Duration, Totals: NewTotals(r.open),
 	}
 	for _, w := range r.workers {
 		t := ThreadResult{
@@ -198,38 +195,28 @@ func (r *runner) collect(i int, start, end, stopped time.Duration) *CycleResult 
 			w.resp.Reset()
 			w.lag.Reset()
 		}
-		c.Committed += t.Committed
-		c.Failed += t.Failed
-		c.Retries += t.Retries
-		c.Reconnects += t.Reconnects
-		c.Errors.Add(t.Errors)
-		c.Threads = append(c.Threads, t)
+		c.AddThread(t)
 	}
 	return c
 }
 
 // NewResult is an empty result with its histograms; Response and Lag only
 // for the open loop.
-func NewResult(open bool) *Result {
-	res := &Result{Residence: NewHistogram()}
+func NewResult(open bool) *Result { return &Result{Totals: NewTotals(open)} }
+
+// NewTotals are empty totals with their histograms; Response and Lag only
+// for the open loop.
+func NewTotals(open bool) Totals {
+	t := Totals{Residence: NewHistogram()}
 	if open {
-		res.Response, res.Lag = NewHistogram(), NewHistogram()
+		t.Response, t.Lag = NewHistogram(), NewHistogram()
 	}
-	return res
+	return t
 }
 
 // Add counts a completed cycle into the run's totals (remote nodes merge
 // their cycles with it).
 func (res *Result) Add(c *CycleResult) {
 	res.Cycles = append(res.Cycles, *c)
-	res.Committed += c.Committed
-	res.Failed += c.Failed
-	res.Retries += c.Retries
-	res.Reconnects += c.Reconnects
-	res.Errors.Add(c.Errors)
-	res.Residence.Merge(c.Residence)
-	if c.Response != nil {
-		res.Response.Merge(c.Response)
-		res.Lag.Merge(c.Lag)
-	}
+	res.Totals.add(&c.Totals)
 }

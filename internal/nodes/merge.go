@@ -70,15 +70,9 @@ func nodeCycle(r *report, node int, off time.Duration, at time.Time, d time.Dura
 	for _, t := range r.Threads {
 		var ec driver.ErrorCounts
 		copy(ec[:], t.Errors)
-		tr := driver.ThreadResult{Node: node, Thread: t.Thread, Committed: t.Committed, Failed: t.Failed, Retries: t.Retries,
+		c.AddThread(driver.ThreadResult{Node: node, Thread: t.Thread, Committed: t.Committed, Failed: t.Failed, Retries: t.Retries,
 			Late: t.Late, Reconnects: t.Reconnects, Errors: ec, SumResidence: time.Duration(t.SumResidenceNS),
-			Effective: time.Duration(t.EffectiveNS), Intended: t.Intended, Missed: t.Missed}
-		c.Threads = append(c.Threads, tr)
-		c.Committed += t.Committed
-		c.Failed += t.Failed
-		c.Retries += t.Retries
-		c.Reconnects += t.Reconnects
-		c.Errors.Add(ec)
+			Effective: time.Duration(t.EffectiveNS), Intended: t.Intended, Missed: t.Missed})
 	}
 	return c, nil
 }
@@ -100,10 +94,7 @@ func (m *Master) merge(js *jobState, i int, at time.Time, cfg driver.Config, rep
 	}
 	missing := slices.Clone(js.missingIn[i])
 	m.mu.Unlock()
-	c := &driver.CycleResult{Cycle: i, Start: at, End: at.Add(cfg.Duration), Stopped: at, Demanded: cfg.Duration, Residence: driver.NewHistogram()}
-	if cfg.Rate > 0 {
-		c.Response, c.Lag = driver.NewHistogram(), driver.NewHistogram()
-	}
+	c := &driver.CycleResult{Cycle: i, Start: at, End: at.Add(cfg.Duration), Stopped: at, Demanded: cfg.Duration, Totals: driver.NewTotals(cfg.Rate > 0)}
 	cn := results.CycleNodes{Cycle: i}
 	for _, name := range missing {
 		// Its clients stalled (or it could not say they did not): the
