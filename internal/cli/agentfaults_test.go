@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"encoding/json"
 	"fmt"
 	"net"
 	"os"
@@ -81,15 +80,11 @@ func (sw *agentSweep) succeeded(t *testing.T, survivors ...*proc) {
 // results reads the master's results.json.
 func (sw *agentSweep) results(t *testing.T) results.DSBenchResults {
 	t.Helper()
-	var res results.DSBenchResults
-	b, err := os.ReadFile(filepath.Join(sw.out, "results.json"))
-	if err != nil {
+	path := filepath.Join(sw.out, "results.json")
+	if _, err := os.Stat(path); err != nil {
 		t.Fatalf("no results.json: %v; master's stderr:\n%s", err, sw.master.stderr())
 	}
-	if err := json.Unmarshal(b, &res); err != nil {
-		t.Fatal(err)
-	}
-	return res
+	return readJSON[results.DSBenchResults](t, path)
 }
 
 // agentInfo is the master's record of agent name.

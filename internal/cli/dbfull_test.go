@@ -5,6 +5,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/dbgauge/dbgauge/internal/results"
 )
 
 // TestDiskFullUnderDatabase: the embedded database lives on a small tmpfs
@@ -23,13 +25,7 @@ func TestDiskFullUnderDatabase(t *testing.T) {
 		{"dsbench", "16m", func(db string) []string {
 			return []string{"dsbench", "--db", "sqlite:" + db, "--mode", "tpcb", "--scales", "1,2", "--cycles", "2", "--duration", "2s", "--threads", "2"}
 		}, func(t *testing.T, out string) {
-			var res struct {
-				Scales []struct {
-					Scale  int64     `json:"scale"`
-					Cycles []float64 `json:"cycles"`
-				} `json:"scales"`
-			}
-			loadJSON(t, filepath.Join(out, "results.json"), &res)
+			res := readJSON[results.DSBenchResults](t, filepath.Join(out, "results.json"))
 			if len(res.Scales) == 0 || res.Scales[0].Scale != 1 || len(res.Scales[0].Cycles) != 2 {
 				t.Errorf("results.json scales %+v: want scale 1's two cycles kept", res.Scales)
 			}
@@ -37,14 +33,7 @@ func TestDiskFullUnderDatabase(t *testing.T) {
 		{"wisconsin", "5m", func(db string) []string {
 			return []string{"wisconsin", "--db", "sqlite:" + db, "--size", "10000", "--org", "heap", "--queries", "1,19", "--reps", "3"}
 		}, func(t *testing.T, out string) {
-			var res struct {
-				Queries []struct {
-					Query     int       `json:"query"`
-					Status    string    `json:"status"`
-					SamplesMS []float64 `json:"samples_ms"`
-				} `json:"queries"`
-			}
-			loadJSON(t, filepath.Join(out, "results.json"), &res)
+			res := readJSON[results.WisconsinResults](t, filepath.Join(out, "results.json"))
 			if len(res.Queries) != 2 || res.Queries[0].Status != "ok" || len(res.Queries[0].SamplesMS) != 3 || res.Queries[1].Status != "error" {
 				t.Errorf("results.json queries %+v: want Q1 kept, Q19 failed", res.Queries)
 			}

@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/dbgauge/dbgauge/internal/results"
 	"github.com/dbgauge/dbgauge/internal/server"
 	"github.com/dbgauge/dbgauge/internal/server/servertest"
 )
@@ -34,14 +35,7 @@ func TestServerStopsAnsweringTimedQueries(t *testing.T) {
 	}{
 		{"wisconsin", []string{"wisconsin", "--size", "1000", "--org", "heap", "--queries", "1,2", "--reps", "500"}, []string{"Q1 ", "median"},
 			func(t *testing.T, out string) {
-				var res struct {
-					Queries []struct {
-						Status    string    `json:"status"`
-						Reason    string    `json:"reason"`
-						SamplesMS []float64 `json:"samples_ms"`
-					} `json:"queries"`
-				}
-				loadJSON(t, filepath.Join(out, "results.json"), &res)
+				res := readJSON[results.WisconsinResults](t, filepath.Join(out, "results.json"))
 				if len(res.Queries) != 2 || res.Queries[0].Status != "ok" || len(res.Queries[0].SamplesMS) != 500 {
 					t.Fatalf("results.json queries %+v: want Q1 kept whole", res.Queries)
 				}
@@ -51,15 +45,7 @@ func TestServerStopsAnsweringTimedQueries(t *testing.T) {
 			}},
 		{"qac", []string{"qac", "--wisconsin", "2", "--cardinalities", "1000,2000", "--qe", "200"}, []string{"cardinality 1000 ", "QE  5/"},
 			func(t *testing.T, out string) {
-				var res struct {
-					QaCs []struct {
-						QEs []struct {
-							Error   string `json:"error"`
-							Dropped bool   `json:"dropped"`
-						} `json:"qes"`
-					} `json:"qacs"`
-				}
-				loadJSON(t, filepath.Join(out, "results.json"), &res)
+				res := readJSON[results.QACResults](t, filepath.Join(out, "results.json"))
 				failed, kept := 0, 0
 				for _, q := range res.QaCs {
 					for _, qe := range q.QEs {
