@@ -243,21 +243,7 @@ func (m *Master) startCycle(ctx context.Context, js *jobState, i int) (time.Time
 	m.mu.Lock()
 	js.cycle = i
 	m.mu.Unlock()
-	err := m.await(ctx, func() (bool, error) {
-		if err := m.lostCheck(js, i); err != nil {
-			return false, err
-		}
-		if e := m.agentFailed(js); e != nil {
-			return false, e
-		}
-		for _, a := range m.live() {
-			if js.readies[a.info.Name] == nil {
-				return false, nil
-			}
-		}
-		return true, nil
-	})
-	if err != nil {
+	if err := m.awaitLive(ctx, js, i, func(name string) bool { return js.readies[name] != nil }); err != nil {
 		return time.Time{}, err
 	}
 	m.mu.Lock()
@@ -314,23 +300,30 @@ func (m *Master) onReady(msg *nats.Msg) {
 
 // collect waits for every live agent's report of cycle i.
 func (m *Master) collect(ctx context.Context, js *jobState, i int) (map[string]*report, error) {
-	var reps map[string]*report
-	err := m.await(ctx, func() (bool, error) {
+	err := m.awaitLive(ctx, js, i, func(name string) bool { return js.reports[i][name] != nil })
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return js.reports[i], err
+}
+
+// awaitLive waits until has says yes of every live agent during cycle i;
+// an agent lost (unless tolerated) or whose load failed ends the wait.
+// has is called under mu.
+func (m *Master) awaitLive(ctx context.Context, js *jobState, i int, has func(name string) bool) error {
+	return m.await(ctx, func() (bool, error) {
 		if err := m.lostCheck(js, i); err != nil {
 			return false, err
 		}
-		if e := m.agentFailed(js); e != nil {
-			return false, e
+		if err := m.agentFailed(js); err != nil {
+			return false, err
 		}
-		reps = js.reports[i]
 		for _, a := range m.live() {
-			if reps[a.info.Name] == nil {
+			if !has(a.info.Name) {
 				return false, nil
 			}
 		}
 		return true, nil
 	})
-	return reps, err
 }
 
 func (m *Master) onReport(msg *nats.Msg) {
