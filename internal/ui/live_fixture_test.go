@@ -42,9 +42,13 @@ func liveRun(t *testing.T, dir string) (w *live.Writer, runDir string, stop func
 	return w, runDir, func() { j.Close() }
 }
 
-// at is a time of the fixture streams: the run started at 12:00:00 UTC.
+// started is when the fixture streams' runs started: a minute before the
+// tests, so that a live page's elapsed time reads as a real run's would.
+var started = time.Now().UTC().Truncate(time.Second).Add(-time.Minute)
+
+// at is a time of the fixture streams, sec seconds after the start.
 func at(sec float64) time.Time {
-	return time.Date(2026, 11, 24, 12, 0, 0, 0, time.UTC).Add(time.Duration(sec * float64(time.Second)))
+	return started.Add(time.Duration(sec * float64(time.Second)))
 }
 
 // startEvent opens a dsbench run of two scales of two cycles.

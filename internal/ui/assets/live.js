@@ -137,12 +137,13 @@
     const el = $(id);
     return new uPlot({
       title: title, width: width(el), height: 240, tzDate: utc,
-      scales: { x: { time: true } },
+      // Every time chart spans the run so far, so that their marks line up.
+      scales: { x: { time: true, range: () => [st.first || Date.now() / 1000 - 60, Math.max(st.last, st.first + 10)] } },
       series: [{ label: "time", value: read(clock) }].concat(names.map((n, i) => ({
         label: n, stroke: colors[i], width: 1.5, spanGaps: true, value: read(fmt),
       }))),
       axes: [
-        { label: "time (UTC)" },
+        { label: "time (UTC)", space: 70, values: (u, splits) => splits.map((v) => clock(v).slice(0, 8)) },
         { label: axis, size: 70, values: (u, splits) => splits.map(fmt) },
       ],
       plugins: [marks],
@@ -258,7 +259,7 @@
     if (!dirty) return;
     dirty = false;
     for (const name of ["rate", "latency", "cpu", "io"]) charts[name].setData(st[name]);
-    $("load").hidden = st.cpu[0].length === 0;
+    for (const id of ["load-cpu", "load-io"]) $(id).hidden = st.cpu[0].length === 0;
     if (scales.length || st.sweep.size) {
       $("sweep").hidden = false;
       if (!charts.sweep) charts.sweep = sweepChart();
@@ -297,7 +298,8 @@
       if (body.get("action") === "mark") body.set("text", form.elements.text.value);
       let answer;
       try {
-        const r = await fetch(form.action, { method: "POST", body: body });
+        // form.action would be the buttons named "action", not the address.
+        const r = await fetch(form.getAttribute("action"), { method: "POST", body: body });
         answer = (await r.text()).trim();
         if (r.ok && body.get("action") === "mark") form.elements.text.value = "";
       } catch (err) {
