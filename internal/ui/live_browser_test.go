@@ -83,7 +83,7 @@ func TestLiveInBrowser(t *testing.T) {
 	if x, y := values(charts.Sweep, 0), values(charts.Sweep, 1); !slices.Equal(x, []float64{1}) || !slices.Equal(y, []float64{105}) {
 		t.Errorf("the sweep holds %v at scales %v, want 105 tps at scale 1", y, x)
 	}
-	for sel, want := range map[string]string{"#phase": "populating", "#scale": "10 (2 of 2)", "#cycle": "2 of 2", "#failed": "2", "#log": "scale 10: populating", "#errors": "serialization\t2"} {
+	for sel, want := range map[string]string{"#phase": "populating", "#scale": "10 (2 of 2)", "#cycle": "2 of 2", "#failed": "2", "#log": "scale 10: populating", "#errors": "conflict\t2"} {
 		if got := text(t, ctx, sel); got != want {
 			t.Errorf("%s shows %q, want %q", sel, got, want)
 		}

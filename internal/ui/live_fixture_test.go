@@ -62,7 +62,7 @@ func startEvent() live.Event {
 func rateEvent(sec float64, scale int64, cycle int, committed int64, tps float64) live.Event {
 	return live.Event{Kind: live.KindRate, Time: at(sec), Scale: scale, Cycle: cycle, Rate: &live.Rate{
 		Committed: committed, TPS: tps, P50: 1.5, P95: 3, P99: 7, ETA: 5 * time.Second,
-		Errors: map[string]int64{"serialization": 2}}}
+		Errors: map[string]int64{"conflict": 2}}}
 }
 
 // cycleEvent is a finished cycle's final counts.
