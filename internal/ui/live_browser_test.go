@@ -125,11 +125,27 @@ func TestLiveInBrowser(t *testing.T) {
 		t.Errorf("the page counts %s transactions at the end, want 470 (220 + 190 + 60)", final)
 	}
 
+	// Resumed, the run begins scale 10 again and is aborted in its first
+	// cycle: results.json keeps scale 1's cycles only (scale 10's earlier
+	// cycle was of a scale not finished, the cycle in flight is not
+	// counted), and so does the page.
+	resumed := startEvent()
+	resumed.Time, resumed.Resumed = at(10), true
+	w.Emit(resumed)
+	w.Emit(rateEvent(11, 10, 1, 30, 30))
+	until(t, ctx, "the resumed run's first rate", `document.getElementById("committed").textContent === "440"`)
+	w.Emit(live.Event{Kind: live.KindEnd, Time: at(11.5), End: &live.End{Error: "interrupted"}})
+	until(t, ctx, "the resumed run's end", `document.getElementById("status").textContent === "failed: interrupted"`)
+	final = text(t, ctx, "#committed")
+	if final != "410" {
+		t.Errorf("the page counts %s transactions after the aborted resumed run, want 410 (220 + 190)", final)
+	}
+
 	// The same run replayed through the same page, fast.
 	if err := chromedp.Do(ctx, chromedp.Navigate(page+"?replay=50")); err != nil {
 		t.Fatal(err)
 	}
-	until(t, ctx, "the replay's end", `document.getElementById("status").textContent.startsWith("failed")`)
+	until(t, ctx, "the replay's end", `document.getElementById("status").textContent === "failed: interrupted"`)
 	if got := text(t, ctx, "#committed"); got != final {
 		t.Errorf("the replay counts %s transactions, the live page %s", got, final)
 	}

@@ -17,9 +17,9 @@
     end: null,
     phase: "", scale: 0, cycle: 0,
     eta: 0, etaAt: 0, // the run's ETA (s) and the time it was told (page clock, s)
-    done: { committed: 0, failed: 0 }, // finished cycles
-    cur: { committed: 0, failed: 0 }, // the cycle running
-    finished: new Set(), // "scale/cycle" of the finished cycles
+    // finished: "scale/cycle" -> the finished cycle's final counts;
+    // cur: the cycle running, so far.
+    finished: new Map(), cur: { committed: 0, failed: 0 },
     errors: {}, nodes: null, log: [], marks: [],
     // Chart data, uPlot's shape: x first, then one array per series.
     rate: [[], []], latency: [[], [], [], []], cpu: [[], [], [], []], io: [[], [], [], [], []],
@@ -38,6 +38,13 @@
       case "start":
         st.start = e;
         st.end = null;
+        // A resumed run runs again each scale it had not finished, and
+        // results.json keeps only the new cycles of those: so does the
+        // page.
+        if (e.resumed) {
+          for (const [key, c] of st.finished) if (!st.sweep.has(c.scale)) st.finished.delete(key);
+        }
+        st.cur = { committed: 0, failed: 0 };
         break;
       case "phase":
         st.phase = e.phase || "";
@@ -57,10 +64,7 @@
         break;
       case "cycle": {
         const key = e.scale + "/" + e.cycle;
-        if (st.finished.has(key)) break;
-        st.finished.add(key);
-        st.done.committed += e.committed || 0;
-        st.done.failed += e.failed || 0;
+        st.finished.set(key, { scale: e.scale, committed: e.committed || 0, failed: e.failed || 0 });
         st.cur = { committed: 0, failed: 0 };
         if (e.errors) st.errors = e.errors;
         break;
@@ -87,6 +91,7 @@
         break;
       case "end":
         st.end = { complete: !!e.complete, error: e.error || "" };
+        st.cur = { committed: 0, failed: 0 }; // an aborted cycle is not counted
         break;
     }
     dirty = true;
@@ -252,8 +257,10 @@
     text("elapsed", st.first ? duration(now - st.first) : "–");
     const left = st.eta - ((replay ? st.last : now) - st.etaAt);
     text("eta", st.end ? "–" : st.eta ? duration(left) : "–");
-    text("committed", count.format(st.done.committed + st.cur.committed));
-    text("failed", count.format(st.done.failed + st.cur.failed));
+    const total = { committed: st.cur.committed, failed: st.cur.failed };
+    for (const c of st.finished.values()) { total.committed += c.committed; total.failed += c.failed; }
+    text("committed", count.format(total.committed));
+    text("failed", count.format(total.failed));
     const form = $("control");
     if (form) form.hidden = !(st.running && !st.end);
     if (!dirty) return;
