@@ -2,6 +2,7 @@ package ui
 
 import (
 	"errors"
+	"io/fs"
 	"net/http"
 	"os"
 	"path/filepath"
@@ -17,7 +18,15 @@ import (
 func (s *server) runGet(w http.ResponseWriter, r *http.Request) {
 	name := strings.TrimPrefix(r.URL.Path, "/runs/")
 	if rel, ok := strings.CutSuffix(name, "/live"); ok {
-		if e, dir, ok := s.runOr404(w, rel); ok {
+		e, dir, err := s.run(rel)
+		switch {
+		case errors.As(err, new(errNotRun)) && fs.ValidPath(rel):
+			// The page a launched run's form leads to, perhaps before the
+			// run has written its directory: it looks again.
+			render(w, http.StatusNotFound, "pending.html", struct{ Rel, Dir string }{rel, s.opt.Dir})
+		case err != nil:
+			runFailed(w, err)
+		default:
 			s.livePage(w, r, dir, e)
 		}
 		return
@@ -31,19 +40,24 @@ func (s *server) runGet(w http.ResponseWriter, r *http.Request) {
 	s.runFile(w, r)
 }
 
-// runOr404 finds the run rel, or answers 404 (500 when the catalog
-// cannot be read) and says no.
+// runOr404 finds the run rel, or answers why not and says no.
 func (s *server) runOr404(w http.ResponseWriter, rel string) (results.CatalogEntry, string, bool) {
 	e, dir, err := s.run(rel)
-	switch {
-	case errors.As(err, new(errNotRun)):
-		http.Error(w, err.Error(), http.StatusNotFound)
-		return e, dir, false
-	case err != nil:
-		http.Error(w, err.Error(), http.StatusInternalServerError)
+	if err != nil {
+		runFailed(w, err)
 		return e, dir, false
 	}
 	return e, dir, true
+}
+
+// runFailed answers a run that was not found (404) or a catalog that
+// cannot be read (500).
+func runFailed(w http.ResponseWriter, err error) {
+	code := http.StatusInternalServerError
+	if errors.As(err, new(errNotRun)) {
+		code = http.StatusNotFound
+	}
+	http.Error(w, err.Error(), code)
 }
 
 // run finds the run rel (a catalog path) under the directory of runs.

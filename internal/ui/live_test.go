@@ -2,6 +2,7 @@ package ui
 
 import (
 	"net/http"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -36,7 +37,17 @@ func TestLivePage(t *testing.T) {
 	if code != http.StatusOK || !strings.Contains(body, "This run wrote no live stream") || !strings.Contains(body, `href="/runs/`+runA+`/report.html"`) || strings.Contains(body, "data-events") {
 		t.Errorf("a run without a stream: status %d\n%s", code, body)
 	}
-	for _, target := range []string{"/runs/nonesuch/live", "/runs/nonesuch/events", "/runs/" + runA + "/../" + runA + "x/live"} {
+	// A run launched a moment ago may not have written its directory yet:
+	// its page says so and looks again until it appears.
+	code, body, _ = get(h, "/runs/20250101T000009Z-dsbench/live")
+	if code != http.StatusNotFound || !strings.Contains(body, `http-equiv="refresh"`) || !strings.Contains(body, "is not a run of") {
+		t.Errorf("a run not yet there: status %d\n%s", code, body)
+	}
+	copyDir(t, filepath.Join(stored, "dsbench"), filepath.Join(dir, "20250101T000009Z-dsbench"))
+	if code, body, _ := get(h, "/runs/20250101T000009Z-dsbench/live"); code != http.StatusOK || !strings.Contains(body, "This run wrote no live stream") {
+		t.Errorf("the run once there: status %d\n%s", code, body)
+	}
+	for _, target := range []string{"/runs/nonesuch/events", "/runs/" + runA + "/../" + runA + "x/live", "/runs/%2e%2e/live"} {
 		if code, _, _ := get(h, target); code/100 == 2 {
 			t.Errorf("%s: status %d, want a refusal", target, code)
 		}
