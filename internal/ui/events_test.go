@@ -25,7 +25,7 @@ func TestEventsResumeFromLastEventID(t *testing.T) {
 	w.Emit(startEvent())
 	w.Emit(rateEvent(1, 1, 1, 100, 100))
 	w.Emit(rateEvent(2, 1, 1, 210, 110))
-	_, url := testServer(t, Options{Dir: dir})
+	_, url := testServer(t, Options{Dir: dir}, 50*time.Millisecond)
 	events := url + "/runs/" + runLive + "/events"
 
 	c := openEvents(t, events)
@@ -69,25 +69,29 @@ func TestEventsResumeFromLastEventID(t *testing.T) {
 	}
 }
 
-// TestEventsEndWithTheClient checks that a stream sends heartbeats while
-// the run is quiet and that its handler ends when the client goes away:
-// no stream is left following a file for nobody.
+// TestEventsEndWithTheClient checks that a stream's handler ends when the
+// client goes away, though the run is quiet (no event, and no heartbeat
+// due for an hour, to write into the closed connection): no stream is
+// left following a file for nobody. A quiet stream sends heartbeats.
 func TestEventsEndWithTheClient(t *testing.T) {
 	dir := runsDir(t)
 	w, _, _ := liveRun(t, dir)
 	w.Emit(startEvent())
-	s, url := testServer(t, Options{Dir: dir})
+	_, url := testServer(t, Options{Dir: dir}, 50*time.Millisecond)
+	c := openEvents(t, url+"/runs/"+runLive+"/events")
+	c.message(t)
+	for len(c.comments) == 0 { // within a few of the test's 50 ms heartbeats
+		if _, ok := c.next(); !ok {
+			t.Fatalf("the stream ended before a heartbeat: %v", c.sc.Err())
+		}
+	}
+
+	s, url := testServer(t, Options{Dir: dir}, time.Hour)
 	var clients []*sseClient
 	for range 3 {
 		c := openEvents(t, url+"/runs/"+runLive+"/events")
 		c.message(t)
 		clients = append(clients, c)
-	}
-	// A heartbeat comes within a few of the test's 50 ms heartbeats.
-	for len(clients[0].comments) == 0 {
-		if _, ok := clients[0].next(); !ok {
-			t.Fatalf("the stream ended before a heartbeat: %v", clients[0].sc.Err())
-		}
 	}
 	if n := s.streams.Load(); n != 3 {
 		t.Fatalf("%d streams served, want 3", n)
@@ -145,7 +149,7 @@ func TestReplay(t *testing.T) {
 	}
 	w.Emit(live.Event{Kind: live.KindEnd, Time: at(3), End: &live.End{Complete: true}})
 	stop()
-	_, url := testServer(t, Options{Dir: dir})
+	_, url := testServer(t, Options{Dir: dir}, 50*time.Millisecond)
 	c := openEvents(t, url+"/runs/"+runLive+"/events?replay=1000")
 	var lines []string
 	kinds := map[string]int{}

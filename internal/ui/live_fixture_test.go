@@ -144,14 +144,14 @@ func (c *sseClient) message(t *testing.T) sseEvent {
 	}
 }
 
-// testServer is the interface over dir with short stream pacing, so
-// that the tests need not wait a heartbeat of 15 s.
-func testServer(t *testing.T, opt Options) (*server, string) {
+// testServer is the interface over dir with a short poll and the
+// heartbeat given, so that the tests need not wait 15 s for one.
+func testServer(t *testing.T, opt Options, heartbeat time.Duration) (*server, string) {
 	t.Helper()
 	if _, err := New(opt); err != nil {
 		t.Fatal(err)
 	}
-	s := &server{opt: opt, poll: 10 * time.Millisecond, heartbeat: 50 * time.Millisecond}
+	s := &server{opt: opt, poll: 10 * time.Millisecond, heartbeat: heartbeat}
 	srv := httptest.NewServer(s.handler())
 	t.Cleanup(srv.Close)
 	return s, srv.URL
