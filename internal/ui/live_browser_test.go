@@ -83,6 +83,13 @@ func TestLiveInBrowser(t *testing.T) {
 	if x, y := values(charts.Sweep, 0), values(charts.Sweep, 1); !slices.Equal(x, []float64{1}) || !slices.Equal(y, []float64{105}) {
 		t.Errorf("the sweep holds %v at scales %v, want 105 tps at scale 1", y, x)
 	}
+	// Hovering over the rate chart's last point reads it, with its unit.
+	readOut := string(eval(t, ctx, `(() => { const u = dbgaugeLive.charts.rate, i = u.data[0].length - 1;
+		u.setCursor({left: u.valToPos(u.data[0][i], "x"), top: u.valToPos(u.data[1][i], "y")});
+		return document.querySelector("#chart-rate .u-legend").textContent; })()`))
+	if !strings.Contains(readOut, "rate90 tps") || !strings.Contains(readOut, " UTC") {
+		t.Errorf("hovering over the rate chart reads %s, want the time and 90 tps", readOut)
+	}
 	for sel, want := range map[string]string{"#phase": "populating", "#scale": "10 (2 of 2)", "#cycle": "2 of 2", "#failed": "2", "#log": "scale 10: populating", "#errors": "conflict\t2"} {
 		if got := text(t, ctx, sel); got != want {
 			t.Errorf("%s shows %q, want %q", sel, got, want)
