@@ -59,6 +59,9 @@ func TestLiveInBrowser(t *testing.T) {
 	w.Emit(cycleEvent(2.1, 1, 1, 220))
 	w.Emit(rateEvent(3, 1, 2, 90, 90))
 	w.Emit(live.Event{Kind: live.KindLoad, Time: at(3), Load: &live.Load{CPUUser: 40, CPUSystem: 10, DiskWrite: 2e6, NetRx: 5e3}})
+	w.Emit(live.Event{Kind: live.KindNodes, Time: at(3.5), Nodes: []live.Node{
+		{Name: "node1", Status: "running", HeartbeatAge: 1500 * time.Millisecond, Committed: 120},
+		{Name: "node2", Status: "lost", HeartbeatAge: 12 * time.Second}}})
 	w.Emit(cycleEvent(4, 1, 2, 190))
 	w.Emit(live.Event{Kind: live.KindScale, Time: at(4.1), Scale: 1, Rate: &live.Rate{TPS: 105, Committed: 410}})
 	w.Emit(live.Event{Kind: live.KindPhase, Time: at(4.2), Phase: "populating", Scale: 10})
@@ -90,7 +93,8 @@ func TestLiveInBrowser(t *testing.T) {
 	if !strings.Contains(readOut, "rate90 tps") || !strings.Contains(readOut, " UTC") {
 		t.Errorf("hovering over the rate chart reads %s, want the time and 90 tps", readOut)
 	}
-	for sel, want := range map[string]string{"#phase": "populating", "#scale": "10 (2 of 2)", "#cycle": "2 of 2", "#failed": "2", "#log": "scale 10: populating", "#errors": "conflict\t2"} {
+	for sel, want := range map[string]string{"#phase": "populating", "#scale": "10 (2 of 2)", "#cycle": "2 of 2", "#failed": "2", "#log": "scale 10: populating", "#errors": "conflict\t2",
+		"#node-rows": "node1\trunning\t1.5\t120\nnode2\tlost\t12\t0"} {
 		if got := text(t, ctx, sel); got != want {
 			t.Errorf("%s shows %q, want %q", sel, got, want)
 		}
