@@ -103,6 +103,9 @@ func TestTags(t *testing.T) {
 	if code, stdout, _ := run("tag", b); code != 0 || stdout != b+": before-fix pg16\n" {
 		t.Errorf("tag without TAG: exit %d, %q", code, stdout)
 	}
+	if code, stdout, _ := run("tag", b, "-before-fix", "-pg16"); code != 0 || stdout != b+": no tags\n" || catalogTags(t, runs, "b") != "[]" {
+		t.Errorf("removing every tag: exit %d, %q, catalog row %s", code, stdout, catalogTags(t, runs, "b"))
+	}
 
 	// A run being written holds its journal: dbgauge tag refuses it.
 	j, err := results.OpenJournal(filepath.Join(a, results.JournalFile))

@@ -258,7 +258,7 @@ func upsert(tx *sql.Tx, e CatalogEntry) error {
 	if err != nil {
 		return err
 	}
-	tags, err := json.Marshal(NormalizeTags(e.Tags))
+	tags, err := json.Marshal(append([]string{}, NormalizeTags(e.Tags)...)) // "[]" for none, as the column's default
 	if err != nil {
 		return err
 	}
