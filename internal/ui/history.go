@@ -83,12 +83,11 @@ func (f filter) Tag() string {
 type historyPage struct {
 	Filter                         filter
 	Experiments, Engines, Statuses []string
-	// Tags are every tag of the listed runs, for the tag filter.
-	Tags    []string
-	Rows    []historyRow
-	Total   int
-	Dir     string
-	Problem string
+	Rows                           []historyRow
+	Total                          int
+	Dir                            string
+	Problem                        string
+	Tags                           []string // every tag of the runs, for the tag filter
 }
 
 // history lists the runs under the directory of runs, newest first, from
