@@ -165,6 +165,17 @@ func TestBadInputTable(t *testing.T) {
 		{name: "agent master not nats", bare: true, args: []string{"agent", "--master", "http://127.0.0.1:1"}, names: "--master", fix: "nats://"},
 		{name: "agent exposed", bare: true, args: []string{"agent", "--master", "nats://192.0.2.1:4222"}, names: "--master", fix: "--token"},
 		{name: "agent bad name", bare: true, args: []string{"agent", "--master", "nats://127.0.0.1:1", "--name", "a.b"}, names: "--name", fix: "letters, digits"},
+		// tags
+		{name: "tag with a space", args: []string{"sizesweep", "--tag", "two words"}, names: "--tag", fix: "example: --tag nightly"},
+		{name: "tag with a dash first", args: []string{"dsbench", "--tag", "-x"}, names: "--tag", fix: "begin with a letter or a digit"},
+		{name: "empty tag in a list", args: []string{"multiuser", "--tag", "a,,b"}, names: "--tag", fix: "example: --tag nightly"},
+		{name: "empty tag", args: []string{"wisconsin", "--tag", ""}, names: "--tag", fix: "example: --tag nightly"},
+		{name: "bad tag in config", args: []string{"qac", "--config", cfg("tag.yaml", "tag: [nightly, 'two words']\n")}, names: "key tag", fix: "example: tag: nightly"},
+		{name: "list bad tag", bare: true, args: []string{"list", "--dir", fx, "--tag", "a/b"}, names: "--tag", fix: "example: --tag nightly"},
+		{name: "tag not a run", bare: true, args: []string{"tag", notRun, "+x"}, names: notRun, fix: "give a run directory that dbgauge wrote"},
+		{name: "tag without manifest", bare: true, args: []string{"tag", wisc, "x"}, names: wisc, fix: "give a run directory that dbgauge wrote"},
+		{name: "tag bad tag", bare: true, args: []string{"tag", wisc, "a b"}, names: `tag "a b"`, fix: "example: dbgauge tag DIR +nightly"},
+		{name: "tag without dir", bare: true, args: []string{"tag"}, names: "the run directory", fix: "dbgauge tag DIR"},
 	}
 	experiments := []string{"wisconsin", "dsbench", "qac", "multiuser", "sizesweep", "abtest", "speedup", "storage", "quickstart", "load"}
 	if len(cases) < 60 {

@@ -233,9 +233,15 @@ func configExample(fs *pflag.FlagSet) string {
 	return ex
 }
 
-// effectiveFlags returns every flag's value, for the manifest.
+// effectiveFlags returns every flag's value, for the manifest. --tag is
+// left out: tags label a run rather than configure it, and the manifest
+// keeps them apart (its tags), where `dbgauge tag` changes them.
 func effectiveFlags(fs *pflag.FlagSet) map[string]any {
 	out := map[string]any{}
-	fs.VisitAll(func(f *pflag.Flag) { out[f.Name] = f.Value.String() })
+	fs.VisitAll(func(f *pflag.Flag) {
+		if f.Name != tagFlag {
+			out[f.Name] = f.Value.String()
+		}
+	})
 	return out
 }

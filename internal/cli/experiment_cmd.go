@@ -118,7 +118,7 @@ func (e experimentCmd[P, R]) command(stdout, stderr io.Writer) *cobra.Command {
 	if e.resumable() {
 		pause = bindPause(cmd.Flags())
 	}
-	addConfigFlag(cmd)
+	addRunFlags(cmd)
 	if e.subcommands != nil {
 		cmd.AddCommand(e.subcommands(stdout, stderr)...)
 	}

@@ -48,7 +48,12 @@ links to each engine's own report. The page needs no network.`,
 					return err
 				}
 				fmt.Fprintf(stderr, "== %s ==\n", eng)
-				r, err := runWisconsin(cmd.Context(), io.Discard, stderr, db, filepath.Join(dir, "run"), filepath.Dir(abs), plan, os.Args, effectiveFlags(cmd.Flags()), experiment.PausePolicy{})
+				setup, release, err := runSetup(cmd, "wisconsin", filepath.Join(dir, "run"), db)
+				if err != nil {
+					return err
+				}
+				r, err := executeWisconsin(cmd.Context(), io.Discard, stderr, setup, filepath.Dir(abs), plan)
+				release()
 				if r != nil {
 					runs = append(runs, r)
 				}
@@ -84,7 +89,7 @@ links to each engine's own report. The page needs no network.`,
 	cmd.Flags().StringVar(&out, "out", "", "run directory (default runs/<UTC time>-quickstart)")
 	cmd.Flags().Var(sizes, "size", "base relation size")
 	cmd.Flags().Var(reps, "reps", "repetitions of each query")
-	addConfigFlag(cmd)
+	addRunFlags(cmd)
 	return cmd
 }
 

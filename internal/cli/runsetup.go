@@ -12,16 +12,17 @@ import (
 
 // runSetup is what every experiment command does before it runs: the run
 // directory (out, or runs/<UTC time>-<name>), checked writable before
-// anything is touched, and the manifest's command line and effective
-// configuration with every URL's password hidden. release is to be
-// called when the run ends (see reserveOut).
+// anything is touched, the manifest's command line and effective
+// configuration with every URL's password hidden, and the run's tags
+// (--tag, see addRunFlags). release is to be called when the run ends
+// (see reserveOut).
 func runSetup(cmd *cobra.Command, name, out, db string) (s experiment.Setup, release func(), err error) {
 	out, release, err = reserveOut(out, name)
 	if err != nil {
 		return experiment.Setup{}, nil, err
 	}
 	return experiment.Setup{DB: db, Dir: out, Command: redactArgs(os.Args),
-		Config: redactConfig(effectiveFlags(cmd.Flags())), Version: Version()}, release, nil
+		Config: redactConfig(effectiveFlags(cmd.Flags())), Version: Version(), Tags: tagsOf(cmd.Flags())}, release, nil
 }
 
 // reserveOut is the run directory of a run of experiment name: out, checked

@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"os"
 	"strconv"
 	"strings"
 	"time"
@@ -93,13 +92,19 @@ database afterwards unless --drop is given.`,
 			if err != nil {
 				return err
 			}
-			_, err = runWisconsin(cmd.Context(), stdout, stderr, f.db, f.out, "", plan, os.Args, effectiveFlags(cmd.Flags()), pause.policy())
+			setup, release, err := runSetup(cmd, "wisconsin", f.out, f.db)
+			if err != nil {
+				return err
+			}
+			defer release()
+			setup.Pause = pause.policy()
+			_, err = executeWisconsin(cmd.Context(), stdout, stderr, setup, "", plan)
 			return err
 		},
 	}
 	f.bind(cmd.Flags())
 	pause = bindPause(cmd.Flags())
-	addConfigFlag(cmd)
+	addRunFlags(cmd)
 	return cmd
 }
 
@@ -152,18 +157,6 @@ func serverRestart(dir, db string) (func(context.Context) error, error) {
 		return nil, usagef("--server %s holds %s at %s, but --db is %s: they must name the same server", dir, inst.Engine, inst.URL, u.Redacted())
 	}
 	return inst.Restart, nil
-}
-
-// runWisconsin runs one Wisconsin plan into outDir (default under runs/),
-// prints its tables and returns its results (also when it failed part-way).
-func runWisconsin(ctx context.Context, stdout, stderr io.Writer, db, outDir, catalogRoot string, plan experiment.WisconsinPlan, command []string, config map[string]any, pause experiment.PausePolicy) (*results.WisconsinResults, error) {
-	outDir, release, err := reserveOut(outDir, "wisconsin")
-	if err != nil {
-		return nil, err
-	}
-	defer release()
-	setup := experiment.WisconsinSetup{DB: db, Dir: outDir, Command: redactArgs(command), Config: redactConfig(config), Version: Version(), Pause: pause}
-	return executeWisconsin(ctx, stdout, stderr, setup, catalogRoot, plan)
 }
 
 // executeWisconsin runs a Wisconsin plan on a prepared run directory (a

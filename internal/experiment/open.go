@@ -30,6 +30,9 @@ type Setup struct {
 	// Pause is --pause-on-error: how a unit that fails with a fault is
 	// tried again instead of ending the run.
 	Pause PausePolicy
+	// Tags label a new run (its manifest keeps them); a resumed run keeps
+	// its manifest's.
+	Tags []string
 }
 
 // opened is an engine session with its run directory and manifest.
@@ -100,7 +103,7 @@ func open(ctx context.Context, s Setup, experiment string, seed uint64, embedded
 	}
 	o.man = &results.Manifest{
 		Experiment: experiment, Command: s.Command, Config: s.Config, Dbgauge: s.Version, Go: goVersion(),
-		Started: started.UTC(), Seed: seed, DB: u.Redacted(), Engine: info, System: sysinfo.Describe(o.run.Dir),
+		Started: started.UTC(), Seed: seed, DB: u.Redacted(), Engine: info, System: sysinfo.Describe(o.run.Dir), Tags: results.NormalizeTags(s.Tags),
 	}
 	if err := o.run.WriteJSON("manifest.json", o.man); err != nil {
 		o.close()

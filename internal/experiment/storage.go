@@ -56,7 +56,7 @@ func RunStorage(ctx context.Context, s StorageSetup, plan StoragePlan, pr *progr
 	defer run.Close()
 	man := &results.Manifest{
 		Experiment: "storage", Command: s.Command, Config: s.Config, Dbgauge: s.Version, Go: goVersion(),
-		Started: started.UTC(), Seed: plan.Seed, System: sysinfo.Describe(plan.Dir),
+		Started: started.UTC(), Seed: plan.Seed, System: sysinfo.Describe(plan.Dir), Tags: results.NormalizeTags(s.Tags),
 	}
 	if err := run.WriteJSON("manifest.json", man); err != nil {
 		return nil, err

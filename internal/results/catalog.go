@@ -16,7 +16,8 @@ import (
 // source of truth: List compares it with the directories every time
 // (a stat per run), re-reads only runs that are new or changed, drops
 // runs whose directory is gone, and rebuilds it whole when it is missing,
-// unreadable or of another schema version. Its worth is that listing a
+// unreadable or of a newer schema version (an older one is migrated in
+// place: catalog_migrate.go). Its worth is that listing a
 // hundred runs does not decode a hundred results.json files, some of them
 // megabytes.
 const CatalogFile = "catalog.db"
@@ -44,7 +45,9 @@ type CatalogEntry struct {
 	Dbgauge    string
 	Command    []string
 	Headline   Headline
-	stamp      int64
+	// Tags are the manifest's (sorted; nil for none).
+	Tags  []string
+	stamp int64
 }
 
 // Status is one word for the run: complete, failed, unfinished (no
@@ -89,6 +92,23 @@ func RegisterIn(root, runDir string) error {
 	})
 	if err != nil {
 		return fmt.Errorf("register %s: %w", runDir, err)
+	}
+	return nil
+}
+
+// RegisterNearest records runDir again in the catalog that lists it: the
+// nearest directory above it, up to scanDepth levels, that holds a
+// catalog. Without one there is nothing to do (listing the directory of
+// runs reads the run afresh anyway).
+func RegisterNearest(runDir string) error {
+	abs, err := filepath.Abs(runDir)
+	if err != nil {
+		return err
+	}
+	for root, i := filepath.Dir(abs), 0; i < scanDepth; root, i = filepath.Dir(root), i+1 {
+		if st, err := os.Stat(filepath.Join(root, CatalogFile)); err == nil && st.Mode().IsRegular() {
+			return RegisterIn(root, abs)
+		}
 	}
 	return nil
 }

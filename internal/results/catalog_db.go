@@ -15,9 +15,10 @@ import (
 // The catalog's database: its schema, opening and creating it, bringing
 // it up to date, rebuilding it, and its rows.
 
-// catalogVersion is the schema version (PRAGMA user_version); a catalog
-// of any other version is rebuilt.
-const catalogVersion = 1
+// catalogVersion is the schema version (PRAGMA user_version). An older
+// catalog is migrated in place (catalog_migrate.go); a newer one, or a
+// database of no known version, is rebuilt.
+const catalogVersion = 2
 
 const catalogSchema = `
 CREATE TABLE IF NOT EXISTS runs (
@@ -35,7 +36,8 @@ CREATE TABLE IF NOT EXISTS runs (
 	headline_label  TEXT NOT NULL,
 	headline_value  REAL,
 	headline        TEXT NOT NULL,
-	stamp           INTEGER NOT NULL  -- fingerprint of results.json and manifest.json: presence, size, modification time
+	stamp           INTEGER NOT NULL, -- fingerprint of results.json and manifest.json: presence, size, modification time
+	tags            TEXT NOT NULL DEFAULT '[]' -- the manifest's tags, sorted, as a JSON array (version 2)
 );
 CREATE INDEX IF NOT EXISTS runs_started ON runs (started);
 `
@@ -51,16 +53,16 @@ func unreadable(err error) bool {
 }
 
 // openCatalog opens root's catalog, creating it (and its schema) when
-// missing. A catalog of another schema version, or a database that is not
-// a catalog, is errUnreadable; a file that is not a database gives
-// SQLite's own error (see unreadable).
+// missing and migrating an older one. A catalog of a newer schema
+// version, or a database that is not a catalog, is errUnreadable; a file
+// that is not a database gives SQLite's own error (see unreadable).
 func openCatalog(root string) (*sql.DB, error) {
 	path := filepath.Join(root, CatalogFile)
 	db, err := openDB(path)
 	if err != nil {
 		return nil, err
 	}
-	if err := ensureSchema(db); err != nil {
+	if err := ensureSchema(db, root); err != nil {
 		db.Close()
 		return nil, fmt.Errorf("catalog %s: %w", path, err)
 	}
@@ -80,11 +82,12 @@ func openDB(path string) (*sql.DB, error) {
 	return db, nil
 }
 
-// ensureSchema creates the schema in an empty database and checks the
-// version of an existing one. The check and the creation share one
-// write transaction, so two processes creating the catalog at once do not
-// both create it, nor take the other's fresh schema for a foreign one.
-func ensureSchema(db *sql.DB) error {
+// ensureSchema creates the schema in an empty database, migrates an
+// older one (its runs under root) and checks the version of any other.
+// The check and the creation or migration share one write transaction,
+// so two processes opening the catalog at once do not both create or
+// migrate it, nor take the other's fresh schema for a foreign one.
+func ensureSchema(db *sql.DB, root string) error {
 	var version int
 	if err := db.QueryRow("PRAGMA user_version").Scan(&version); err != nil {
 		return err
@@ -106,14 +109,19 @@ func ensureSchema(db *sql.DB) error {
 	}
 	switch {
 	case version == catalogVersion:
-		return nil // created meanwhile by another process
-	case version != 0:
-		return fmt.Errorf("%w: schema version %d, this dbgauge writes %d", errUnreadable, version, catalogVersion)
-	case objects > 0:
+		return nil // created or migrated meanwhile by another process
+	case version == 0 && objects > 0:
 		return fmt.Errorf("%w: a database that is not a catalog of runs", errUnreadable)
-	}
-	if _, err := tx.Exec(catalogSchema); err != nil {
-		return err
+	case version == 0:
+		if _, err := tx.Exec(catalogSchema); err != nil {
+			return err
+		}
+	case version < catalogVersion:
+		if err := migrate(tx, root, version); err != nil {
+			return err
+		}
+	default:
+		return fmt.Errorf("%w: schema version %d, this dbgauge writes %d", errUnreadable, version, catalogVersion)
 	}
 	if _, err := tx.Exec(fmt.Sprintf("PRAGMA user_version = %d", catalogVersion)); err != nil {
 		return err
@@ -225,7 +233,7 @@ func fill(path, root string, dirs []string) ([]CatalogEntry, error) {
 		return nil, err
 	}
 	defer db.Close()
-	if err := ensureSchema(db); err != nil {
+	if err := ensureSchema(db, root); err != nil {
 		return nil, err
 	}
 	tx, err := db.Begin()
@@ -250,6 +258,10 @@ func upsert(tx *sql.Tx, e CatalogEntry) error {
 	if err != nil {
 		return err
 	}
+	tags, err := json.Marshal(append([]string{}, NormalizeTags(e.Tags)...)) // "[]" for none, as the column's default
+	if err != nil {
+		return err
+	}
 	var finished, value any
 	if e.Finished != nil {
 		finished = e.Finished.UnixNano()
@@ -258,15 +270,15 @@ func upsert(tx *sql.Tx, e CatalogEntry) error {
 		value = *e.Headline.Value
 	}
 	_, err = tx.Exec(`INSERT OR REPLACE INTO runs (path, experiment, engine, engine_version, started, finished, has_results, complete, error,
-		dbgauge_version, command, headline_label, headline_value, headline, stamp) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+		dbgauge_version, command, headline_label, headline_value, headline, stamp, tags) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
 		e.Path, e.Experiment, e.Engine, e.EngineVersion, unixNano(e.Started), finished, e.HasResults, e.Complete, e.Error,
-		e.Dbgauge, string(cmd), e.Headline.Label, value, e.Headline.Text, e.stamp)
+		e.Dbgauge, string(cmd), e.Headline.Label, value, e.Headline.Text, e.stamp, string(tags))
 	return err
 }
 
 func selectEntries(tx *sql.Tx) ([]CatalogEntry, error) {
 	rows, err := tx.Query(`SELECT path, experiment, engine, engine_version, started, finished, has_results, complete, error,
-		dbgauge_version, command, headline_label, headline_value, headline, stamp FROM runs ORDER BY started DESC, path`)
+		dbgauge_version, command, headline_label, headline_value, headline, stamp, tags FROM runs ORDER BY started DESC, path`)
 	if err != nil {
 		return nil, err
 	}
@@ -277,9 +289,9 @@ func selectEntries(tx *sql.Tx) ([]CatalogEntry, error) {
 		var started int64
 		var finished sql.NullInt64
 		var value sql.NullFloat64
-		var cmd string
+		var cmd, tags string
 		if err := rows.Scan(&e.Path, &e.Experiment, &e.Engine, &e.EngineVersion, &started, &finished, &e.HasResults, &e.Complete, &e.Error,
-			&e.Dbgauge, &cmd, &e.Headline.Label, &value, &e.Headline.Text, &e.stamp); err != nil {
+			&e.Dbgauge, &cmd, &e.Headline.Label, &value, &e.Headline.Text, &e.stamp, &tags); err != nil {
 			return nil, err
 		}
 		if started != 0 {
@@ -296,6 +308,10 @@ func selectEntries(tx *sql.Tx) ([]CatalogEntry, error) {
 		if err := json.Unmarshal([]byte(cmd), &e.Command); err != nil {
 			return nil, fmt.Errorf("%w: command of %s: %v", errUnreadable, e.Path, err)
 		}
+		if err := json.Unmarshal([]byte(tags), &e.Tags); err != nil {
+			return nil, fmt.Errorf("%w: tags of %s: %v", errUnreadable, e.Path, err)
+		}
+		e.Tags = NormalizeTags(e.Tags)
 		out = append(out, e)
 	}
 	return out, rows.Err()

@@ -79,17 +79,17 @@ func TestWriteCatalog(t *testing.T) {
 		{Path: "b-dsbench", Experiment: "dsbench", Engine: "postgres", EngineVersion: "16.2", Started: time.Date(2025, 1, 2, 3, 4, 5, 0, time.UTC), Finished: &fin,
 			HasResults: true, Complete: true, Headline: results.Headline{Label: "DSI", Value: ptr(0.5), Text: "0.5"}},
 		{Path: "a-storage", Experiment: "storage", HasResults: true, Error: "sequential write: disk full"},
-		{Path: "c/sqlite/run", Experiment: "wisconsin", Engine: "sqlite"},
+		{Path: "c/sqlite/run", Experiment: "wisconsin", Engine: "sqlite", Tags: []string{"nightly", "pg16"}},
 	}
 	var b bytes.Buffer
 	if err := results.WriteCatalog(&b, entries); err != nil {
 		t.Fatal(err)
 	}
 	want := strings.Join([]string{
-		"STARTED (UTC)        EXPERIMENT  ENGINE         STATUS      HEADLINE  DIRECTORY",
-		"2025-01-02 03:04:05  dsbench     postgres 16.2  complete    DSI: 0.5  b-dsbench",
-		"-                    storage     -              failed      -         a-storage",
-		"-                    wisconsin   sqlite         unfinished  -         c/sqlite/run",
+		"STARTED (UTC)        EXPERIMENT  ENGINE         STATUS      HEADLINE  TAGS          DIRECTORY",
+		"2025-01-02 03:04:05  dsbench     postgres 16.2  complete    DSI: 0.5  -             b-dsbench",
+		"-                    storage     -              failed      -         -             a-storage",
+		"-                    wisconsin   sqlite         unfinished  -         nightly,pg16  c/sqlite/run",
 		""}, "\n")
 	if b.String() != want {
 		t.Errorf("got\n%s\nwant\n%s", b.String(), want)

@@ -99,7 +99,7 @@ func readEntry(root, rel string) CatalogEntry {
 	e.Engine, e.EngineVersion = s.engineOf()
 	e.HasResults, e.Complete, e.Error = s.Results != nil, s.Complete, s.Error
 	if m := s.Manifest; m != nil {
-		e.Started, e.Finished, e.Dbgauge, e.Command = m.Started.UTC(), m.Finished, m.Dbgauge, m.Command
+		e.Started, e.Finished, e.Dbgauge, e.Command, e.Tags = m.Started.UTC(), m.Finished, m.Dbgauge, m.Command, NormalizeTags(m.Tags)
 		if e.Finished != nil {
 			t := e.Finished.UTC()
 			e.Finished = &t

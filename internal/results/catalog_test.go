@@ -292,7 +292,7 @@ func TestCatalogConcurrentRegister(t *testing.T) {
 	}
 }
 
-// A catalog of another schema version is rebuilt, not misread.
+// A catalog of a newer schema version is rebuilt, not misread.
 func TestCatalogOtherVersionRebuilt(t *testing.T) {
 	root := copyRuns(t)
 	listed, err := results.List(root)
@@ -315,8 +315,8 @@ func TestCatalogOtherVersionRebuilt(t *testing.T) {
 	defer db.Close()
 	var v int
 	db.QueryRow("PRAGMA user_version").Scan(&v)
-	if v != 1 {
-		t.Errorf("catalog version %d after rebuilding, want 1", v)
+	if v != 2 {
+		t.Errorf("catalog version %d after rebuilding, want 2", v)
 	}
 }
 

@@ -22,4 +22,7 @@ type Manifest struct {
 	Engine     dbms.Info      `json:"engine"`
 	System     sysinfo.System `json:"system"`
 	Notes      []string       `json:"notes,omitempty"`
+	// Tags are the run's labels (tags.go), sorted: given with --tag,
+	// changed afterwards with `dbgauge tag`, kept by `dbgauge resume`.
+	Tags []string `json:"tags,omitempty"`
 }

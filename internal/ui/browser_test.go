@@ -26,6 +26,7 @@ func TestHistoryInBrowser(t *testing.T) {
 	if err := os.RemoveAll(filepath.Join(dir, runDS)); err != nil {
 		t.Fatal(err)
 	}
+	tagRuns(t, dir, map[string][]string{runA: {"nightly"}})
 	h := newUI(t, Options{Dir: dir, Token: "s3cret"})
 	srv := httptest.NewServer(h)
 	defer srv.Close()
@@ -45,6 +46,27 @@ func TestHistoryInBrowser(t *testing.T) {
 		}
 	}
 	shot(t, ctx, "ui-history.png")
+
+	// A run's tag is a link to the runs that carry it; the tag filter
+	// then shows it chosen.
+	if err := chromedp.Do(ctx, chromedp.Click(chromedp.CSS(`a.tag`)), chromedp.WaitVisible(chromedp.CSS("#compare table"))); err != nil {
+		t.Fatalf("following the tag: %v", err)
+	}
+	tagged, err := chromedp.Run(ctx, chromedp.Text(chromedp.CSS("body")))
+	if err != nil {
+		t.Fatal(err)
+	}
+	chosen, err := chromedp.Run(ctx, chromedp.Value(chromedp.CSS(`select[name="tag"]`)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(tagged, "1 of 2 runs") || !strings.Contains(tagged, runA) || strings.Contains(tagged, runB) || chosen != "nightly" {
+		t.Errorf("the tag nightly lists otherwise than runA alone (tag filter %q):\n%s", chosen, tagged)
+	}
+	shot(t, ctx, "ui-history-tag.png")
+	if err := chromedp.Do(ctx, chromedp.Navigate(srv.URL+"/"), chromedp.WaitVisible(chromedp.CSS("#compare table"))); err != nil {
+		t.Fatalf("back to every run: %v", err)
+	}
 
 	if err := chromedp.Do(ctx,
 		chromedp.Click(chromedp.CSS(`input[value="`+runB+`"]`)),

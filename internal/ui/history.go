@@ -15,6 +15,9 @@ import (
 // filter is the history page's query: each field empty for "any".
 type filter struct {
 	Experiment, Engine, Status string
+	// Tags are the tag parameters (repeatable): runs that carry every
+	// one, as dbgauge list --tag.
+	Tags []string
 	// From and To are days (YYYY-MM-DD, UTC), both included.
 	From, To string
 	from, to time.Time
@@ -24,6 +27,11 @@ type filter struct {
 // error naming the field and the form it wants.
 func parseFilter(q url.Values) (filter, error) {
 	f := filter{Experiment: q.Get("experiment"), Engine: q.Get("engine"), Status: q.Get("status"), From: q.Get("from"), To: q.Get("to")}
+	for _, t := range q["tag"] {
+		if t != "" { // the form's "any"
+			f.Tags = append(f.Tags, t)
+		}
+	}
 	for _, d := range []struct {
 		name, text string
 		at         *time.Time
@@ -47,6 +55,7 @@ func (f filter) keeps(e results.CatalogEntry) bool {
 	case f.Experiment != "" && e.Experiment != f.Experiment,
 		f.Engine != "" && e.Engine != f.Engine,
 		f.Status != "" && e.Status() != f.Status,
+		!e.HasTags(f.Tags),
 		!f.from.IsZero() && e.Started.Before(f.from),
 		!f.to.IsZero() && !e.Started.Before(f.to.AddDate(0, 0, 1)):
 		return false
@@ -65,6 +74,15 @@ type historyRow struct {
 	Live, Replay string
 }
 
+// Tag is the first tag filter, which the form's tag list shows selected
+// (a link may carry several).
+func (f filter) Tag() string {
+	if len(f.Tags) == 0 {
+		return ""
+	}
+	return f.Tags[0]
+}
+
 // historyPage is what the history template is given.
 type historyPage struct {
 	Filter                         filter
@@ -73,6 +91,7 @@ type historyPage struct {
 	Total                          int
 	Dir                            string
 	Problem                        string
+	Tags                           []string // every tag of the runs, for the tag filter
 }
 
 // history lists the runs under the directory of runs, newest first, from
@@ -94,6 +113,9 @@ func (s *server) history(w http.ResponseWriter, r *http.Request) {
 	for _, e := range entries {
 		p.Experiments = appendNew(p.Experiments, e.Experiment)
 		p.Engines = appendNew(p.Engines, e.Engine)
+		for _, t := range e.Tags {
+			p.Tags = appendNew(p.Tags, t)
+		}
 		if err != nil || !f.keeps(e) {
 			continue
 		}
@@ -106,6 +128,7 @@ func (s *server) history(w http.ResponseWriter, r *http.Request) {
 	}
 	slices.Sort(p.Experiments)
 	slices.Sort(p.Engines)
+	slices.Sort(p.Tags)
 	render(w, code, "history.html", p)
 }
 
