@@ -73,6 +73,7 @@ func (f *wisconsinFlags) bind(fl *pflag.FlagSet) {
 
 func init() {
 	registerCommand("wisconsin", newWisconsin)
+	registerExperiment("wisconsin")
 	registerResumer("wisconsin", resumeWisconsin)
 }
 
@@ -90,7 +91,7 @@ database afterwards unless --drop is given.`,
 		Args: noArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			plan, err := f.plan()
-			if err != nil {
+			if err != nil || checkOnly(cmd.Context()) {
 				return err
 			}
 			_, err = runWisconsin(cmd.Context(), stdout, stderr, f.db, f.out, "", plan, os.Args, effectiveFlags(cmd.Flags()), pause.policy())

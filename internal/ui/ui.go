@@ -2,9 +2,11 @@
 // from the binary (every template and asset embedded, nothing fetched
 // from a network). This first part serves the history of runs from the
 // catalog (the same list as dbgauge list), the files of the run
-// directories (each run's report.html), and the comparison of ticked
-// runs (the same page as dbgauge compare). It only reads; Options.ReadOnly
-// is kept for the pages that will launch and stop runs.
+// directories (each run's report.html), the comparison of ticked runs
+// (the same page as dbgauge compare), and a run form per experiment,
+// made from the command line's flags (forms.go), which launches runs as
+// child processes (launch.go, jobs.go) and saves named profiles
+// (profiles.go).
 package ui
 
 import (
@@ -23,9 +25,14 @@ type Options struct {
 	// requireToken); it must be set when the server listens on anything
 	// but loopback (CheckListen).
 	Token string
-	// ReadOnly will refuse the pages that start, stop or mark runs; no
-	// page writes anything yet.
+	// ReadOnly refuses what starts, stops or marks runs, or saves a
+	// profile (403); the forms then show no such button.
 	ReadOnly bool
+	// Experiments are the command line's experiment commands, for the run
+	// forms (nil: no forms).
+	Experiments Experiments
+	// Binary is the dbgauge executable a form's run is launched with.
+	Binary string
 }
 
 //go:embed assets
@@ -37,11 +44,14 @@ var pages = template.Must(template.New("").Funcs(funcs).ParseFS(assets, "assets/
 // requests (the catalog is read on each).
 type server struct {
 	opt Options
+	// csrf is the secret every form of the server carries (guard).
+	csrf string
+	jobs *jobs
 }
 
 // New returns the interface's handler for opt. The directory of runs must
 // exist.
-func New(opt Options) (http.Handler, error) {
+func New(opt Options) (*Handler, error) {
 	st, err := os.Stat(opt.Dir)
 	if err != nil {
 		return nil, err
@@ -49,13 +59,19 @@ func New(opt Options) (http.Handler, error) {
 	if !st.IsDir() {
 		return nil, errors.New(opt.Dir + " is not a directory")
 	}
-	s := &server{opt: opt}
+	s := &server{opt: opt, csrf: newSecret(), jobs: &jobs{}}
 	mux := http.NewServeMux()
 	mux.HandleFunc("GET /{$}", s.history)
 	mux.HandleFunc("GET /compare", s.compare)
 	mux.HandleFunc("GET /runs/", s.runFile)
 	mux.Handle("GET /assets/", http.FileServerFS(assets))
-	return requireToken(opt.Token, securityHeaders(mux)), nil
+	mux.HandleFunc("GET /new", s.experiments)
+	mux.HandleFunc("GET /new/{experiment}", s.showForm)
+	mux.HandleFunc("POST /new/{experiment}/check", s.guard(s.checkForm))
+	mux.HandleFunc("POST /new/{experiment}", s.guard(s.writes(s.launch)))
+	mux.HandleFunc("POST /new/{experiment}/profiles", s.guard(s.writes(s.saveProfile)))
+	mux.HandleFunc("GET /jobs", s.jobsPage)
+	return &Handler{Handler: requireToken(opt.Token, securityHeaders(mux)), jobs: s.jobs}, nil
 }
 
 // securityHeaders keeps the pages from being framed by another site.
