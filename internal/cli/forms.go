@@ -73,7 +73,9 @@ func (forms) Forms() []ui.Experiment {
 func describe(name string) ui.Experiment {
 	cmd := commands[name](io.Discard, io.Discard)
 	e := ui.Experiment{Name: name, Short: cmd.Short, Long: cmd.Long}
-	cmd.Flags().VisitAll(func(f *pflag.Flag) {
+	fs := cmd.Flags()
+	fs.SortFlags = false // the order they were bound in: the author's
+	fs.VisitAll(func(f *pflag.Flag) {
 		if slices.Contains(notInForms, f.Name) {
 			return
 		}
@@ -182,6 +184,6 @@ func (forms) Redact(args []string) []string { return redactArgs(args) }
 // kinds of flagtype values without a Type of their own are recognised by
 // these methods; keep them in step with flagtype.
 var (
-	_ interface{ IsList() bool }       = (*flagtype.List[int64])(nil)
+	_ interface{ IsList() bool }      = (*flagtype.List[int64])(nil)
 	_ interface{ Allowed() []string } = (*flagtype.Value[string])(nil)
 )
