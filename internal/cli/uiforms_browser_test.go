@@ -1,0 +1,83 @@
+package cli
+
+import (
+	"context"
+	"net/http/httptest"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+
+	"github.com/dbgauge/dbgauge/internal/report/browser"
+)
+
+// TestFormInBrowser drives Chromium through the dsbench form as a person
+// would: open it, type a negative duration, launch, and read on the form
+// that comes back the very line the command line prints for it; no run
+// starts and nothing is written.
+// The screenshot is kept as an artifact (ui-form-bad-input.png).
+func TestFormInBrowser(t *testing.T) {
+	chromium, err := browser.Binary()
+	if err != nil {
+		t.Fatal(err) // make test installs it: its absence is a failure, not a skip
+	}
+	_, _, stderr := run("dsbench", "--duration", "-1s")
+	line := strings.TrimSpace(stderr)
+	if !strings.HasPrefix(line, "dbgauge: --duration") {
+		t.Fatalf("the command line says %q", line)
+	}
+	h, dir := formUI(t, "/nonexistent/dbgauge", false)
+	srv := httptest.NewServer(h)
+	defer srv.Close()
+
+	opts := append(chromedp.DefaultExecAllocatorOptions[:],
+		chromedp.ExecPath(chromium), chromedp.NoSandbox, chromedp.Headless, chromedp.DisableGPU,
+		chromedp.UserDataDir(t.TempDir()), chromedp.WindowSize(1280, 900),
+		// Nothing may be fetched from elsewhere.
+		chromedp.Flag("host-resolver-rules", "MAP * ~NOTFOUND, EXCLUDE 127.0.0.1"),
+	)
+	alloc, cancel := chromedp.NewExecAllocator(context.Background(), opts...)
+	defer cancel()
+	ctx, cancel := chromedp.NewContext(alloc)
+	defer cancel()
+	ctx, cancel = context.WithTimeout(ctx, 2*time.Minute) // a bound on the whole test
+	defer cancel()
+
+	duration := chromedp.CSS(`input[name="flag.duration"]`)
+	if err := chromedp.Do(ctx,
+		chromedp.Navigate(srv.URL+"/new/dsbench"),
+		chromedp.WaitVisible(chromedp.CSS(`#launch`)),
+		chromedp.Clear(duration),
+		chromedp.SendKeys(duration, "-1s"),
+		chromedp.Click(chromedp.CSS(`#launch`)),
+		chromedp.WaitVisible(chromedp.CSS(`#problem`)),
+	); err != nil {
+		t.Fatalf("the form: %v", err)
+	}
+	shown, err := chromedp.Run(ctx, chromedp.Text(chromedp.CSS(`#problem`)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	command, err := chromedp.Run(ctx, chromedp.Text(chromedp.CSS(`#command`)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if shown != line {
+		t.Errorf("the form shows %q, the command line %q", shown, line)
+	}
+	if command != "dbgauge dsbench --duration=-1s" {
+		t.Errorf("the command shown is %q", command)
+	}
+	png, err := chromedp.Run(ctx, chromedp.FullScreenshot(100))
+	if err != nil {
+		t.Fatal(err)
+	}
+	saveArtifact(t, "ui-form-bad-input.png", png)
+	if n := len(h.Jobs()); n != 0 {
+		t.Errorf("%d runs started", n)
+	}
+	if left := entries(t, dir); len(left) != 0 {
+		t.Errorf("the refused form wrote %v", left)
+	}
+}
