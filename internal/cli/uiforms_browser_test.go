@@ -45,17 +45,33 @@ func TestFormInBrowser(t *testing.T) {
 	defer cancel()
 
 	duration := chromedp.CSS(`input[name="flag.duration"]`)
+	problem := chromedp.CSS(`#problem`)
+	// As the field changes, the page asks the server and shows the
+	// command line's answer before anything is sent.
 	if err := chromedp.Do(ctx,
 		chromedp.Navigate(srv.URL+"/new/dsbench"),
 		chromedp.WaitVisible(chromedp.CSS(`#launch`)),
 		chromedp.Clear(duration),
 		chromedp.SendKeys(duration, "-1s"),
-		chromedp.Click(chromedp.CSS(`#launch`)),
-		chromedp.WaitVisible(chromedp.CSS(`#problem`)),
+		chromedp.WaitVisible(problem),
 	); err != nil {
 		t.Fatalf("the form: %v", err)
 	}
-	shown, err := chromedp.Run(ctx, chromedp.Text(chromedp.CSS(`#problem`)))
+	if live, err := chromedp.Run(ctx, chromedp.Text(problem)); err != nil || live != line {
+		t.Errorf("as typed, the form shows %q (%v), the command line %q", live, err, line)
+	}
+	resp, err := chromedp.RunResponse(ctx, chromedp.Click(chromedp.CSS(`#launch`)))
+	if err != nil {
+		t.Fatalf("launching: %v", err)
+	}
+	if resp.Status != 400 {
+		t.Errorf("launching refused values: status %d, want 400", resp.Status)
+	}
+	where, err := chromedp.Run(ctx, chromedp.Location())
+	if err != nil || !strings.HasSuffix(where, "/new/dsbench") {
+		t.Errorf("after launching the page is %s (%v), want the form again", where, err)
+	}
+	shown, err := chromedp.Run(ctx, chromedp.Text(problem))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -111,6 +111,9 @@ func TestFormForEveryExperiment(t *testing.T) {
 	if list.code != http.StatusOK {
 		t.Fatalf("/new: status %d", list.code)
 	}
+	if history := getPage(h, "/"); !strings.Contains(history.body, `<a href="/new">New run</a>`) {
+		t.Errorf("the history page has no link to the forms")
+	}
 	if !experimentNames["probe"] || !experimentNames["dsbench"] || !experimentNames["wisconsin"] {
 		t.Fatalf("the registry of experiments lacks probe, dsbench or wisconsin: %v", experimentNames)
 	}
@@ -252,6 +255,14 @@ func TestFormGuards(t *testing.T) {
 	same := postForm(h, "/new/dsbench/check", formOf(csrf, "cycles", "2"), "Origin", "http://example.com") // httptest's Host
 	if same.code != http.StatusOK || !strings.Contains(same.body, "dbgauge dsbench --cycles=2") {
 		t.Errorf("the server's own form: status %d\n%s", same.code, same.body)
+	}
+
+	tokened, err := ui.New(ui.Options{Dir: t.TempDir(), Token: "s3cret", Experiments: forms{}, Binary: "/nonexistent/dbgauge"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := postForm(tokened, "/new/dsbench", formOf(csrf, "cycles", "2")); got.code != http.StatusUnauthorized {
+		t.Errorf("launching without the token: status %d, want 401", got.code)
 	}
 
 	ro, roDir := formUI(t, "/nonexistent/dbgauge", true)
