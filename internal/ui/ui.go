@@ -41,7 +41,7 @@ var assets embed.FS
 var pages = template.Must(template.New("").Funcs(funcs).ParseFS(assets, "assets/*.html"))
 
 // server holds what the handlers share; it keeps no state between
-// requests (the catalog is read on each).
+// requests (the catalog is read on each) but the runs it launched.
 type server struct {
 	opt Options
 	// csrf is the secret every form of the server carries (guard).
