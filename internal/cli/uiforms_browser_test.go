@@ -31,18 +31,11 @@ func TestFormInBrowser(t *testing.T) {
 	srv := httptest.NewServer(h)
 	defer srv.Close()
 
-	opts := append(chromedp.DefaultExecAllocatorOptions[:],
-		chromedp.ExecPath(chromium), chromedp.NoSandbox, chromedp.Headless, chromedp.DisableGPU,
-		chromedp.UserDataDir(t.TempDir()), chromedp.WindowSize(1280, 900),
-		// Nothing may be fetched from elsewhere.
-		chromedp.Flag("host-resolver-rules", "MAP * ~NOTFOUND, EXCLUDE 127.0.0.1"),
-	)
-	alloc, cancel := chromedp.NewExecAllocator(context.Background(), opts...)
-	defer cancel()
-	ctx, cancel := chromedp.NewContext(alloc)
-	defer cancel()
-	ctx, cancel = context.WithTimeout(ctx, 2*time.Minute) // a bound on the whole test
-	defer cancel()
+	ctx := newBrowser(t, chromium)
+	if err := chromedp.Do(ctx, chromedp.Navigate(srv.URL+"/new"), chromedp.WaitVisible(chromedp.CSS(`table`))); err != nil {
+		t.Fatalf("the list of experiments: %v", err)
+	}
+	screenshot(t, ctx, "ui-new.png")
 
 	duration := chromedp.CSS(`input[name="flag.duration"]`)
 	problem := chromedp.CSS(`#problem`)
@@ -85,15 +78,37 @@ func TestFormInBrowser(t *testing.T) {
 	if command != "dbgauge dsbench --duration=-1s" {
 		t.Errorf("the command shown is %q", command)
 	}
-	png, err := chromedp.Run(ctx, chromedp.FullScreenshot(100))
-	if err != nil {
-		t.Fatal(err)
-	}
-	saveArtifact(t, "ui-form-bad-input.png", png)
+	screenshot(t, ctx, "ui-form-bad-input.png")
 	if n := len(h.Jobs()); n != 0 {
 		t.Errorf("%d runs started", n)
 	}
 	if left := entries(t, dir); len(left) != 0 {
 		t.Errorf("the refused form wrote %v", left)
 	}
+}
+
+// newBrowser is a headless Chromium that resolves no name but the test
+// server's address, closed when the test ends; a bound on its use.
+func newBrowser(t *testing.T, chromium string) context.Context {
+	t.Helper()
+	opts := append(chromedp.DefaultExecAllocatorOptions[:],
+		chromedp.ExecPath(chromium), chromedp.NoSandbox, chromedp.Headless, chromedp.DisableGPU,
+		chromedp.UserDataDir(t.TempDir()), chromedp.WindowSize(1280, 900),
+		chromedp.Flag("host-resolver-rules", "MAP * ~NOTFOUND, EXCLUDE 127.0.0.1"),
+	)
+	alloc, cancelAlloc := chromedp.NewExecAllocator(context.Background(), opts...)
+	ctx, cancelCtx := chromedp.NewContext(alloc)
+	ctx, cancel := context.WithTimeout(ctx, 2*time.Minute)
+	t.Cleanup(func() { cancel(); cancelCtx(); cancelAlloc() })
+	return ctx
+}
+
+// screenshot saves the page the browser shows as the artifact name.
+func screenshot(t *testing.T, ctx context.Context, name string) {
+	t.Helper()
+	png, err := chromedp.Run(ctx, chromedp.FullScreenshot(100))
+	if err != nil {
+		t.Fatalf("screenshot %s: %v", name, err)
+	}
+	saveArtifact(t, name, png)
 }

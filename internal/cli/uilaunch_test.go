@@ -7,6 +7,7 @@ import (
 	"io"
 	"io/fs"
 	"net/http"
+	"net/http/httptest"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -16,6 +17,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/chromedp/chromedp"
+
+	"github.com/dbgauge/dbgauge/internal/report/browser"
 	"github.com/dbgauge/dbgauge/internal/results"
 	"github.com/dbgauge/dbgauge/internal/server"
 	"github.com/dbgauge/dbgauge/internal/ui"
@@ -48,6 +52,22 @@ func launch(t *testing.T, h http.Handler, experiment string, pairs ...string) st
 		t.Fatalf("launching %s %v: status %d, location %q\n%s", experiment, pairs, got.code, got.hdr.Get("Location"), got.body)
 	}
 	return m[1]
+}
+
+// jobsShot keeps a screenshot of h's jobs page as the artifact name.
+func jobsShot(t *testing.T, h http.Handler, name string) {
+	t.Helper()
+	chromium, err := browser.Binary()
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := httptest.NewServer(h)
+	defer srv.Close()
+	ctx := newBrowser(t, chromium)
+	if err := chromedp.Do(ctx, chromedp.Navigate(srv.URL+"/jobs"), chromedp.WaitVisible(chromedp.CSS(`table`))); err != nil {
+		t.Fatalf("the jobs page: %v", err)
+	}
+	screenshot(t, ctx, name)
 }
 
 // waitJob waits for the launched run rel to end (a bound, not a
@@ -109,6 +129,7 @@ func TestFormLaunchesRuns(t *testing.T) {
 				t.Errorf("the jobs page does not show %q:\n%s", s, page.body)
 			}
 		}
+		jobsShot(t, h, "ui-jobs.png")
 	})
 
 	t.Run("engine-refuses", func(t *testing.T) {
@@ -132,6 +153,7 @@ func TestFormLaunchesRuns(t *testing.T) {
 		if left := entries(t, dir); len(left) != 0 {
 			t.Errorf("the refused run left %v in the directory of runs", left)
 		}
+		jobsShot(t, h, "ui-jobs-refused.png")
 	})
 
 	t.Run("same-as-command-line", func(t *testing.T) {
