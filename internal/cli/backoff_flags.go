@@ -30,6 +30,7 @@ func (f *backoffFlags) bind(fl *pflag.FlagSet) {
 	f.fs = fl
 	fl.Var(f.cap, "backoff-cap", "with "+f.needs+": the longest wait between attempts after the connection was lost or refused, or the server was shutting down, starting or full (capped exponential backoff from 10ms, jittered)")
 	fl.Var(f.giveUp, "give-up", "with "+f.needs+": how long such a fault may last before the run fails, naming it")
+	inGroup(fl, "Waiting out a server's faults", "backoff-cap", "give-up")
 }
 
 // plan checks the flags against each other and returns the values; they

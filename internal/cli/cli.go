@@ -59,7 +59,7 @@ func Run(stdout, stderr io.Writer, args []string) int {
 	defer stop()
 	root := newRoot(stdout, stderr)
 	if err := findCommand(root, args); err != nil {
-		fmt.Fprintf(stderr, "dbgauge: %s\n", dbms.RedactPasswords(err.Error()))
+		fmt.Fprintln(stderr, errorLine(err))
 		return ExitBadInput
 	}
 	root.SetArgs(args)
@@ -69,10 +69,15 @@ func Run(stdout, stderr io.Writer, args []string) int {
 	if err == nil {
 		return ExitOK
 	}
-	code := exitCode(err)
-	// No message shows a password, whoever wrote it (a driver quoting the URL).
-	fmt.Fprintf(stderr, "dbgauge: %s\n", dbms.RedactPasswords(firstLine(err.Error())))
-	return code
+	fmt.Fprintln(stderr, errorLine(err))
+	return exitCode(err)
+}
+
+// errorLine is the one line dbgauge prints for err (the web interface's
+// forms show the same). No message shows a password, whoever wrote it (a
+// driver quoting the URL).
+func errorLine(err error) string {
+	return "dbgauge: " + dbms.RedactPasswords(firstLine(err.Error()))
 }
 
 // exitCode tells bad input (exit 2) from a failed run by the error's

@@ -84,6 +84,7 @@ type experimentCmd[P any, R results.Results] struct {
 // results kind has units, `dbgauge resume` able to continue its runs.
 func (e experimentCmd[P, R]) register() {
 	registerCommand(e.name, e.command)
+	registerExperiment(e.name)
 	if e.resumable() {
 		registerResumer(e.name, e.resume)
 	}
@@ -102,7 +103,7 @@ func (e experimentCmd[P, R]) command(stdout, stderr io.Writer) *cobra.Command {
 	cmd := &cobra.Command{Use: e.use, Short: e.short, Long: e.long, Args: noArgs, Hidden: e.hidden,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			plan, err := f.plan()
-			if err != nil {
+			if err != nil || checkOnly(cmd.Context()) {
 				return err
 			}
 			db, out := f.target()

@@ -39,6 +39,7 @@ func (f *nodesFlags) bind(fl *pflag.FlagSet) {
 	fl.StringVar(&f.caFile, "tls-ca", "", "with --nats: the certificate authority of that server's TLS certificate (PEM)")
 	fl.Var(f.agentTimeout, "agent-timeout", "with --nodes: how long to wait for the agents to register")
 	fl.BoolVar(&f.tolerate, "tolerate-node-loss", false, "go on with the surviving agents when one is lost (no heartbeat for 10 s), flagging the cycle; by default the run ends there, keeping what was measured")
+	inGroup(fl, "Remote load nodes", "listen", "nats", "token", "tls-cert", "tls-key", "tls-ca", "agent-timeout", "tolerate-node-loss")
 }
 
 // plan checks the remote flags against --nodes and --db: nil for a local

@@ -115,6 +115,7 @@ func bindPause(fs *pflag.FlagSet) *pauseFlags {
 	p := &pauseFlags{limit: flagtype.Duration(experiment.DefaultPauseLimit)}
 	fs.BoolVar(&p.on, "pause-on-error", false, fmt.Sprintf("when a unit (a scale, a Q@C, a pair, a point) fails with a fault, keep what was measured and try it again after %s, doubling up to %s between tries, instead of ending", experiment.PauseFirstWait, experiment.PauseMaxWait))
 	fs.Var(p.limit, "pause-limit", "with --pause-on-error: end the run when a unit has been failing for this long")
+	inGroup(fs, "Pausing on errors", "pause-on-error", "pause-limit")
 	return p
 }
 

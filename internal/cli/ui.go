@@ -5,6 +5,7 @@ import (
 	"io"
 	"net"
 	"os"
+	"time"
 
 	"github.com/spf13/cobra"
 
@@ -13,13 +14,18 @@ import (
 
 func init() { registerCommand("ui", newUI) }
 
+// endRunsWait bounds how long dbgauge ui, once interrupted, waits for the
+// runs it launched to end (each got SIGINT, as Ctrl-C, and ends within
+// seconds, writing what it measured).
+const endRunsWait = 2 * time.Minute
+
 // newUI serves the local web interface until interrupted.
 func newUI(stdout, stderr io.Writer) *cobra.Command {
 	var listen, dir, token string
 	var readOnly bool
 	cmd := &cobra.Command{
 		Use:   "ui [--listen 127.0.0.1:8080] [--dir runs] [--token T] [--read-only]",
-		Short: "A local web interface: the history of runs, their reports, live pages, replays, and the comparison of ticked runs",
+		Short: "A local web interface: run forms, the history of runs, their reports, live pages, replays, and the comparison of ticked runs",
 		Long: `Serve dbgauge's web interface until interrupted (Ctrl-C). Everything it needs
 is inside the binary; it fetches nothing from a network.
 
@@ -46,9 +52,25 @@ printed at start (it ends in ?token=..., which sets a cookie), or send the
 header Authorization: Bearer T. The buttons' requests must come from the
 interface's own pages, never from another site's.
 
---read-only refuses every request that would change a run (HTTP 403) and
-leaves the buttons off the pages. Listing brings catalog.db up to date, as
-dbgauge list does.`,
+New run (/new) has a form for every experiment command, made from its
+flags: each field has the flag's default and help, the page shows the
+equivalent dbgauge command as the fields change, and the command line's
+own checks judge the values, so a bad value gets the very line dbgauge
+would print, and nothing starts. A run is launched as a child process,
+this dbgauge binary with that command line and --out DIR/<UTC time>-NAME,
+so it writes the same run directory and journal as on the command line,
+and the browser goes to its live page. Launched runs (/jobs) shows each
+one running or ended, with its exit code and the last lines of its
+output. Ctrl-C passes on to the runs still going: each ends as Ctrl-C
+ends it, keeping every finished measurement, and dbgauge ui waits for
+them (up to 2 minutes). A form's values can be saved as a named profile
+(letters, digits, - _ .), kept as JSON in
+DIR/.dbgauge-ui/profiles/EXPERIMENT/NAME.json, and loaded again from the
+form.
+
+--read-only refuses every request that would launch, stop, abort or mark
+a run or save a profile (HTTP 403), and leaves those buttons off the
+pages. Listing brings catalog.db up to date, as dbgauge list does.`,
 		Args: noArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if token == "" {
@@ -60,7 +82,11 @@ dbgauge list does.`,
 			if err := ui.CheckListen(listen, token); err != nil {
 				return usagef("--listen %s: %v: add --token T (or $%s), or listen on loopback, e.g. --listen 127.0.0.1:8080", listen, err, tokenEnv)
 			}
-			h, err := ui.New(ui.Options{Dir: dir, Token: token, ReadOnly: readOnly})
+			exe, err := os.Executable()
+			if err != nil {
+				return fmt.Errorf("the forms launch this binary, which cannot be found: %w", err)
+			}
+			h, err := ui.New(ui.Options{Dir: dir, Token: token, ReadOnly: readOnly, Experiments: forms{}, Binary: exe})
 			if err != nil {
 				return usagef("--dir %s: %v (give the directory of runs with --dir)", dir, err)
 			}
@@ -73,12 +99,16 @@ dbgauge list does.`,
 				addr += "?token=" + token
 			}
 			fmt.Fprintf(stdout, "dbgauge ui: %s (Ctrl-C stops)\n", addr)
-			return ui.Serve(cmd.Context(), l, h)
+			err = ui.Serve(cmd.Context(), l, h)
+			if left := h.EndRuns(endRunsWait); len(left) > 0 {
+				fmt.Fprintf(stderr, "dbgauge ui: runs still going %v after Ctrl-C, left running: pids %v\n", endRunsWait, left)
+			}
+			return err
 		},
 	}
 	cmd.Flags().StringVar(&listen, "listen", "127.0.0.1:8080", "the address to serve on (HOST:PORT); any but loopback needs --token")
 	cmd.Flags().StringVar(&dir, "dir", defaultRunsDir, "the directory of runs")
 	cmd.Flags().StringVar(&token, "token", "", "a token every request must carry (default $DBGAUGE_TOKEN); needed off loopback")
-	cmd.Flags().BoolVar(&readOnly, "read-only", false, "refuse the requests that stop, abort or mark runs, and hide their buttons")
+	cmd.Flags().BoolVar(&readOnly, "read-only", false, "refuse launching, stopping, aborting and marking runs and saving profiles, and hide their buttons")
 	return cmd
 }

@@ -72,6 +72,7 @@ func (f *wisconsinFlags) bind(fl *pflag.FlagSet) {
 
 func init() {
 	registerCommand("wisconsin", newWisconsin)
+	registerExperiment("wisconsin")
 	registerResumer("wisconsin", resumeWisconsin)
 }
 
@@ -89,7 +90,7 @@ database afterwards unless --drop is given.`,
 		Args: noArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			plan, err := f.plan()
-			if err != nil {
+			if err != nil || checkOnly(cmd.Context()) {
 				return err
 			}
 			setup, release, err := runSetup(cmd, "wisconsin", f.out, f.db)

@@ -74,16 +74,16 @@ func TestLiveInBrowser(t *testing.T) {
 		cpu: dbgaugeLive.charts.cpu.data, sweep: dbgaugeLive.charts.sweep.data})`), &charts); err != nil {
 		t.Fatal(err)
 	}
-	if got := values(charts.Rate, 1); !slices.Equal(got, []float64{100, 110, 90}) {
+	if got := series(charts.Rate, 1); !slices.Equal(got, []float64{100, 110, 90}) {
 		t.Errorf("the rate chart holds %v tps, want 100 110 90", got)
 	}
-	if got := values(charts.Latency, 3); !slices.Equal(got, []float64{7, 7, 7}) {
+	if got := series(charts.Latency, 3); !slices.Equal(got, []float64{7, 7, 7}) {
 		t.Errorf("the p99 series holds %v ms, want 7 7 7", got)
 	}
-	if got := values(charts.CPU, 1); !slices.Equal(got, []float64{40}) {
+	if got := series(charts.CPU, 1); !slices.Equal(got, []float64{40}) {
 		t.Errorf("the CPU chart holds %v %%, want 40", got)
 	}
-	if x, y := values(charts.Sweep, 0), values(charts.Sweep, 1); !slices.Equal(x, []float64{1}) || !slices.Equal(y, []float64{105}) {
+	if x, y := series(charts.Sweep, 0), series(charts.Sweep, 1); !slices.Equal(x, []float64{1}) || !slices.Equal(y, []float64{105}) {
 		t.Errorf("the sweep holds %v at scales %v, want 105 tps at scale 1", y, x)
 	}
 	// Hovering over the rate chart's last point reads it, with its unit.
@@ -208,7 +208,7 @@ func text(t *testing.T, ctx context.Context, sel string) string {
 
 // values are the numbers of one series of a uPlot data array, a null
 // (no value) as -1, which no expected series holds.
-func values(data [][]*float64, i int) []float64 {
+func series(data [][]*float64, i int) []float64 {
 	if i >= len(data) {
 		return nil
 	}

@@ -3,9 +3,11 @@
 // from a network). It serves the history of runs from the catalog (the
 // same list as dbgauge list), the files of the run directories (each
 // run's report.html), the comparison of ticked runs (the same page as
-// dbgauge compare), and each run's live page (its
-// live.jsonl as server-sent events, the buttons that stop, abort or mark
-// it, and the replay of a finished run).
+// dbgauge compare), a run form per experiment, made from the command
+// line's flags (forms.go), which launches runs as child processes
+// (launch.go, jobs.go) and saves named profiles (profiles.go), and each
+// run's live page (its live.jsonl as server-sent events, the buttons that
+// stop, abort or mark it, and the replay of a finished run).
 package ui
 
 import (
@@ -26,9 +28,14 @@ type Options struct {
 	// requireToken); it must be set when the server listens on anything
 	// but loopback (CheckListen).
 	Token string
-	// ReadOnly refuses the requests that change a run (stop, abort,
-	// mark: 403) and hides their buttons.
+	// ReadOnly refuses what starts, stops or marks runs, or saves a
+	// profile (403); the pages then show no such button.
 	ReadOnly bool
+	// Experiments are the command line's experiment commands, for the run
+	// forms (nil: no forms).
+	Experiments Experiments
+	// Binary is the dbgauge executable a form's run is launched with.
+	Binary string
 }
 
 //go:embed assets
@@ -37,7 +44,7 @@ var assets embed.FS
 var pages = template.Must(template.New("").Funcs(funcs).ParseFS(assets, "assets/*.html"))
 
 // server holds what the handlers share; it keeps no state between
-// requests (the catalog is read on each).
+// requests (the catalog is read on each) but the runs it launched.
 type server struct {
 	opt Options
 	// poll and heartbeat pace the live streams (pollEvery and
@@ -45,11 +52,14 @@ type server struct {
 	// being served, so that a test can see each one end.
 	poll, heartbeat time.Duration
 	streams         atomic.Int64
+	// csrf is the secret every form of the server carries (guard).
+	csrf string
+	jobs *jobs
 }
 
 // New returns the interface's handler for opt. The directory of runs must
 // exist.
-func New(opt Options) (http.Handler, error) {
+func New(opt Options) (*Handler, error) {
 	st, err := os.Stat(opt.Dir)
 	if err != nil {
 		return nil, err
@@ -57,8 +67,8 @@ func New(opt Options) (http.Handler, error) {
 	if !st.IsDir() {
 		return nil, errors.New(opt.Dir + " is not a directory")
 	}
-	s := &server{opt: opt, poll: pollEvery, heartbeat: heartbeatEvery}
-	return s.handler(), nil
+	s := &server{opt: opt, poll: pollEvery, heartbeat: heartbeatEvery, csrf: newSecret(), jobs: &jobs{}}
+	return &Handler{Handler: s.handler(), jobs: s.jobs}, nil
 }
 
 // handler routes the pages. Every request needs the token (when there is
@@ -70,6 +80,12 @@ func (s *server) handler() http.Handler {
 	mux.HandleFunc("GET /runs/", s.runGet)
 	mux.HandleFunc("POST /runs/", s.control)
 	mux.Handle("GET /assets/", http.FileServerFS(assets))
+	mux.HandleFunc("GET /new", s.experiments)
+	mux.HandleFunc("GET /new/{experiment}", s.showForm)
+	mux.HandleFunc("POST /new/{experiment}/check", s.guard(s.checkForm))
+	mux.HandleFunc("POST /new/{experiment}", s.guard(s.writes(s.launch)))
+	mux.HandleFunc("POST /new/{experiment}/profiles", s.guard(s.writes(s.saveProfile)))
+	mux.HandleFunc("GET /jobs", s.jobsPage)
 	return requireToken(s.opt.Token, securityHeaders(crossOrigin(mux)))
 }
 

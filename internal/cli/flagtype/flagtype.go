@@ -87,6 +87,7 @@ type Value[T any] struct {
 	checks   []func(T) error
 	example  string
 	optional bool // "" is accepted: unset, V is T's zero value
+	allowed  []string
 }
 
 // Set parses s, runs the checks and keeps the value; on error the value
@@ -130,6 +131,10 @@ func (v *Value[T]) Example() string { return v.example }
 
 // IsSet tells whether an optional value was given ("" is unset).
 func (v *Value[T]) IsSet() bool { return v.text != "" }
+
+// Allowed is the values a Choice accepts (nil for any other value): the
+// web interface's forms offer them in a menu.
+func (v *Value[T]) Allowed() []string { return v.allowed }
 
 // Check adds a test the value must pass; its error is the reason given
 // (an *Error gets the example). The current value is checked again.
@@ -273,7 +278,7 @@ func Choice(def string, allowed ...string) *Value[string] { return choice(def, f
 func OptionalChoice(def string, allowed ...string) *Value[string] { return choice(def, true, allowed) }
 
 func choice(def string, optional bool, allowed []string) *Value[string] {
-	v := &Value[string]{text: def, typ: "string", example: cmp.Or(def, allowed[0]), optional: optional}
+	v := &Value[string]{text: def, typ: "string", example: cmp.Or(def, allowed[0]), optional: optional, allowed: allowed}
 	v.parse = func(s string) (string, error) {
 		p := strings.ToLower(strings.TrimSpace(s))
 		if slices.Contains(allowed, p) {
@@ -336,6 +341,7 @@ type List[T comparable] struct {
 	checks  []func(T) error
 	order   func(a, b T) int
 	example string
+	allowed []string
 }
 
 // Set reads the whole list again (a flag given twice: the last wins).
@@ -382,6 +388,13 @@ func (l *List[T]) Type() string { return "string" }
 
 // Example is a list that would be accepted.
 func (l *List[T]) Example() string { return l.example }
+
+// Allowed is the items a list of Choices accepts (nil for other lists).
+func (l *List[T]) Allowed() []string { return l.allowed }
+
+// IsList tells the web interface's forms that the value is a
+// comma-separated list (its Type is "string", as pflag's help shows it).
+func (l *List[T]) IsList() bool { return true }
 
 // IsSet tells whether the list holds anything (a list without default
 // that was not given is empty).
@@ -449,13 +462,15 @@ func Percentages(def string) *List[float64] {
 // Choices is a list of items from allowed (compared in lower case), in
 // the order given; InAllowedOrder sorts them as allowed lists them.
 func Choices(def string, allowed ...string) *List[string] {
-	return newList(def, func(s string) (string, error) {
+	l := newList(def, func(s string) (string, error) {
 		p := strings.ToLower(s)
 		if slices.Contains(allowed, p) {
 			return p, nil
 		}
 		return "", refuse("is an unknown value (choose from "+strings.Join(allowed, ", ")+")", "")
 	}, strings.Join(allowed, ","))
+	l.allowed = allowed
+	return l
 }
 
 // InAllowedOrder is the order of Choices as allowed lists them.
