@@ -48,7 +48,7 @@ func (r *runner) startProgress(i int, start time.Duration) (stop func()) {
 				tps = float64(now.committed-prev) / dt
 			}
 			prev, prevAt = now.committed, at
-			p50, p95, p99 := quantiles(second)
+			p50, p95, p99 := Quantiles(second)
 			r.cfg.Progress(Progress{
 				Cycle: i, Cycles: r.cfg.Cycles, Elapsed: min(at-start, r.cfg.Duration), Duration: r.cfg.Duration,
 				Committed: now.committed, Failed: now.failed, TPS: tps, P50: p50, P95: p95, P99: p99, Errors: now.errors,
@@ -85,10 +85,10 @@ func (t *liveTotals) sub(o liveTotals) {
 	}
 }
 
-// quantiles are h's p50, p95 and p99 (microseconds recorded) as durations;
+// Quantiles are h's p50, p95 and p99 (microseconds recorded) as durations;
 // 0 when h is empty.
-func quantiles(h *hdr.Histogram) (p50, p95, p99 time.Duration) {
-	if h.TotalCount() == 0 {
+func Quantiles(h *hdr.Histogram) (p50, p95, p99 time.Duration) {
+	if h == nil || h.TotalCount() == 0 {
 		return 0, 0, 0
 	}
 	q := func(p float64) time.Duration { return time.Duration(h.ValueAtQuantile(p)) * time.Microsecond }
