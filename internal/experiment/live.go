@@ -93,12 +93,13 @@ func (l *Live) attach(run *results.Run, experiment, engine string, resumed bool)
 	l.mu.Lock()
 	l.w, l.dir = w, run.Dir
 	start := l.plan
-	l.quit, l.done = make(chan struct{}), make(chan struct{})
+	quit, done := make(chan struct{}), make(chan struct{})
+	l.quit, l.done = quit, done
 	l.mu.Unlock()
 	start.Experiment, start.Engine, start.Dir, start.PID, start.Resumed = experiment, engine, run.Dir, os.Getpid(), resumed
 	w.Emit(live.Event{Kind: live.KindStart, Start: &start})
 	l.pr.Tee(w)
-	go l.watch(run, offset)
+	go l.watch(run, offset, quit, done)
 }
 
 // emit appends e to the stream, if there is one.
@@ -127,15 +128,15 @@ func (l *Live) stopErr() error {
 }
 
 // watch reads the requests appended to control.jsonl from offset on,
-// every requestsEvery, until End.
-func (l *Live) watch(run *results.Run, offset int64) {
-	defer close(l.done)
+// every requestsEvery, until quit is closed (End); it closes done.
+func (l *Live) watch(run *results.Run, offset int64, quit, done chan struct{}) {
+	defer close(done)
 	path := run.Path(live.ControlFile)
 	t := time.NewTicker(requestsEvery)
 	defer t.Stop()
 	for {
 		select {
-		case <-l.quit:
+		case <-quit:
 			return
 		case <-t.C:
 		}
