@@ -37,13 +37,15 @@ type Live struct {
 	// plan is a load run's plan, which KindStart carries.
 	plan live.Start
 
+	// stopping is set, and stopped closed, once a viewer asks for a stop.
 	stopping atomic.Bool
+	stopped  chan struct{}
 }
 
 // NewLive returns the live side of a run printing on pr whose context
 // abort cancels. unitStops: the experiment can stop between its units.
 func NewLive(pr *progress.Printer, abort context.CancelCauseFunc, unitStops bool) *Live {
-	return &Live{pr: pr, abort: abort, unitStops: unitStops}
+	return &Live{pr: pr, abort: abort, unitStops: unitStops, stopped: make(chan struct{})}
 }
 
 // ErrAborted is the cause of a run aborted at a viewer's request.
@@ -122,9 +124,18 @@ func (l *Live) phase(x int64, phase string) {
 // of its cycle or unit in flight.
 func (l *Live) stopRequested() bool { return l != nil && l.stopping.Load() }
 
+// stopC is closed once a viewer asks for a stop (nil, never closed,
+// without a Live): a run waiting between tries of a unit ends on it.
+func (l *Live) stopC() <-chan struct{} {
+	if l == nil {
+		return nil
+	}
+	return l.stopped
+}
+
 // stopErr is the error of a run stopped at a viewer's request.
 func (l *Live) stopErr() error {
-	return fmt.Errorf("%w: every finished cycle is kept; `dbgauge resume %s` continues the run", errStopped, l.dir)
+	return fmt.Errorf("%w: everything measured is kept; `dbgauge resume %s` continues the run", errStopped, l.dir)
 }
 
 // watch reads the requests appended to control.jsonl from offset on,
@@ -169,6 +180,7 @@ func (l *Live) obey(run *results.Run, r live.Request) {
 	case r.Stop:
 		if !l.stopping.Swap(true) {
 			l.pr.Line("stop requested: the run ends when the cycle in flight ends")
+			close(l.stopped)
 		}
 	}
 }

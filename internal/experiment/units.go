@@ -125,6 +125,10 @@ func (u *units) do(ctx context.Context, unit string, attempt func(ctx context.Co
 			t.Stop()
 			u.endPause(p, results.PauseInterrupted)
 			return asFault(fmt.Errorf("%w while paused after %s failed: %w", interrupted(ctx), unit, err))
+		case <-u.live.stopC():
+			t.Stop()
+			u.endPause(p, results.PauseInterrupted)
+			return fmt.Errorf("%w (while paused after %s failed: %v)", u.live.stopErr(), unit, err)
 		case <-t.C:
 		}
 		wait = min(2*wait, PauseMaxWait)
