@@ -79,8 +79,8 @@ func (l *Live) loadPlan(scales []int64, cycles int, d time.Duration) {
 // requests. A stream that cannot be created is a warning: the run goes
 // on, and the requests are still read.
 func (l *Live) attach(run *results.Run, experiment, engine string, resumed bool) {
-	if l == nil {
-		return
+	if l == nil || l.attached() {
+		return // one stream per run, whoever opens it again
 	}
 	w, err := live.Create(run.Path(live.File))
 	if err != nil {
@@ -102,6 +102,13 @@ func (l *Live) attach(run *results.Run, experiment, engine string, resumed bool)
 	w.Emit(live.Event{Kind: live.KindStart, Start: &start})
 	l.pr.Tee(w)
 	go l.watch(run, offset, quit, done)
+}
+
+// attached tells whether the run's stream has begun (and not ended).
+func (l *Live) attached() bool {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.quit != nil
 }
 
 // emit appends e to the stream, if there is one.
