@@ -86,6 +86,8 @@ func BenchmarkDriver(b *testing.B) {
 		{"closed-2threads", Config{Threads: 2}},
 		{"open-1thread", Config{Threads: 1, Rate: 1e9}},
 		{"raw-1thread", Config{Threads: 1, RawTimes: io.Discard}},
+		// The live percentiles' cost: compare with closed-1thread.
+		{"progress-1thread", Config{Threads: 1, Progress: func(Progress) {}}},
 	} {
 		b.Run(bc.name, func(b *testing.B) {
 			_, _, allocs, _ := trivialRun(b, bc.cfg, max(int64(b.N), 1000))
