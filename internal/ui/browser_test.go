@@ -22,9 +22,6 @@ const chromium = "/usr/bin/chromium"
 // both runs. Screenshots of both pages are kept in $DBGAUGE_ARTIFACTS
 // (or the test's temporary directory).
 func TestHistoryInBrowser(t *testing.T) {
-	if _, err := os.Stat(chromium); err != nil {
-		t.Fatalf("%v: install Debian's chromium package (make test does)", err)
-	}
 	dir := runsDir(t)
 	if err := os.RemoveAll(filepath.Join(dir, runDS)); err != nil {
 		t.Fatal(err)
@@ -33,25 +30,7 @@ func TestHistoryInBrowser(t *testing.T) {
 	srv := httptest.NewServer(h)
 	defer srv.Close()
 
-	profile := t.TempDir()
-	opts := append(chromedp.DefaultExecAllocatorOptions[:],
-		chromedp.ExecPath(chromium), chromedp.NoSandbox, chromedp.Headless, chromedp.DisableGPU,
-		chromedp.UserDataDir(profile), chromedp.WindowSize(1280, 900),
-		// Nothing may be fetched from elsewhere: every name but the test server's address fails to resolve.
-		chromedp.Flag("host-resolver-rules", "MAP * ~NOTFOUND, EXCLUDE 127.0.0.1"),
-	)
-	alloc, cancel := chromedp.NewExecAllocator(context.Background(), opts...)
-	defer cancel()
-	ctx, cancel := chromedp.NewContext(alloc)
-	defer cancel()
-	// A bound on the whole test, set on the browser's first run (see chromedp.Run).
-	go func() {
-		select {
-		case <-time.After(2 * time.Minute):
-			cancel()
-		case <-ctx.Done():
-		}
-	}()
+	ctx := browser(t)
 
 	if err := chromedp.Do(ctx, chromedp.Navigate(srv.URL+"/?token=s3cret"), chromedp.WaitVisible(chromedp.CSS("#compare table"))); err != nil {
 		t.Fatalf("the history page: %v", err)
@@ -97,6 +76,32 @@ func TestHistoryInBrowser(t *testing.T) {
 		}
 	}
 	shot(t, ctx, "ui-compare.png")
+}
+
+// browser starts a headless Chromium for the test, ended with it. Nothing
+// may be fetched from elsewhere: every name but the test server's address
+// fails to resolve. The whole test is bounded (see chromedp.Run).
+func browser(t *testing.T) context.Context {
+	t.Helper()
+	if _, err := os.Stat(chromium); err != nil {
+		t.Fatalf("%v: install Debian's chromium package (make test does)", err)
+	}
+	opts := append(chromedp.DefaultExecAllocatorOptions[:],
+		chromedp.ExecPath(chromium), chromedp.NoSandbox, chromedp.Headless, chromedp.DisableGPU,
+		chromedp.UserDataDir(t.TempDir()), chromedp.WindowSize(1280, 900),
+		chromedp.Flag("host-resolver-rules", "MAP * ~NOTFOUND, EXCLUDE 127.0.0.1"),
+	)
+	alloc, cancelAlloc := chromedp.NewExecAllocator(context.Background(), opts...)
+	ctx, cancel := chromedp.NewContext(alloc)
+	t.Cleanup(func() { cancel(); cancelAlloc() })
+	go func() {
+		select {
+		case <-time.After(2 * time.Minute):
+			cancel()
+		case <-ctx.Done():
+		}
+	}()
+	return ctx
 }
 
 // shot saves a full-page screenshot as a test artifact.

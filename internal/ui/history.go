@@ -59,6 +59,10 @@ type historyRow struct {
 	results.CatalogEntry
 	// Report is the link to its report.html, empty when it has none.
 	Report string
+	// Live is the link to its live page when it runs, Replay when it
+	// wrote a live stream and no longer runs; both empty for a run with
+	// no stream.
+	Live, Replay string
 }
 
 // historyPage is what the history template is given.
@@ -97,6 +101,7 @@ func (s *server) history(w http.ResponseWriter, r *http.Request) {
 		if _, serr := os.Stat(filepath.Join(s.opt.Dir, filepath.FromSlash(e.Path), "report.html")); serr == nil {
 			row.Report = runURL(e.Path, "report.html")
 		}
+		row.Live, row.Replay = liveLinks(filepath.Join(s.opt.Dir, filepath.FromSlash(e.Path)), e.Path)
 		p.Rows = append(p.Rows, row)
 	}
 	slices.Sort(p.Experiments)

@@ -32,9 +32,12 @@ func isLoopback(host string) bool {
 }
 
 // Serve answers on l with h until ctx is done, then lets the requests in
-// flight finish (for up to 5 s).
+// flight finish (for up to 5 s). Every request's context ends with ctx:
+// a live page's stream never finishes by itself, and would otherwise
+// hold the shutdown for the whole 5 s and make it fail.
 func Serve(ctx context.Context, l net.Listener, h http.Handler) error {
-	srv := &http.Server{Handler: h, ReadHeaderTimeout: 10 * time.Second}
+	srv := &http.Server{Handler: h, ReadHeaderTimeout: 10 * time.Second,
+		BaseContext: func(net.Listener) context.Context { return ctx }}
 	done := make(chan error, 1)
 	go func() { done <- srv.Serve(l) }()
 	select {

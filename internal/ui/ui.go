@@ -1,10 +1,11 @@
 // Package ui is dbgauge's local web interface: a page per task, served
 // from the binary (every template and asset embedded, nothing fetched
-// from a network). This first part serves the history of runs from the
-// catalog (the same list as dbgauge list), the files of the run
-// directories (each run's report.html), and the comparison of ticked
-// runs (the same page as dbgauge compare). It only reads; Options.ReadOnly
-// is kept for the pages that will launch and stop runs.
+// from a network). It serves the history of runs from the catalog (the
+// same list as dbgauge list), the files of the run directories (each
+// run's report.html), the comparison of ticked runs (the same page as
+// dbgauge compare), and each run's live page (its
+// live.jsonl as server-sent events, the buttons that stop, abort or mark
+// it, and the replay of a finished run).
 package ui
 
 import (
@@ -13,6 +14,8 @@ import (
 	"html/template"
 	"net/http"
 	"os"
+	"sync/atomic"
+	"time"
 )
 
 // Options are the server's settings, checked by New.
@@ -23,8 +26,8 @@ type Options struct {
 	// requireToken); it must be set when the server listens on anything
 	// but loopback (CheckListen).
 	Token string
-	// ReadOnly will refuse the pages that start, stop or mark runs; no
-	// page writes anything yet.
+	// ReadOnly refuses the requests that change a run (stop, abort,
+	// mark: 403) and hides their buttons.
 	ReadOnly bool
 }
 
@@ -37,6 +40,11 @@ var pages = template.Must(template.New("").Funcs(funcs).ParseFS(assets, "assets/
 // requests (the catalog is read on each).
 type server struct {
 	opt Options
+	// poll and heartbeat pace the live streams (pollEvery and
+	// heartbeatEvery; tests shorten them); streams counts the streams
+	// being served, so that a test can see each one end.
+	poll, heartbeat time.Duration
+	streams         atomic.Int64
 }
 
 // New returns the interface's handler for opt. The directory of runs must
@@ -49,13 +57,20 @@ func New(opt Options) (http.Handler, error) {
 	if !st.IsDir() {
 		return nil, errors.New(opt.Dir + " is not a directory")
 	}
-	s := &server{opt: opt}
+	s := &server{opt: opt, poll: pollEvery, heartbeat: heartbeatEvery}
+	return s.handler(), nil
+}
+
+// handler routes the pages. Every request needs the token (when there is
+// one); a POST must come from the interface's own pages (crossOrigin).
+func (s *server) handler() http.Handler {
 	mux := http.NewServeMux()
 	mux.HandleFunc("GET /{$}", s.history)
 	mux.HandleFunc("GET /compare", s.compare)
-	mux.HandleFunc("GET /runs/", s.runFile)
+	mux.HandleFunc("GET /runs/", s.runGet)
+	mux.HandleFunc("POST /runs/", s.control)
 	mux.Handle("GET /assets/", http.FileServerFS(assets))
-	return requireToken(opt.Token, securityHeaders(mux)), nil
+	return requireToken(s.opt.Token, securityHeaders(crossOrigin(mux)))
 }
 
 // securityHeaders keeps the pages from being framed by another site.
