@@ -130,11 +130,18 @@ func (e experimentCmd[P, R]) command(stdout, stderr io.Writer) *cobra.Command {
 // a stopped run's with setup.Resume), prints its summary and completes
 // the run directory.
 func (e experimentCmd[P, R]) execute(ctx context.Context, stdout, stderr io.Writer, setup experiment.Setup, plan P) error {
-	res, err := e.run(ctx, setup, plan, progress.New(stderr))
+	pr := progress.New(stderr)
+	ctx, lv, endLive := withLive(ctx, pr, e.resumable())
+	setup.Live = lv
+	res, err := e.run(ctx, setup, plan, pr)
+	var head *results.Header
 	if !isNil(res) {
 		stdout.Write(e.summary(res, setup.Dir))
 		finishRun(stdout, stderr, setup.Dir, "", e.archive)
+		h := res.Head()
+		head = &h
 	}
+	endLive(head, err)
 	if e.after != nil {
 		err = e.after(res, err)
 	}

@@ -165,10 +165,16 @@ func serverRestart(dir, db string) (func(context.Context) error, error) {
 func executeWisconsin(ctx context.Context, stdout, stderr io.Writer, setup experiment.Setup, catalogRoot string, plan experiment.WisconsinPlan) (*results.WisconsinResults, error) {
 	outDir := setup.Dir
 	pr := progress.New(stderr)
+	ctx, lv, endLive := withLive(ctx, pr, true)
+	setup.Live = lv
 	res, err := experiment.RunWisconsin(ctx, setup, plan, pr)
 	if res != nil {
-		// After the tables: the report is written whatever happened.
+		// After the tables: the report is written whatever happened,
+		// and then the stream ends.
+		defer func() { endLive(&res.Header, err) }()
 		defer finishRun(stdout, stderr, outDir, catalogRoot, false)
+	} else {
+		defer endLive(nil, err)
 	}
 	if err != nil {
 		if res != nil {

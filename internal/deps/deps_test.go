@@ -27,6 +27,10 @@ var forbidden = map[string][]string{
 	"nodes":    {"experiment", "workload", "report", "cli", "server"},
 	"netns":    {"dbms", "server", "driver", "workload", "timing", "experiment", "results", "report", "cli"},
 	"ui":       {"driver", "timing", "workload", "server", "cli"},
+	// live is the shared format of the stream and the requests: the run
+	// and the web interface both import it, so it imports nothing of
+	// dbgauge ("" bans every package).
+	"live": {""},
 }
 
 func TestPackageBoundaries(t *testing.T) {
@@ -49,7 +53,7 @@ func TestPackageBoundaries(t *testing.T) {
 			for _, imp := range f.Imports {
 				p := strings.Trim(imp.Path.Value, `"`)
 				for _, ban := range bans {
-					if p == module+ban || strings.HasPrefix(p, module+ban+"/") {
+					if ban == "" && strings.HasPrefix(p, module) || p == module+ban || strings.HasPrefix(p, module+ban+"/") {
 						t.Errorf("%s imports %s: docs/architecture.md says %s must not know %s", path, p, owner, ban)
 					}
 				}

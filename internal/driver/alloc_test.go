@@ -62,6 +62,9 @@ func TestDriverAllocations(t *testing.T) {
 		{"raw", Config{Threads: 2, RawTimes: io.Discard}, 300_000},
 		{"retry", Config{Threads: 2, Retry: true}, 300_000},
 		{"open", Config{Threads: 2, Rate: 1e7}, 300_000},
+		// The live percentiles: a second's histogram per worker, swapped
+		// under an uncontended lock.
+		{"progress", Config{Threads: 2, Progress: func(Progress) {}, ProgressEvery: 10 * time.Millisecond}, 300_000},
 	} {
 		ops, failed, allocs, bytes := trivialRun(t, tc.cfg, tc.n)
 		t.Logf("%s: %d transactions (%d failed trials), %.5f allocations and %.1f bytes per transaction", tc.name, ops, failed, allocs, bytes)
@@ -83,6 +86,8 @@ func BenchmarkDriver(b *testing.B) {
 		{"closed-2threads", Config{Threads: 2}},
 		{"open-1thread", Config{Threads: 1, Rate: 1e9}},
 		{"raw-1thread", Config{Threads: 1, RawTimes: io.Discard}},
+		// The live percentiles' cost: compare with closed-1thread.
+		{"progress-1thread", Config{Threads: 1, Progress: func(Progress) {}}},
 	} {
 		b.Run(bc.name, func(b *testing.B) {
 			_, _, allocs, _ := trivialRun(b, bc.cfg, max(int64(b.N), 1000))

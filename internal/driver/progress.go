@@ -2,11 +2,13 @@ package driver
 
 import (
 	"time"
+
+	hdr "github.com/HdrHistogram/hdrhistogram-go"
 )
 
 // startProgress calls cfg.Progress every ProgressEvery during cycle i from
-// a goroutine of its own, reading the workers' atomic counters; the returned
-// func stops it and waits for it.
+// a goroutine of its own, reading the workers' atomic counters and their
+// second's histograms; the returned func stops it and waits for it.
 func (r *runner) startProgress(i int, start time.Duration) (stop func()) {
 	if r.cfg.Progress == nil {
 		return func() {}
@@ -17,16 +19,16 @@ func (r *runner) startProgress(i int, start time.Duration) (stop func()) {
 	}
 	// The counters are cumulative over the run; the cycle's count is the
 	// difference from their values now, while no worker runs.
-	var base0, fail0 int64
+	base := r.liveCounts()
 	for _, w := range r.workers {
-		base0 += w.live.committed.Load()
-		fail0 += w.live.failed.Load()
+		w.sec.reset() // what the last cycle's last second left
 	}
 	quit, done := make(chan struct{}), make(chan struct{})
 	go func() {
 		defer close(done)
 		t := time.NewTicker(every)
 		defer t.Stop()
+		second := NewHistogram()
 		prev, prevAt := int64(0), start
 		for {
 			select {
@@ -34,23 +36,61 @@ func (r *runner) startProgress(i int, start time.Duration) (stop func()) {
 				return
 			case <-t.C:
 			}
-			var committed, failed int64
+			now := r.liveCounts()
+			now.sub(base)
+			second.Reset()
 			for _, w := range r.workers {
-				committed += w.live.committed.Load()
-				failed += w.live.failed.Load()
+				w.sec.takeInto(second)
 			}
-			committed, failed = committed-base0, failed-fail0
-			now := time.Since(r.base)
+			at := time.Since(r.base)
 			tps := 0.0
-			if dt := (now - prevAt).Seconds(); dt > 0 {
-				tps = float64(committed-prev) / dt
+			if dt := (at - prevAt).Seconds(); dt > 0 {
+				tps = float64(now.committed-prev) / dt
 			}
-			prev, prevAt = committed, now
+			prev, prevAt = now.committed, at
+			p50, p95, p99 := Quantiles(second)
 			r.cfg.Progress(Progress{
-				Cycle: i, Cycles: r.cfg.Cycles, Elapsed: min(now-start, r.cfg.Duration), Duration: r.cfg.Duration,
-				Committed: committed, Failed: failed, TPS: tps,
+				Cycle: i, Cycles: r.cfg.Cycles, Elapsed: min(at-start, r.cfg.Duration), Duration: r.cfg.Duration,
+				Committed: now.committed, Failed: now.failed, TPS: tps, P50: p50, P95: p95, P99: p99, Errors: now.errors,
 			})
 		}
 	}()
 	return func() { close(quit); <-done }
+}
+
+// liveTotals are the workers' live counters added up.
+type liveTotals struct {
+	committed, failed int64
+	errors            ErrorCounts
+}
+
+func (r *runner) liveCounts() liveTotals {
+	var t liveTotals
+	for _, w := range r.workers {
+		t.committed += w.live.committed.Load()
+		t.failed += w.live.failed.Load()
+		for c := range w.live.errors {
+			t.errors[c] += w.live.errors[c].Load()
+		}
+	}
+	return t
+}
+
+// sub takes o's counts off t.
+func (t *liveTotals) sub(o liveTotals) {
+	t.committed -= o.committed
+	t.failed -= o.failed
+	for c := range t.errors {
+		t.errors[c] -= o.errors[c]
+	}
+}
+
+// Quantiles are h's p50, p95 and p99 (microseconds recorded) as durations;
+// 0 when h is empty.
+func Quantiles(h *hdr.Histogram) (p50, p95, p99 time.Duration) {
+	if h == nil || h.TotalCount() == 0 {
+		return 0, 0, 0
+	}
+	q := func(p float64) time.Duration { return time.Duration(h.ValueAtQuantile(p)) * time.Microsecond }
+	return q(50), q(95), q(99)
 }

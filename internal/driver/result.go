@@ -110,6 +110,12 @@ type Progress struct {
 	Committed, Failed int64
 	// TPS is the commit rate since the previous call.
 	TPS float64
+	// P50, P95 and P99 are the residence times of the transactions
+	// committed since the previous call (0 when none did, and from remote
+	// agents, whose heartbeats carry counts only).
+	P50, P95, P99 time.Duration
+	// Errors are this cycle's failed trials by class so far.
+	Errors ErrorCounts
 }
 
 // Details converts the per-thread counts of every completed cycle into the

@@ -104,6 +104,9 @@ func newRunner(cfg *Config) *runner {
 					w.sched.rnd = newRand(cfg.Seed, n, j, streamArrivals)
 				}
 			}
+			if cfg.Progress != nil {
+				w.sec = newSecondHist()
+			}
 			w.timer = time.NewTimer(time.Hour)
 			w.timer.Stop()
 			w.backoff = NewBackoff(cfg.BackoffCap, cfg.GiveUp, newRand(cfg.Seed, n, j, streamBackoff))

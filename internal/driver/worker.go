@@ -35,6 +35,9 @@ type worker struct {
 	backoff Backoff
 
 	live live
+	// sec holds the residence times of the second running, for the live
+	// percentiles of Progress; nil without Config.Progress.
+	sec *secondHist
 }
 
 // tally is what a worker counts in one cycle; times are offsets from the
@@ -53,6 +56,10 @@ type live struct {
 	committed atomic.Int64
 	failed    atomic.Int64
 	_         [48]byte
+	// errors counts failed trials by class, added on the failure path
+	// only: a commit never touches them.
+	errors [dbms.NumClasses]atomic.Int64
+	_      [64]byte
 }
 
 func (w *worker) clock() time.Duration { return time.Since(w.r.base) }
@@ -194,6 +201,7 @@ func (w *worker) fail(start, t time.Duration, c dbms.Class) {
 	w.failed++
 	w.errors[c]++
 	w.live.failed.Add(1)
+	w.live.errors[c].Add(1)
 	if w.raw != nil {
 		w.raw.add(w, start, t-start, false)
 	}
@@ -211,6 +219,9 @@ func (w *worker) commit(t0, t, intended, end time.Duration) {
 	w.sumResidence += r
 	w.last = t
 	record(w.res, r)
+	if w.sec != nil {
+		w.sec.record(r)
+	}
 	if intended >= 0 {
 		record(w.resp, t-intended)
 	}

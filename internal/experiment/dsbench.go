@@ -70,6 +70,13 @@ type dsbenchRun struct {
 	// server stays the same process tree for the run; findServer asks the
 	// control session and may walk every process's fds).
 	server *foundServer
+	// live is the run's stream and its viewers' requests (nil: none);
+	// popTime and popScale add up the scales populated so far, for the
+	// ETA the progress goroutine tells (under etaMu).
+	live     *Live
+	etaMu    sync.Mutex
+	popTime  time.Duration
+	popScale int64
 }
 
 // foundServer is what findServer said.
@@ -88,6 +95,7 @@ func (r *dsbenchRun) dsbenchScale(ctx context.Context, x int64) (*results.ScaleR
 	// populate the scale again from the start, on a new control session.
 	var pop *population
 	var popFaults driver.ErrorCounts
+	r.live.phase(x, "populating")
 	err := r.control(ctx, &popFaults, func(e dbms.Engine) (err error) {
 		pop, err = populate(ctx, e, x, r.plan.Form, r.pr)
 		return err
@@ -99,6 +107,7 @@ func (r *dsbenchRun) dsbenchScale(ctx context.Context, x int64) (*results.ScaleR
 		r.warn(fmt.Sprintf("scale %d: populated again after faults of the server: %v", x, m))
 	}
 	sr.DBSizeBytes = pop.sizeBytes
+	r.populated(x, pop.drop+pop.populate+pop.primaryKey+pop.foreignKey)
 	sr.DropS, sr.PopulateS, sr.PrimaryKeyS, sr.ForeignKeyS = pop.drop.Seconds(), pop.populate.Seconds(), pop.primaryKey.Seconds(), pop.foreignKey.Seconds()
 	for _, n := range pop.notes {
 		r.warn(fmt.Sprintf("scale %d: %s", x, n))
@@ -113,6 +122,7 @@ func (r *dsbenchRun) dsbenchScale(ctx context.Context, x int64) (*results.ScaleR
 		// Load samples of the checks and cleanups are not the transactions'.
 		r.measuring.Store(false)
 		defer r.measuring.Store(true)
+		r.live.phase(x, "checking consistency")
 		start := time.Now()
 		waiting := func(err error) {
 			r.pr.Line("scale %d, cycle %d: the database is locked (%v): the consistency check waits up to %v", x, cycle, err, checkLockWait)
@@ -184,9 +194,24 @@ func (r *dsbenchRun) dsbenchScale(ctx context.Context, x int64) (*results.ScaleR
 			faults = fmt.Sprintf("  faults: %s; %d reconnect attempts", report.ErrorCounts(c.Errors.Map()), c.Reconnects)
 		}
 		r.pr.Line("scale %-6d cycle %2d/%d  %9.1f tps  %d committed  %d failed%s", x, cycle, r.plan.Cycles, c.TPS(), c.Committed, c.Failed, faults)
-		return check(ctx, cycle)
+		r.liveCycle(x, cycle, &c)
+		if err := check(ctx, cycle); err != nil {
+			return err
+		}
+		if cycle == r.plan.Cycles {
+			return nil
+		}
+		// A viewer's stop ends the sweep here, with this cycle checked
+		// and kept; after a scale's last cycle the scale completes first
+		// and the stop comes before the next one (units.do).
+		if r.live.stopRequested() {
+			return r.live.stopErr()
+		}
+		r.live.phase(x, "load")
+		return nil
 	})
 	r.startLoad()
+	r.live.phase(x, "load")
 	// The first cycle's CPU counts from here, so it includes opening the
 	// client sessions (the driver has no hook at a cycle's start); what
 	// follows the last cycle's check (closing the sessions, or a cycle cut

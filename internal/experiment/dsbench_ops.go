@@ -29,6 +29,7 @@ func (r *dsbenchRun) driverConfig(x int64, between func(context.Context, int, dr
 		Progress: func(pg driver.Progress) {
 			r.pr.Live("scale %d cycle %d/%d %4.0f%%  %8.1f tps  %d committed  %d failed", x, pg.Cycle, pg.Cycles,
 				100*pg.Elapsed.Seconds()/pg.Duration.Seconds(), pg.TPS, pg.Committed, pg.Failed)
+			r.liveRate(x, pg)
 		},
 	}
 	closeRaw := func() error { return nil }

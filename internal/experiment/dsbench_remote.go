@@ -94,8 +94,12 @@ func buildDSBenchLoad(ctx context.Context, payload json.RawMessage, env nodes.En
 // startMaster starts the sweep's master and waits for its agents.
 func (r *dsbenchRun) startMaster(ctx context.Context, version string) error {
 	rn := r.plan.Remote
-	m, err := nodes.NewMaster(nodes.MasterOptions{Listen: rn.Listen, Dial: rn.Dial, Agents: r.plan.Nodes,
-		Version: version, TolerateLoss: rn.TolerateLoss, Log: func(f string, a ...any) { r.pr.Line(f, a...) }})
+	opt := nodes.MasterOptions{Listen: rn.Listen, Dial: rn.Dial, Agents: r.plan.Nodes,
+		Version: version, TolerateLoss: rn.TolerateLoss, Log: func(f string, a ...any) { r.pr.Line(f, a...) }}
+	if r.live != nil {
+		opt.Status = r.liveNodes
+	}
+	m, err := nodes.NewMaster(opt)
 	if err != nil {
 		return err
 	}

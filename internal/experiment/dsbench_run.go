@@ -31,6 +31,7 @@ var errNoProcedure = fmt.Errorf("no server-side procedures")
 // anything is written. It returns what was measured even on failure.
 func RunDSBench(ctx context.Context, s DSBenchSetup, plan DSBenchPlan, pr *progress.Printer) (*results.DSBenchResults, error) {
 	embedded := func(dir string) string { return dbms.DefaultSharedURL(filepath.Join(dir, "dsbench.db")) }
+	s.Live.loadPlan(plan.Scales, plan.Cycles, plan.Duration)
 	o, err := open(ctx, s, "dsbench", plan.Seed, embedded, func(e dbms.Engine) error { return resolveForm(&plan, e) })
 	if err != nil {
 		return nil, err
@@ -46,7 +47,7 @@ func RunDSBench(ctx context.Context, s DSBenchSetup, plan DSBenchPlan, pr *progr
 	if plan.resilient() {
 		res.BackoffCapS, res.GiveUpS = plan.backoff()
 	}
-	r := &dsbenchRun{url: url, e: e, opened: o, plan: plan, run: run, res: res, pr: pr}
+	r := &dsbenchRun{url: url, e: e, opened: o, plan: plan, run: run, res: res, pr: pr, live: s.Live}
 	var proc *tpcb.Procedure
 	if plan.Form == formProcedure {
 		proc, _ = tpcb.ProcedureFor(e)
@@ -75,6 +76,7 @@ func RunDSBench(ctx context.Context, s DSBenchSetup, plan DSBenchPlan, pr *progr
 		}
 		if sr, ok := done[x]; ok && u.completed(scaleUnit(x)) {
 			res.Scales = append(res.Scales, sr)
+			r.liveScale(&sr)
 			pr.Line("scale %-6d complete before the run was resumed: kept", x)
 			continue
 		}
@@ -111,6 +113,9 @@ func RunDSBench(ctx context.Context, s DSBenchSetup, plan DSBenchPlan, pr *progr
 			if len(sr.Cycles) == 0 {
 				pr.Line("scale %-6d no cycle finished: no rate", x)
 			} else {
+				if len(sr.Cycles) == plan.Cycles {
+					r.liveScale(sr) // an unfinished scale has no official rate
+				}
 				pr.Line("scale %-6d median %.1f tps (mean %.1f, sd %.1f), %d transactions, %d failed, consistent %s; per transaction: %.2f kB written, %.0f network bytes, %.3f ms iowait, %.1f us client CPU; %s",
 					x, sr.MedianTPS, sr.MeanTPS, sr.StddevTPS, sr.Transactions, sr.Failed, sr.Consistency(),
 					sr.WriteKBPerTx, sr.NetBytesPerTx, sr.IOWaitMSPerTx, 1e6*sr.ClientCPUS/max(float64(sr.Transactions), 1), cpuLine(sr))
@@ -186,6 +191,7 @@ func (r *dsbenchRun) sampleLoad(ctx context.Context) func() {
 	}
 	stop, err := sysinfo.StartSampler(ctx, time.Second, func(s sysinfo.Sample) {
 		r.addLoad(s)
+		r.liveLoad(s)
 		fmt.Fprintf(f, "%s %d %.1f %.1f %.1f %.1f %d %d %d %d %d %d\n", s.Time.UTC().Format(time.RFC3339), r.clients.scale.Load(),
 			s.CPU.User, s.CPU.System, s.CPU.IOWait, s.CPU.Idle, s.Disk.ReadBytes, s.Disk.WriteBytes, s.Disk.ReadMS, s.Disk.WriteMS, s.Net.RxBytes, s.Net.TxBytes)
 	})

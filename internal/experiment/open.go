@@ -33,6 +33,8 @@ type Setup struct {
 	// Tags label a new run (its manifest keeps them); a resumed run keeps
 	// its manifest's.
 	Tags []string
+	// Live is the run's live stream and its viewers' requests (nil: none).
+	Live *Live
 }
 
 // opened is an engine session with its run directory and manifest.
@@ -66,7 +68,7 @@ func open(ctx context.Context, s Setup, experiment string, seed uint64, embedded
 		return nil, err
 	}
 	if s.Resume != nil {
-		return o.resume(ctx, s, check)
+		return o.resume(ctx, s, experiment, check)
 	}
 	if s.DB != "" {
 		if o.e, err = dbms.Open(ctx, o.url); err != nil {
@@ -109,6 +111,10 @@ func open(ctx context.Context, s Setup, experiment string, seed uint64, embedded
 		o.close()
 		return nil, err
 	}
+	// Only now, with the run directory legitimately there: bad input
+	// (an engine refused, an embedded default removed again) leaves no
+	// stream behind. Every experiment but storage comes here.
+	s.Live.attach(o.run, experiment, o.e.Name(), false)
 	return o, nil
 }
 
@@ -116,7 +122,7 @@ func open(ctx context.Context, s Setup, experiment string, seed uint64, embedded
 // are: the journal is appended to, the manifest keeps its start and gets
 // no end until the run ends again, and nothing is removed on failure (the
 // run directory holds what was measured).
-func (o *opened) resume(ctx context.Context, s Setup, check func(e dbms.Engine) error) (*opened, error) {
+func (o *opened) resume(ctx context.Context, s Setup, experiment string, check func(e dbms.Engine) error) (*opened, error) {
 	var err error
 	if o.run, err = results.Create(s.Dir); err != nil {
 		return nil, err
@@ -145,6 +151,7 @@ func (o *opened) resume(ctx context.Context, s Setup, check func(e dbms.Engine) 
 		o.close()
 		return nil, err
 	}
+	s.Live.attach(o.run, experiment, o.e.Name(), true)
 	return o, nil
 }
 

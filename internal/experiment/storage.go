@@ -61,6 +61,7 @@ func RunStorage(ctx context.Context, s StorageSetup, plan StoragePlan, pr *progr
 	if err := run.WriteJSON("manifest.json", man); err != nil {
 		return nil, err
 	}
+	s.Live.attach(run, "storage", "", false)
 	res := &results.StorageResults{
 		Header: results.Header{Experiment: "storage"}, Dir: plan.Dir, FileSystem: man.System.FileSystem, Mount: man.System.Mount,
 		SizeBytes: plan.Size, DurationS: plan.Duration.Seconds(), Seed: plan.Seed,

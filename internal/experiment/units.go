@@ -38,6 +38,7 @@ const (
 // policy. It writes the run's resumptions and pauses into the results'
 // header.
 type units struct {
+	live  *Live
 	run   *results.Run
 	h     *results.Header
 	done  map[string]bool
@@ -48,7 +49,7 @@ type units struct {
 // newUnits starts the units of a run; a resumed run's header takes back
 // the earlier part's resumptions, pauses and warnings.
 func newUnits(s Setup, run *results.Run, h *results.Header, pr *progress.Printer) *units {
-	u := &units{run: run, h: h, done: map[string]bool{}, pause: s.Pause, pr: pr}
+	u := &units{live: s.Live, run: run, h: h, done: map[string]bool{}, pause: s.Pause, pr: pr}
 	if u.pause.Limit <= 0 {
 		u.pause.Limit = DefaultPauseLimit
 	}
@@ -83,8 +84,12 @@ func (u *units) complete(unit string) {
 // do runs one unit through attempt (try counts from 0) and journals its
 // completion. A failure ends the unit, unless the pause policy is on and
 // the failure is a fault: then the run waits and tries again. The error
-// is the unit's last failure.
+// is the unit's last failure. A viewer's stop ends the run before the
+// next unit, and is never waited out.
 func (u *units) do(ctx context.Context, unit string, attempt func(ctx context.Context, try int) error) error {
+	if u.live.stopRequested() {
+		return u.live.stopErr()
+	}
 	var p *results.Pause
 	wait := PauseFirstWait
 	for try := 0; ; try++ {
@@ -97,7 +102,7 @@ func (u *units) do(ctx context.Context, unit string, attempt func(ctx context.Co
 			u.complete(unit)
 			return nil
 		}
-		if !u.pause.On || ctx.Err() != nil || (p == nil && !isFault(err)) {
+		if !u.pause.On || ctx.Err() != nil || IsStopped(err) || (p == nil && !isFault(err)) {
 			if p != nil {
 				u.endPause(p, results.PauseInterrupted)
 				return asFault(err)
@@ -120,6 +125,10 @@ func (u *units) do(ctx context.Context, unit string, attempt func(ctx context.Co
 			t.Stop()
 			u.endPause(p, results.PauseInterrupted)
 			return asFault(fmt.Errorf("%w while paused after %s failed: %w", interrupted(ctx), unit, err))
+		case <-u.live.stopC():
+			t.Stop()
+			u.endPause(p, results.PauseInterrupted)
+			return fmt.Errorf("%w (while paused after %s failed: %v)", u.live.stopErr(), unit, err)
 		case <-t.C:
 		}
 		wait = min(2*wait, PauseMaxWait)

@@ -30,6 +30,9 @@ type MasterOptions struct {
 	TolerateLoss bool
 	// Log prints a line of progress (nil: silent).
 	Log func(format string, args ...any)
+	// Status, if set, receives every agent's status about every second,
+	// from a goroutine of the master's; it must not block.
+	Status func([]AgentStatus)
 }
 
 // Master is the side of the load that registers agents, hands them jobs and
@@ -293,6 +296,7 @@ func (m *Master) beat() {
 	defer t.Stop()
 	for {
 		_ = m.nc.Publish(subjMasterBt, nil)
+		m.reportStatus()
 		select {
 		case <-m.quit:
 			return

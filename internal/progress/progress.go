@@ -1,5 +1,7 @@
 // Package progress shows what a long run is doing: a live line rewritten in
-// place on a terminal, plain lines otherwise (logs, CI).
+// place on a terminal, plain lines otherwise (logs, CI). A Printer also
+// tees its permanent lines into the run's live stream (live.jsonl), so
+// that the live page shows what the terminal shows.
 package progress
 
 import (
@@ -10,6 +12,8 @@ import (
 	"time"
 
 	"golang.org/x/term"
+
+	"github.com/dbgauge/dbgauge/internal/live"
 )
 
 // Printer writes progress to w. The zero Printer prints nothing.
@@ -20,6 +24,20 @@ type Printer struct {
 	live    bool // a live line is on screen
 	last    time.Time
 	Verbose bool
+	// tee receives every permanent line as a KindLine event; the live
+	// lines are not streamed: they are rewritten ten times a second, and
+	// the stream has the figures they show as events of their own.
+	tee *live.Writer
+}
+
+// Tee sends every permanent line from now on into w too (nil: no more).
+func (p *Printer) Tee(w *live.Writer) {
+	if p == nil {
+		return
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.tee = w
 }
 
 // New returns a printer on w; live lines are used when w is a terminal.
@@ -33,11 +51,17 @@ func New(w io.Writer) *Printer {
 
 // Line prints a permanent line.
 func (p *Printer) Line(format string, args ...any) {
-	if p == nil || p.w == nil {
+	if p == nil {
 		return
 	}
 	p.mu.Lock()
 	defer p.mu.Unlock()
+	if p.tee != nil {
+		p.tee.Emit(live.Event{Kind: live.KindLine, Text: fmt.Sprintf(format, args...)})
+	}
+	if p.w == nil {
+		return
+	}
 	if p.live {
 		fmt.Fprint(p.w, "\r\033[K")
 		p.live = false

@@ -1,6 +1,10 @@
 package results
 
-import "github.com/dbgauge/dbgauge/internal/timing"
+import (
+	"time"
+
+	"github.com/dbgauge/dbgauge/internal/timing"
+)
 
 // The journal's entries, one type per kind (the line's "type"). A result
 // kept in results.json is journalled as it is; the others are the
@@ -108,6 +112,14 @@ type StorageEntry struct {
 	Test   string         `json:"test"`
 }
 
+// MarkEntry ("mark") is an event a person marked while the run ran
+// (`dbgauge mark`, the live page): its text and when it was asked for,
+// so that a replay shows it where it happened.
+type MarkEntry struct {
+	At   time.Time `json:"at"`
+	Text string    `json:"text"`
+}
+
 // StorageMeasure is what a storage test measured: Throughput or
 // LatencyTest.
 type StorageMeasure interface{ storageMeasure() }
@@ -136,3 +148,4 @@ func (SizeSweepOrganize) JournalKind() string  { return "organize" }
 func (SizeSweepPoint) JournalKind() string     { return "sizepoint" }
 func (SpeedupPointEntry) JournalKind() string  { return "point" }
 func (StorageEntry) JournalKind() string       { return "storage" }
+func (MarkEntry) JournalKind() string          { return "mark" }
