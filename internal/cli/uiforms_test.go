@@ -44,7 +44,7 @@ type answer struct {
 	hdr  http.Header
 }
 
-func ask(h http.Handler, r *http.Request) answer {
+func serve(h http.Handler, r *http.Request) answer {
 	w := httptest.NewRecorder()
 	h.ServeHTTP(w, r)
 	b, _ := io.ReadAll(w.Result().Body)
@@ -52,7 +52,7 @@ func ask(h http.Handler, r *http.Request) answer {
 }
 
 func getPage(h http.Handler, target string) answer {
-	return ask(h, httptest.NewRequest("GET", target, nil))
+	return serve(h, httptest.NewRequest("GET", target, nil))
 }
 
 var csrfField = regexp.MustCompile(`name="csrf" value="([0-9a-f]+)"`)
@@ -83,7 +83,7 @@ func postForm(h http.Handler, target string, form url.Values, hdr ...string) ans
 	for i := 0; i+1 < len(hdr); i += 2 {
 		r.Header.Set(hdr[i], hdr[i+1])
 	}
-	return ask(h, r)
+	return serve(h, r)
 }
 
 // entries are the names in dir.
