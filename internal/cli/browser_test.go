@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/dbgauge/dbgauge/internal/browsertest"
 	"github.com/dbgauge/dbgauge/internal/report/browser"
 )
 
@@ -70,7 +71,7 @@ func TestQuickstartReportInBrowser(t *testing.T) {
 			}
 		}
 		if i == 0 {
-			saveArtifact(t, "quickstart-report.png", res.Screenshot)
+			browsertest.SaveArtifact(t, "quickstart-report.png", res.Screenshot)
 		}
 	}
 	checkSelection(t, page)
@@ -131,20 +132,4 @@ func checkSelection(t *testing.T, page string) {
 	if !got.Controls || got.First != "\u00d71.00" || got.Second != "not selected" || len(got.Before) != 2 {
 		t.Errorf("%s: unticking an engine did not recompute the summary: %+v", page, got)
 	}
-}
-
-func saveArtifact(t *testing.T, name string, b []byte) {
-	dir := os.Getenv("DBGAUGE_ARTIFACTS")
-	if dir == "" {
-		dir = filepath.Join("..", "..", "artifacts")
-	}
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	path := filepath.Join(dir, name)
-	if err := os.WriteFile(path, b, 0o644); err != nil {
-		t.Fatal(err)
-	}
-	abs, _ := filepath.Abs(path)
-	t.Logf("screenshot: %s (%d bytes)", abs, len(b))
 }

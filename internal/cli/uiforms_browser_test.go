@@ -1,15 +1,13 @@
 package cli
 
 import (
-	"context"
 	"net/http/httptest"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/chromedp/chromedp"
 
-	"github.com/dbgauge/dbgauge/internal/report/browser"
+	"github.com/dbgauge/dbgauge/internal/browsertest"
 )
 
 // TestFormInBrowser drives Chromium through the dsbench form as a person
@@ -18,10 +16,6 @@ import (
 // starts and nothing is written.
 // The screenshot is kept as an artifact (ui-form-bad-input.png).
 func TestFormInBrowser(t *testing.T) {
-	chromium, err := browser.Binary()
-	if err != nil {
-		t.Fatal(err) // make test installs it: its absence is a failure, not a skip
-	}
 	_, _, stderr := run("dsbench", "--duration", "-1s")
 	line := strings.TrimSpace(stderr)
 	if !strings.HasPrefix(line, "dbgauge: --duration") {
@@ -31,11 +25,11 @@ func TestFormInBrowser(t *testing.T) {
 	srv := httptest.NewServer(h)
 	defer srv.Close()
 
-	ctx := newBrowser(t, chromium)
+	ctx := browsertest.Browser(t)
 	if err := chromedp.Do(ctx, chromedp.Navigate(srv.URL+"/new"), chromedp.WaitVisible(chromedp.CSS(`table`))); err != nil {
 		t.Fatalf("the list of experiments: %v", err)
 	}
-	screenshot(t, ctx, "ui-new.png")
+	browsertest.Screenshot(t, ctx, "ui-new.png")
 
 	duration := chromedp.CSS(`input[name="flag.duration"]`)
 	problem := chromedp.CSS(`#problem`)
@@ -78,37 +72,11 @@ func TestFormInBrowser(t *testing.T) {
 	if command != "dbgauge dsbench --duration=-1s" {
 		t.Errorf("the command shown is %q", command)
 	}
-	screenshot(t, ctx, "ui-form-bad-input.png")
+	browsertest.Screenshot(t, ctx, "ui-form-bad-input.png")
 	if n := len(h.Jobs()); n != 0 {
 		t.Errorf("%d runs started", n)
 	}
 	if left := entries(t, dir); len(left) != 0 {
 		t.Errorf("the refused form wrote %v", left)
 	}
-}
-
-// newBrowser is a headless Chromium that resolves no name but the test
-// server's address, closed when the test ends; a bound on its use.
-func newBrowser(t *testing.T, chromium string) context.Context {
-	t.Helper()
-	opts := append(chromedp.DefaultExecAllocatorOptions[:],
-		chromedp.ExecPath(chromium), chromedp.NoSandbox, chromedp.Headless, chromedp.DisableGPU,
-		chromedp.UserDataDir(t.TempDir()), chromedp.WindowSize(1280, 900),
-		chromedp.Flag("host-resolver-rules", "MAP * ~NOTFOUND, EXCLUDE 127.0.0.1"),
-	)
-	alloc, cancelAlloc := chromedp.NewExecAllocator(context.Background(), opts...)
-	ctx, cancelCtx := chromedp.NewContext(alloc)
-	ctx, cancel := context.WithTimeout(ctx, 2*time.Minute)
-	t.Cleanup(func() { cancel(); cancelCtx(); cancelAlloc() })
-	return ctx
-}
-
-// screenshot saves the page the browser shows as the artifact name.
-func screenshot(t *testing.T, ctx context.Context, name string) {
-	t.Helper()
-	png, err := chromedp.Run(ctx, chromedp.FullScreenshot(100))
-	if err != nil {
-		t.Fatalf("screenshot %s: %v", name, err)
-	}
-	saveArtifact(t, name, png)
 }

@@ -19,7 +19,7 @@ import (
 
 	"github.com/chromedp/chromedp"
 
-	"github.com/dbgauge/dbgauge/internal/report/browser"
+	"github.com/dbgauge/dbgauge/internal/browsertest"
 	"github.com/dbgauge/dbgauge/internal/results"
 	"github.com/dbgauge/dbgauge/internal/server"
 	"github.com/dbgauge/dbgauge/internal/ui"
@@ -57,17 +57,13 @@ func launch(t *testing.T, h http.Handler, experiment string, pairs ...string) st
 // jobsShot keeps a screenshot of h's jobs page as the artifact name.
 func jobsShot(t *testing.T, h http.Handler, name string) {
 	t.Helper()
-	chromium, err := browser.Binary()
-	if err != nil {
-		t.Fatal(err)
-	}
 	srv := httptest.NewServer(h)
 	defer srv.Close()
-	ctx := newBrowser(t, chromium)
+	ctx := browsertest.Browser(t)
 	if err := chromedp.Do(ctx, chromedp.Navigate(srv.URL+"/jobs"), chromedp.WaitVisible(chromedp.CSS(`table`))); err != nil {
 		t.Fatalf("the jobs page: %v", err)
 	}
-	screenshot(t, ctx, name)
+	browsertest.Screenshot(t, ctx, name)
 }
 
 // waitJob waits for the launched run rel to end (a bound, not a

@@ -58,8 +58,10 @@ type dsbenchRun struct {
 	clients *dsbenchClients
 	// master hands the load to remote agents (nil: a local run).
 	master *nodes.Master
-	// nodeLost is set when an agent was lost since the last consistency
-	// check (--tolerate-node-loss): its commits are unknown.
+	// nodeLost is set when an agent was lost during the scale
+	// (--tolerate-node-loss): its commits are unknown from then on, since
+	// its sessions may still commit what they had in flight whenever its
+	// process runs again (a stopped one continued), until the scale ends.
 	nodeLost bool
 	// measuring is set while a scale's cycles run; load samples taken
 	// then add into load (under loadMu: the sampler has its own goroutine).
@@ -91,6 +93,7 @@ func (r *dsbenchRun) dsbenchScale(ctx context.Context, x int64) (*results.ScaleR
 	// Consistent only once a check has run and found nothing.
 	sr := &results.ScaleResult{Scale: x, Seed: scaleSeed(r.plan.Seed, x), ConfidenceTPS: map[string]float64{}}
 	checks := 0
+	r.nodeLost = false
 	// A fault during the population (a restart) makes a resilient sweep
 	// populate the scale again from the start, on a new control session.
 	var pop *population
@@ -153,18 +156,19 @@ func (r *dsbenchRun) dsbenchScale(ctx context.Context, x int64) (*results.ScaleR
 		if checks == 1 {
 			sr.Consistent = true
 		}
-		bound := doubt
+		var bad []string
 		if r.nodeLost {
-			// The history holds at least the commits counted; how many
-			// more the lost agent made is unknown (not a count to store).
-			bound, r.nodeLost = unknownCommits, false
+			// The lost agent's commits are unknown (b.CheckAfterLoss says
+			// why); the carried deltas start again from the balances.
+			bad = b.CheckAfterLoss(want)
+			carried = b.Accounts - b.HistoryDelta
+		} else {
+			bad = b.CheckInDoubt(carried, want, doubt)
 		}
-		if bad := b.CheckInDoubt(carried, want, bound); len(bad) > 0 {
+		for _, v := range bad {
 			sr.Consistent = false
-			for _, v := range bad {
-				sr.Inconsistency = append(sr.Inconsistency, fmt.Sprintf("after cycle %d: %s", cycle, v))
-				r.warn(fmt.Sprintf("scale %d, cycle %d: inconsistent: %s", x, cycle, v))
-			}
+			sr.Inconsistency = append(sr.Inconsistency, fmt.Sprintf("after cycle %d: %s", cycle, v))
+			r.warn(fmt.Sprintf("scale %d, cycle %d: inconsistent: %s", x, cycle, v))
 		}
 		carried += b.HistoryDelta
 		if err := r.control(ctx, faults, func(e dbms.Engine) error {

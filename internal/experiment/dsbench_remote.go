@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"math"
 	"time"
 
 	"github.com/dbgauge/dbgauge/internal/dbms"
@@ -27,11 +26,6 @@ type RemoteNodes struct {
 	// TolerateLoss goes on with the surviving agents when one is lost.
 	TolerateLoss bool
 }
-
-// unknownCommits bounds the commits in doubt of a consistency check after
-// an agent was lost: any number (half the range, so that adding the
-// counted commits cannot overflow).
-const unknownCommits = math.MaxInt64 / 2
 
 // dsbenchKind is the job kind of a sweep's scale on an agent.
 const dsbenchKind = "dsbench"
@@ -141,7 +135,7 @@ func (r *dsbenchRun) runLoad(ctx context.Context, x int64, cfg driver.Config) (*
 		},
 		NodeLost: func(node int) {
 			r.nodeLost = true
-			r.warn(fmt.Sprintf("scale %d: agent %s lost; its commits since the last check are unknown, so the history count is checked as a lower bound", x, r.nodeName(node)))
+			r.warn(fmt.Sprintf("scale %d: agent %s lost; its commits are unknown from now on, so the checks of this scale compare the balances with each other and the history count as a lower bound", x, r.nodeName(node)))
 		},
 	}
 	out, err := r.master.Run(ctx, job, cfg)

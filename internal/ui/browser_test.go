@@ -1,20 +1,16 @@
 package ui
 
 import (
-	"context"
 	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/chromedp/chromedp"
-)
 
-// chromium is Debian's package, which make test installs: without it the
-// browser test fails rather than skips.
-const chromium = "/usr/bin/chromium"
+	"github.com/dbgauge/dbgauge/internal/browsertest"
+)
 
 // TestHistoryInBrowser drives Chromium through the interface as a person
 // would: open the address with its token, see the two stored runs in the
@@ -31,7 +27,7 @@ func TestHistoryInBrowser(t *testing.T) {
 	srv := httptest.NewServer(h)
 	defer srv.Close()
 
-	ctx := browser(t)
+	ctx := browsertest.Browser(t)
 
 	if err := chromedp.Do(ctx, chromedp.Navigate(srv.URL+"/?token=s3cret"), chromedp.WaitVisible(chromedp.CSS("#compare table"))); err != nil {
 		t.Fatalf("the history page: %v", err)
@@ -45,7 +41,7 @@ func TestHistoryInBrowser(t *testing.T) {
 			t.Errorf("the history page does not show %q:\n%s", want, history)
 		}
 	}
-	shot(t, ctx, "ui-history.png")
+	browsertest.Screenshot(t, ctx, "ui-history.png")
 
 	// A run's tag is a link to the runs that carry it; the tag filter
 	// then shows it chosen.
@@ -63,7 +59,7 @@ func TestHistoryInBrowser(t *testing.T) {
 	if !strings.Contains(tagged, "1 of 2 runs") || !strings.Contains(tagged, runA) || strings.Contains(tagged, runB) || chosen != "nightly" {
 		t.Errorf("the tag nightly lists otherwise than runA alone (tag filter %q):\n%s", chosen, tagged)
 	}
-	shot(t, ctx, "ui-history-tag.png")
+	browsertest.Screenshot(t, ctx, "ui-history-tag.png")
 	if err := chromedp.Do(ctx, chromedp.Navigate(srv.URL+"/"), chromedp.WaitVisible(chromedp.CSS("#compare table"))); err != nil {
 		t.Fatalf("back to every run: %v", err)
 	}
@@ -97,52 +93,5 @@ func TestHistoryInBrowser(t *testing.T) {
 			t.Errorf("the compare page does not show %q:\n%.3000s", want, page)
 		}
 	}
-	shot(t, ctx, "ui-compare.png")
-}
-
-// browser starts a headless Chromium for the test, ended with it. Nothing
-// may be fetched from elsewhere: every name but the test server's address
-// fails to resolve. The whole test is bounded (see chromedp.Run).
-func browser(t *testing.T) context.Context {
-	t.Helper()
-	if _, err := os.Stat(chromium); err != nil {
-		t.Fatalf("%v: install Debian's chromium package (make test does)", err)
-	}
-	opts := append(chromedp.DefaultExecAllocatorOptions[:],
-		chromedp.ExecPath(chromium), chromedp.NoSandbox, chromedp.Headless, chromedp.DisableGPU,
-		chromedp.UserDataDir(t.TempDir()), chromedp.WindowSize(1280, 900),
-		chromedp.Flag("host-resolver-rules", "MAP * ~NOTFOUND, EXCLUDE 127.0.0.1"),
-	)
-	alloc, cancelAlloc := chromedp.NewExecAllocator(context.Background(), opts...)
-	ctx, cancel := chromedp.NewContext(alloc)
-	t.Cleanup(func() { cancel(); cancelAlloc() })
-	go func() {
-		select {
-		case <-time.After(2 * time.Minute):
-			cancel()
-		case <-ctx.Done():
-		}
-	}()
-	return ctx
-}
-
-// shot saves a full-page screenshot as a test artifact.
-func shot(t *testing.T, ctx context.Context, name string) {
-	t.Helper()
-	png, err := chromedp.Run(ctx, chromedp.FullScreenshot(100))
-	if err != nil {
-		t.Fatalf("screenshot: %v", err)
-	}
-	dir := os.Getenv("DBGAUGE_ARTIFACTS")
-	if dir == "" {
-		dir = t.TempDir()
-	}
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	path := filepath.Join(dir, name)
-	if err := os.WriteFile(path, png, 0o644); err != nil {
-		t.Fatal(err)
-	}
-	t.Logf("screenshot: %s (%d bytes)", path, len(png))
+	browsertest.Screenshot(t, ctx, "ui-compare.png")
 }

@@ -14,6 +14,7 @@ import (
 	"github.com/chromedp/cdproto/network"
 	"github.com/chromedp/chromedp"
 
+	"github.com/dbgauge/dbgauge/internal/browsertest"
 	"github.com/dbgauge/dbgauge/internal/live"
 )
 
@@ -32,7 +33,7 @@ func TestLiveInBrowser(t *testing.T) {
 	w.Emit(rateEvent(1, 1, 1, 100, 100))
 	srv := httptest.NewServer(newUI(t, Options{Dir: dir, Token: "s3cret"}))
 	t.Cleanup(srv.Close)
-	ctx := browser(t)
+	ctx := browsertest.Browser(t)
 	var mu sync.Mutex
 	var requested []string
 	if err := chromedp.Listen(ctx, func(ev any) {
@@ -114,7 +115,7 @@ func TestLiveInBrowser(t *testing.T) {
 	if n := string(eval(t, ctx, `dbgaugeLive.state.marks.length`)); n != "1" {
 		t.Errorf("%s marks drawn on the charts, want 1", n)
 	}
-	shot(t, ctx, "ui-live.png")
+	browsertest.Screenshot(t, ctx, "ui-live.png")
 
 	if err := chromedp.Do(ctx, chromedp.Click(chromedp.CSS(`#control button[value="stop"]`))); err != nil {
 		t.Fatal(err)
@@ -163,7 +164,7 @@ func TestLiveInBrowser(t *testing.T) {
 	if n := string(eval(t, ctx, `document.querySelectorAll("#control").length`)); n != "0" {
 		t.Errorf("the replay has buttons")
 	}
-	shot(t, ctx, "ui-replay.png")
+	browsertest.Screenshot(t, ctx, "ui-replay.png")
 
 	mu.Lock()
 	defer mu.Unlock()
