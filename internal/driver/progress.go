@@ -28,7 +28,7 @@ func (r *runner) startProgress(i int, start time.Duration) (stop func()) {
 		defer close(done)
 		t := time.NewTicker(every)
 		defer t.Stop()
-		second := NewHistogram()
+		second := newLiveHistogram()
 		prev, prevAt := int64(0), start
 		for {
 			select {
