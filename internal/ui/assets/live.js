@@ -25,7 +25,10 @@
     rate: [[], []], latency: [[], [], [], []], cpu: [[], [], [], []], io: [[], [], [], [], []],
     sweep: new Map(), // scale -> median tps
   };
-  let dirty = true;
+  // dirty names the parts of the page that changed since they were last
+  // drawn: redrawing only those, at most once a second, keeps a watching
+  // tab's cost to the run it watches small (bench/ui-watch.sh).
+  const dirty = new Set(["rate", "latency", "cpu", "io", "sweep", "marks", "errors", "nodes", "log"]);
 
   const seconds = (iso) => Date.parse(iso.replace(/(\.\d{3})\d+/, "$1")) / 1000;
   const orNull = (v) => (v ? v : null);
@@ -45,10 +48,12 @@
           for (const [key, c] of st.finished) if (!st.sweep.has(c.scale)) st.finished.delete(key);
         }
         st.cur = { committed: 0, failed: 0 };
+        dirty.add("sweep");
         break;
       case "phase":
         st.phase = e.phase || "";
         if (e.scale) st.scale = e.scale;
+        dirty.add("sweep");
         break;
       case "rate":
         if (e.scale) st.scale = e.scale;
@@ -61,16 +66,19 @@
         st.rate[0].push(t); st.rate[1].push(e.tps || 0);
         st.latency[0].push(t);
         st.latency[1].push(orNull(e.p50_ms)); st.latency[2].push(orNull(e.p95_ms)); st.latency[3].push(orNull(e.p99_ms));
+        dirty.add("rate").add("latency").add("errors");
         break;
       case "cycle": {
         const key = e.scale + "/" + e.cycle;
         st.finished.set(key, { scale: e.scale, committed: e.committed || 0, failed: e.failed || 0 });
         st.cur = { committed: 0, failed: 0 };
         if (e.errors) st.errors = e.errors;
+        dirty.add("errors");
         break;
       }
       case "scale":
         st.sweep.set(e.scale, e.tps || 0);
+        dirty.add("sweep");
         break;
       case "load":
         st.cpu[0].push(t);
@@ -78,23 +86,27 @@
         st.io[0].push(t);
         st.io[1].push(e.disk_read_bps || 0); st.io[2].push(e.disk_write_bps || 0);
         st.io[3].push(e.net_rx_bps || 0); st.io[4].push(e.net_tx_bps || 0);
+        dirty.add("cpu").add("io");
         break;
       case "nodes":
         st.nodes = e.nodes || [];
+        dirty.add("nodes");
         break;
       case "line":
         st.log.push(e.text || "");
         if (st.log.length > 200) st.log.splice(0, st.log.length - 200);
+        dirty.add("log");
         break;
       case "mark":
         st.marks.push({ t: t, text: e.text || "" });
+        dirty.add("rate").add("latency").add("cpu").add("io").add("marks");
         break;
       case "end":
         st.end = { complete: !!e.complete, error: e.error || "" };
         st.cur = { committed: 0, failed: 0 }; // an aborted cycle is not counted
+        dirty.add("sweep");
         break;
     }
-    dirty = true;
   }
 
   // Formats with units, for ticks and the hover read-out.
@@ -167,6 +179,22 @@
     sweep: null,
   };
 
+  // onScreen holds the time charts in view: the others are not redrawn
+  // until they come back into view.
+  const onScreen = new Set();
+  const seen = new IntersectionObserver((entries) => {
+    for (const en of entries) {
+      const name = en.target.dataset.chart;
+      if (en.isIntersecting) onScreen.add(name); else onScreen.delete(name);
+    }
+    show();
+  });
+  for (const name of ["rate", "latency", "cpu", "io"]) {
+    const el = $("chart-" + name);
+    el.dataset.chart = name;
+    seen.observe(el);
+  }
+
   // sweepChart draws the sweep's rate against database size on a log
   // axis spanning the plan's scales, the scale running highlighted.
   function sweepChart() {
@@ -229,6 +257,12 @@
     if (el.textContent !== s) el.textContent = s;
   }
 
+  // setHidden changes an element's hidden only when it differs: every
+  // change costs the page a new layout.
+  function setHidden(el, hidden) {
+    if (el.hidden !== hidden) el.hidden = hidden;
+  }
+
   function rows(tbody, list, empty) {
     tbody.replaceChildren();
     if (!list.length && empty) list = [[empty]];
@@ -243,7 +277,7 @@
   // elapsed time and ETA move), the charts and tables when events came.
   function show() {
     const [cls, words] = status();
-    $("status").className = cls;
+    if ($("status").className !== cls) $("status").className = cls;
     text("status", words);
     const s = st.start || {};
     if (s.experiment) text("experiment", s.experiment);
@@ -262,40 +296,54 @@
     text("committed", count.format(total.committed));
     text("failed", count.format(total.failed));
     const form = $("control");
-    if (form) form.hidden = !(st.running && !st.end);
-    if (!dirty) return;
-    dirty = false;
-    for (const name of ["rate", "latency", "cpu", "io"]) charts[name].setData(st[name]);
-    for (const id of ["load-cpu", "load-io"]) $(id).hidden = st.cpu[0].length === 0;
-    if (scales.length || st.sweep.size) {
+    if (form) setHidden(form, !(st.running && !st.end));
+    const changed = (part) => dirty.delete(part);
+    // A time chart is redrawn when its own data came (its time axis then
+    // reaches the latest event, so the charts line up within a second),
+    // and only while it is on screen: one scrolled out of view is redrawn
+    // when it comes back (onScreen).
+    for (const name of ["rate", "latency", "cpu", "io"]) {
+      if (dirty.has(name) && onScreen.has(name)) {
+        dirty.delete(name);
+        charts[name].setData(st[name]);
+      }
+    }
+    for (const id of ["load-cpu", "load-io"]) setHidden($(id), st.cpu[0].length === 0);
+    if (changed("sweep") && (scales.length || st.sweep.size)) {
       $("sweep").hidden = false;
       if (!charts.sweep) charts.sweep = sweepChart();
       else charts.sweep.setData(sweepData());
     }
-    $("marks").hidden = st.marks.length === 0;
-    $("mark-list").replaceChildren(...st.marks.map((m) => {
-      const li = document.createElement("li");
-      li.textContent = clock(m.t) + ": " + m.text;
-      return li;
-    }));
-    const errs = Object.entries(st.errors).sort((a, b) => b[1] - a[1]);
-    rows($("errors"), errs.map(([c, n]) => [c, count.format(n)]), "none so far");
-    if (st.nodes) {
+    if (changed("marks")) {
+      $("marks").hidden = st.marks.length === 0;
+      $("mark-list").replaceChildren(...st.marks.map((m) => {
+        const li = document.createElement("li");
+        li.textContent = clock(m.t) + ": " + m.text;
+        return li;
+      }));
+    }
+    if (changed("errors")) {
+      const errs = Object.entries(st.errors).sort((a, b) => b[1] - a[1]);
+      rows($("errors"), errs.map(([c, n]) => [c, count.format(n)]), "none so far");
+    }
+    if (changed("nodes") && st.nodes) {
       $("nodes").hidden = false;
       rows($("node-rows"), st.nodes.map((n) => [n.name, n.status,
         num.format((n.heartbeat_age_ns || 0) / 1e9), count.format(n.committed || 0)]));
     }
-    const log = $("log"), atEnd = log.scrollTop + log.clientHeight >= log.scrollHeight - 4;
-    text("log", st.log.join("\n"));
-    if (atEnd) log.scrollTop = log.scrollHeight;
+    if (changed("log")) {
+      const log = $("log"), atEnd = log.scrollTop + log.clientHeight >= log.scrollHeight - 4;
+      text("log", st.log.join("\n"));
+      if (atEnd) log.scrollTop = log.scrollHeight;
+    }
   }
 
   const url = root.dataset.events + (replay ? "?replay=" + replay : "");
   const es = new EventSource(url);
   es.onmessage = (m) => fold(JSON.parse(m.data));
-  es.addEventListener("running", (m) => { st.running = m.data === "true"; dirty = true; });
-  es.addEventListener("eof", () => { es.close(); st.replayOver = true; dirty = true; show(); });
-  setInterval(show, 500);
+  es.addEventListener("running", (m) => { st.running = m.data === "true"; dirty.add("sweep"); });
+  es.addEventListener("eof", () => { es.close(); st.replayOver = true; dirty.add("sweep"); show(); });
+  setInterval(show, 1000);
 
   const form = $("control");
   if (form) {
