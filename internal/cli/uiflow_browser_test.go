@@ -111,38 +111,48 @@ func launchInBrowser(t *testing.T, ctx context.Context, base string) string {
 
 // watchCount reads the live page's transaction count until the page says
 // the run has ended, and returns the counts it saw while the run was
-// going, each once.
+// going, each once. It reads the page by script, not by node: a node
+// looked up while the page loads can be gone by the time it is read.
 func watchCount(t *testing.T, ctx context.Context) []int64 {
 	t.Helper()
 	var seen []int64
 	for {
-		status, err := chromedp.Run(ctx, chromedp.Text(chromedp.CSS(`#status`)))
-		if err != nil {
-			t.Fatalf("the live page's status: %v", err)
-		}
+		status, n := liveFigures(t, ctx)
 		if strings.HasPrefix(status, "finished") || strings.HasPrefix(status, "failed") {
 			if status != "finished complete" {
 				t.Fatalf("the run ended: %s", status)
 			}
 			return seen
 		}
-		if n := pageCount(t, ctx); n > 0 && (len(seen) == 0 || n != seen[len(seen)-1]) {
+		if n > 0 && (len(seen) == 0 || n != seen[len(seen)-1]) {
 			seen = append(seen, n)
 		}
-		time.Sleep(200 * time.Millisecond) // the page redraws twice a second
+		time.Sleep(200 * time.Millisecond) // the page redraws once a second
 	}
 }
 
 // pageCount is the live page's count of committed transactions.
 func pageCount(t *testing.T, ctx context.Context) int64 {
 	t.Helper()
-	s, err := chromedp.Run(ctx, chromedp.Text(chromedp.CSS(`#committed`)))
-	if err != nil {
-		t.Fatalf("the live page's count: %v", err)
-	}
-	n, err := strconv.ParseInt(strings.ReplaceAll(s, ",", ""), 10, 64)
-	if err != nil {
-		t.Fatalf("the live page's count %q: %v", s, err)
-	}
+	_, n := liveFigures(t, ctx)
 	return n
+}
+
+// liveFigures are the live page's status and its count of committed
+// transactions ("" and 0 while the page is not the live page yet).
+func liveFigures(t *testing.T, ctx context.Context) (string, int64) {
+	t.Helper()
+	v, err := chromedp.Run(ctx, chromedp.Evaluate[[]string](
+		`["status", "committed"].map((id) => (document.getElementById(id) || {}).textContent || "")`))
+	if err != nil || len(v) != 2 {
+		t.Fatalf("the live page's figures: %v %v", v, err)
+	}
+	if v[1] == "" {
+		return v[0], 0
+	}
+	n, err := strconv.ParseInt(strings.ReplaceAll(v[1], ",", ""), 10, 64)
+	if err != nil {
+		t.Fatalf("the live page's count %q: %v", v[1], err)
+	}
+	return v[0], n
 }

@@ -125,6 +125,11 @@
   };
   const clock = (t) => new Date(t * 1000).toISOString().slice(11, 19) + " UTC";
   const read = (f) => (u, v) => (v == null ? "–" : f(v));
+  const tps = (v) => num.format(v) + " tps";
+  // labelRoom is the width a y axis needs (CSS pixels) for its tick
+  // labels as formatted (about 7 px a character at uPlot's 12 px font),
+  // plus its title and ticks, so that no label is cut.
+  const labelRoom = (u, values) => 30 + 7 * Math.max(4, ...(values || []).map((v) => String(v).length));
 
   // marks draws every mark as a dashed vertical line with its text.
   const marks = {
@@ -161,7 +166,7 @@
       }))),
       axes: [
         { label: "time (UTC)", space: 70, values: (u, splits) => splits.map((v) => clock(v).slice(0, 8)) },
-        { label: axis, size: 70, values: (u, splits) => splits.map(fmt) },
+        { label: axis, size: labelRoom, values: (u, splits) => splits.map(fmt) },
       ],
       plugins: [marks],
     }, data, el);
@@ -195,6 +200,13 @@
     seen.observe(el);
   }
 
+  // sweepScales are the scales of the plan, those measured and the one
+  // running, in order, each once.
+  function sweepScales() {
+    const all = ((st.start && st.start.scales) || []).concat([...st.sweep.keys()], st.scale ? [st.scale] : []);
+    return [...new Set(all)].sort((a, b) => a - b);
+  }
+
   // sweepChart draws the sweep's rate against database size on a log
   // axis spanning the plan's scales, the scale running highlighted.
   function sweepChart() {
@@ -219,7 +231,7 @@
         x: {
           time: false, distr: 3, log: 10,
           range: () => {
-            const all = ((st.start && st.start.scales) || []).concat([...st.sweep.keys()], st.scale ? [st.scale] : []);
+            const all = sweepScales();
             const lo = Math.min(...all), hi = Math.max(...all);
             return [lo / 1.5, hi * 1.5];
           },
@@ -227,11 +239,16 @@
       },
       series: [
         { label: "scale", value: read((v) => count.format(v)) },
-        { label: "median rate", stroke: "#1f5fa8", width: 1.5, points: { size: 8 }, value: read((v) => num.format(v) + " tps") },
+        { label: "median rate", stroke: "#1f5fa8", width: 1.5, points: { size: 8 }, value: read(tps) },
       ],
       axes: [
-        { label: "database size (scale)", values: (u, splits) => splits.map((v) => (v == null ? "" : count.format(v))) },
-        { label: "transactions per second", size: 70, values: (u, splits) => splits.map((v) => num.format(v) + " tps") },
+        // A tick at every scale of the plan (and every scale measured):
+        // the log axis's own ticks would label only the powers of ten.
+        {
+          label: "database size (scale)", splits: () => sweepScales(),
+          values: (u, splits) => splits.map((v) => (v == null ? "" : count.format(v))),
+        },
+        { label: "transactions per second", size: labelRoom, values: (u, splits) => splits.map(tps) },
       ],
       plugins: [running],
     }, sweepData(), el);
@@ -282,7 +299,7 @@
     const s = st.start || {};
     if (s.experiment) text("experiment", s.experiment);
     if (s.engine) text("engine", s.engine);
-    text("phase", st.phase || "–");
+    text("phase", st.end ? "ended" : st.phase || "–");
     const scales = s.scales || [];
     const k = scales.indexOf(st.scale);
     text("scale", st.scale ? count.format(st.scale) + (k >= 0 ? " (" + (k + 1) + " of " + scales.length + ")" : "") : "–");
