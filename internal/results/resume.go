@@ -104,7 +104,7 @@ func ReadProgress(dir string) (*Progress, error) {
 	} else if !errors.Is(err, fs.ErrNotExist) {
 		return nil, fmt.Errorf("%s: %w", dir, err)
 	}
-	if journalBusy(filepath.Join(dir, JournalFile)) {
+	if RunBusy(dir) {
 		return nil, fmt.Errorf("%s %w: %v; wait for it to end, or stop it (Ctrl-C) first", dir, ErrNotResumable, ErrRunBusy)
 	}
 	entries, err := ReadJournal(filepath.Join(dir, JournalFile))

@@ -35,25 +35,16 @@ func newUI(t *testing.T, opt Options) http.Handler {
 
 var listed = regexp.MustCompile(`name="run" value="([^"]+)"`)
 
-// TestHistoryFilters checks the history lists the catalog's runs newest
-// first and that each filter keeps what it names.
-func TestHistoryFilters(t *testing.T) {
-	h := newUI(t, Options{Dir: runsDir(t)})
-	cases := []struct {
-		query string
-		want  []string
-	}{
-		{"", []string{runA, runB, runDS}}, // runA started 0.1 ms after runB
-		{"?experiment=dsbench", []string{runDS}},
-		{"?experiment=wisconsin&engine=sqlite", []string{runA, runB}},
-		{"?engine=duckdb", nil},
-		{"?status=complete", []string{runA, runB, runDS}},
-		{"?status=failed", nil},
-		{"?from=2026-11-21", []string{runA, runB}},
-		{"?to=2026-11-20", []string{runDS}},
-		{"?from=2026-11-20&to=2026-11-20", []string{runDS}},
-		{"?from=2026-11-25", nil},
-	}
+// listing is a history address (its query) and the runs it must list, in
+// order.
+type listing struct {
+	query string
+	want  []string
+}
+
+// checkListed asks the history for each query and checks the runs listed.
+func checkListed(t *testing.T, h http.Handler, cases []listing) {
+	t.Helper()
 	for _, c := range cases {
 		code, body, _ := get(h, "/"+c.query)
 		if code != http.StatusOK {
@@ -68,6 +59,25 @@ func TestHistoryFilters(t *testing.T) {
 			t.Errorf("%q lists %v, want %v", c.query, got, c.want)
 		}
 	}
+}
+
+// TestHistoryFilters checks the history lists the catalog's runs newest
+// first and that each filter keeps what it names.
+func TestHistoryFilters(t *testing.T) {
+	h := newUI(t, Options{Dir: runsDir(t)})
+	cases := []listing{
+		{"", []string{runA, runB, runDS}}, // runA started 0.1 ms after runB
+		{"?experiment=dsbench", []string{runDS}},
+		{"?experiment=wisconsin&engine=sqlite", []string{runA, runB}},
+		{"?engine=duckdb", nil},
+		{"?status=complete", []string{runA, runB, runDS}},
+		{"?status=failed", nil},
+		{"?from=2026-11-21", []string{runA, runB}},
+		{"?to=2026-11-20", []string{runDS}},
+		{"?from=2026-11-20&to=2026-11-20", []string{runDS}},
+		{"?from=2026-11-25", nil},
+	}
+	checkListed(t, h, cases)
 	code, body, _ := get(h, "/?from=yesterday")
 	if code != http.StatusBadRequest || !strings.Contains(body, "from=&#34;yesterday&#34;: give a day as YYYY-MM-DD") {
 		t.Errorf("a bad date: status %d, want 400 naming from and the form\n%s", code, body)

@@ -1,9 +1,7 @@
 package ui
 
 import (
-	"net/http"
 	"path/filepath"
-	"slices"
 	"strings"
 	"testing"
 
@@ -28,10 +26,7 @@ func TestHistoryTags(t *testing.T) {
 	h := newUI(t, Options{Dir: dir})
 	get(h, "/") // the catalog, made before the tags: it must follow them
 	tagRuns(t, dir, map[string][]string{runA: {"nightly", "pg16"}, runB: {"nightly"}, runDS: {"before-fix"}})
-	cases := []struct {
-		query string
-		want  []string
-	}{
+	cases := []listing{
 		{"?tag=nightly", []string{runA, runB}},
 		{"?tag=nightly&tag=pg16", []string{runA}},
 		{"?tag=", []string{runA, runB, runDS}}, // the form's "any"
@@ -40,20 +35,7 @@ func TestHistoryTags(t *testing.T) {
 		{"?tag=nightly&from=2026-11-21", []string{runA, runB}},
 		{"?tag=unknown", nil},
 	}
-	for _, c := range cases {
-		code, body, _ := get(h, "/"+c.query)
-		if code != http.StatusOK {
-			t.Errorf("%s: status %d\n%s", c.query, code, body)
-			continue
-		}
-		var got []string
-		for _, m := range listed.FindAllStringSubmatch(body, -1) {
-			got = append(got, m[1])
-		}
-		if !slices.Equal(got, c.want) {
-			t.Errorf("%q lists %v, want %v", c.query, got, c.want)
-		}
-	}
+	checkListed(t, h, cases)
 	_, body, _ := get(h, "/?tag=pg16")
 	for _, want := range []string{
 		`<a class="tag" href="/?tag=nightly">nightly</a> <a class="tag" href="/?tag=pg16">pg16</a>`, // runA's tags, sorted
