@@ -38,6 +38,7 @@ type dsbenchFlags struct {
 	rate                                      *flagtype.Value[float64]
 	backoff                                   backoffFlags
 	remote                                    *nodesFlags
+	spread                                    *spreadFlag
 }
 
 // newDSBenchFlags are the defaults.
@@ -57,6 +58,7 @@ func newDSBenchFlags() *dsbenchFlags {
 		seed:        flagtype.Seed("1"),
 		backoff:     newBackoffFlags("--retry or --reconnect"),
 		remote:      newNodesFlags(),
+		spread:      newSpreadFlag(),
 	}
 }
 
@@ -76,6 +78,7 @@ func (f *dsbenchFlags) bind(fl *pflag.FlagSet) {
 	fl.BoolVar(&f.reconnect, "reconnect", false, "open and close a connection for every transaction")
 	f.backoff.bind(fl)
 	f.remote.bind(fl)
+	f.spread.bind(fl)
 	fl.Var(f.isolation, "isolation", "repeatable-read, read-committed or serializable")
 	fl.Var(f.rate, "rate", "open loop: target transactions per second over all clients (0: closed loop)")
 	fl.Var(f.confidence, "confidence", "confidence levels (percent) of the rate columns and the conf diagram")
@@ -148,8 +151,12 @@ func (f *dsbenchFlags) plan() (experiment.DSBenchPlan, error) {
 	if err != nil {
 		return p, err
 	}
+	spread, err := f.spread.plan(f.db)
+	if err != nil {
+		return p, err
+	}
 	return experiment.DSBenchPlan{
-		BackoffCap: backoffCap, GiveUp: giveUp, Remote: remote,
+		BackoffCap: backoffCap, GiveUp: giveUp, Remote: remote, Spread: spread,
 		Mode: f.mode.V, Form: f.form.V, Scales: f.scales.Values, Cycles: f.cycles.V, Duration: f.duration.V,
 		Nodes: f.nodes.V, Threads: f.threads.V, Conns: f.connections.V, Retry: f.retry, Prepare: f.prepare, Reconnect: f.reconnect,
 		Isolation: f.isolation.V, Rate: f.rate.V, Confidence: f.confidence.Values, Seed: f.seed.V, Drop: f.drop, RawTimes: f.raw,

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"sort"
 	"strings"
 	"time"
 
@@ -18,7 +19,7 @@ func init() { registerCommand("server", newServer) }
 func newServer(stdout, stderr io.Writer) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "server",
-		Short: "Start or stop a private local engine instance (postgres, mariadb, firebird)",
+		Short: "Start or stop a private local engine instance (postgres, mariadb, firebird) or cluster (galera, postgres with standbys)",
 	}
 	var dir string
 	port := flagtype.Int(0).Check(flagtype.AtLeast(0, "")).Check(flagtype.AtMost(65535, "")).WithExample("5432")
@@ -31,8 +32,23 @@ func newServer(stdout, stderr io.Writer) *cobra.Command {
 URL for --db: TCP on loopback, or with --socket the same database through the
 instance's Unix-domain socket (inside DIR), in the form the engine's own
 clients take (postgres:///dbgauge?host=DIR/sock&port=P&user=postgres for
-libpq, psql and pgbench; mysql://root@unix(DIR/mariadbd.sock)/dbgauge).`,
-		Args: exactArgs(1, "the engine ("+strings.Join(server.Engines(), ", ")+")"),
+libpq, psql and pgbench; mysql://root@unix(DIR/mariadbd.sock)/dbgauge).
+
+Clusters, each node in DIR/n1, DIR/n2, ... on loopback ports:
+
+  dbgauge server start galera --nodes 3 --dir DIR
+      a MariaDB Galera cluster (packages mariadb-server, galera-4, rsync):
+      n1 bootstraps it, the others join by state transfer; every node
+      takes writes.
+  dbgauge server start postgres --standbys 2 [--sync] --dir DIR
+      a PostgreSQL primary (n1) and hot standbys streaming from it, each
+      with a replication slot; --sync makes n2 synchronous.
+
+A cluster prints one URL per node, then, last, one URL naming all nodes
+(mysql://root@127.0.0.1:P1,127.0.0.1:P2,127.0.0.1:P3/dbgauge), which
+--db takes. "server stop KIND --dir DIR" stops every node (the data
+stays); "server start KIND --dir DIR" starts the stopped cluster again.`,
+		Args: exactArgs(1, "the engine ("+strings.Join(serverKinds(), ", ")+")"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if dir == "" {
 				return usagef("server start: --dir is required (a directory for the instance's data)")
@@ -46,6 +62,9 @@ libpq, psql and pgbench; mysql://root@unix(DIR/mariadbd.sock)/dbgauge).`,
 				opt.Settings[k] = v
 			}
 			if err := knownServer(args[0]); err != nil {
+				return err
+			}
+			if cluster, err := clusterStart(cmd, args[0], dir, port.V, socket, opt.Settings); cluster || err != nil {
 				return err
 			}
 			if why := server.NoSocket(args[0]); socket && why != "" {
@@ -79,10 +98,13 @@ libpq, psql and pgbench; mysql://root@unix(DIR/mariadbd.sock)/dbgauge).`,
 	start.Flags().Var(port, "port", "loopback port (default: a free one)")
 	start.Flags().StringArrayVar(&settings, "set", nil, "server setting name=value (repeatable), e.g. --set shared_buffers=256MB")
 	start.Flags().BoolVar(&socket, "socket", false, "print the URL through the instance's Unix-domain socket instead of the TCP one (postgres, mariadb)")
+	start.Flags().Int("nodes", 3, "galera: how many nodes the cluster has")
+	start.Flags().Int("standbys", 0, "postgres: start a primary and this many streaming standbys (a cluster)")
+	start.Flags().Bool("sync", false, "postgres with --standbys: commits wait until the first standby has flushed them (synchronous_standby_names 'FIRST 1 (n2, ...)')")
 	stop := &cobra.Command{
 		Use:   "stop ENGINE --dir DIR",
 		Short: "Stop the private instance in DIR (its data stays)",
-		Args:  exactArgs(1, "the engine ("+strings.Join(server.Engines(), ", ")+")"),
+		Args:  exactArgs(1, "the engine ("+strings.Join(serverKinds(), ", ")+")"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if dir == "" {
 				return usagef("server stop: --dir is required")
@@ -90,7 +112,11 @@ libpq, psql and pgbench; mysql://root@unix(DIR/mariadbd.sock)/dbgauge).`,
 			if err := knownServer(args[0]); err != nil {
 				return err
 			}
-			if err := server.Stop(args[0], dir); err != nil {
+			stopIt := server.Stop
+			if server.HasCluster(dir) {
+				stopIt = server.StopCluster
+			}
+			if err := stopIt(args[0], dir); err != nil {
 				return err
 			}
 			fmt.Fprintf(stderr, "stopped %s in %s\n", args[0], dir)
@@ -102,13 +128,29 @@ libpq, psql and pgbench; mysql://root@unix(DIR/mariadbd.sock)/dbgauge).`,
 	return cmd
 }
 
+// serverKinds are the engines and clusters `server start` knows, sorted
+// and each once (postgres is both).
+func serverKinds() []string {
+	seen := map[string]bool{}
+	var out []string
+	for _, k := range append(server.Engines(), server.ClusterKinds()...) {
+		if !seen[k] {
+			seen[k] = true
+			out = append(out, k)
+		}
+	}
+	sort.Strings(out)
+	return out
+}
+
 func knownServer(engine string) error {
-	for _, e := range server.Engines() {
+	known := serverKinds()
+	for _, e := range known {
 		if e == engine {
 			return nil
 		}
 	}
-	return usagef("unknown server engine %q (known: %v)", engine, server.Engines())
+	return usagef("unknown server engine %q (known: %s)", engine, strings.Join(known, ", "))
 }
 
 func cut(s string) (string, string, bool) {

@@ -116,21 +116,16 @@ func Lookup(u *URL) (*Adapter, error) {
 	return a, nil
 }
 
-// Open parses a URL and opens one session with the adapter it names.
+// Open parses a URL and opens one session with the adapter it names (on
+// the first of its hosts that gives one with the session attributes it
+// asks for: OpenNode).
 func Open(ctx context.Context, raw string) (Engine, error) {
 	u, err := ParseURL(raw)
 	if err != nil {
 		return nil, err
 	}
-	a, err := Lookup(u)
-	if err != nil {
-		return nil, err
-	}
-	e, err := a.Open(ctx, u)
-	if err != nil {
-		return nil, err
-	}
-	return e, nil
+	e, _, err := OpenNode(ctx, u)
+	return e, err
 }
 
 // SameEngine says whether two engine URLs name the same adapter through

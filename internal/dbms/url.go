@@ -37,6 +37,15 @@ type URL struct {
 	// of Query): how long a server adapter's read or write may wait for the
 	// server before the call fails (0: the adapter's default).
 	IOTimeout time.Duration
+	// Hosts are the servers a TCP URL names, in its order: one, or a
+	// replicated cluster's nodes (url_hosts.go). Host and Port are the
+	// first's.
+	Hosts []HostPort
+	// SessionAttrs is the URL's target_session_attrs (dbgauge's own
+	// check, taken out of Query): which hosts a session may go to.
+	SessionAttrs string
+	// hostSpan is where the host list is written in Raw.
+	hostSpan [2]int
 	// Path is the file of an embedded engine.
 	Path  string
 	Query url.Values
@@ -88,6 +97,13 @@ func ParseURL(raw string) (*URL, error) {
 		}
 		parse = raw[:len(raw)-len(rest)] + rest[:i] + "localhost" + rest[i+j+1:]
 	}
+	var hosts []HostPort
+	if u.Socket == "" {
+		var err error
+		if parse, hosts, u.hostSpan, err = splitHosts(parse, len(raw)-len(rest)+2); err != nil {
+			return nil, badURL(raw, err.Error())
+		}
+	}
 	p, err := url.Parse(parse)
 	if err != nil {
 		return nil, badURL(raw, err.Error())
@@ -107,6 +123,20 @@ func ParseURL(raw string) (*URL, error) {
 	u.Query = p.Query()
 	if err := u.takeIOTimeout(); err != nil {
 		return nil, err
+	}
+	if err := u.takeSessionAttrs(); err != nil {
+		return nil, err
+	}
+	switch {
+	case hosts != nil:
+		for _, h := range hosts {
+			if _, err := url.Parse("x://" + h.String()); err != nil || strings.ContainsAny(h.Host, "/?#@") {
+				return nil, badURL(raw, fmt.Sprintf("host %s in the host list is not host:port", h))
+			}
+		}
+		u.Hosts = hosts
+	case u.Host != "" && u.Socket == "":
+		u.Hosts = []HostPort{{u.Host, u.Port}}
 	}
 	if u.Socket != "" {
 		u.Host = ""
@@ -140,11 +170,20 @@ func (u *URL) Local() bool {
 	if u.Socket != "" || u.Path != "" {
 		return true
 	}
-	switch u.Host {
+	for _, h := range u.Hosts {
+		if !loopback(h.Host) {
+			return false
+		}
+	}
+	return true
+}
+
+func loopback(host string) bool {
+	switch host {
 	case "localhost", "::1":
 		return true
 	}
-	return strings.HasPrefix(u.Host, "127.")
+	return strings.HasPrefix(host, "127.")
 }
 
 // Addr is host:port with a default port.

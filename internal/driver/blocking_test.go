@@ -44,7 +44,7 @@ func TestAbortBlockedSessions(t *testing.T) {
 			inside.Add(2)
 			cfg := Config{
 				Threads: 2, Cycles: 1, Duration: 10 * time.Minute,
-				Open: func(ctx context.Context) (dbms.Engine, error) { return dbms.Open(ctx, inst.URL) },
+				Open: func(ctx context.Context, _ *Session) (dbms.Engine, error) { return dbms.Open(ctx, inst.URL) },
 				NewOp: func(node, thread int) Op {
 					first := true
 					return func(ctx context.Context, s *Session) error {
@@ -93,7 +93,7 @@ func TestServerStopsAnswering(t *testing.T) {
 	stopped := make(chan struct{})
 	cfg := Config{
 		Threads: 2, Cycles: 1, Duration: 6 * time.Second,
-		Open: func(ctx context.Context) (dbms.Engine, error) { return dbms.Open(ctx, url) },
+		Open: func(ctx context.Context, _ *Session) (dbms.Engine, error) { return dbms.Open(ctx, url) },
 		Setup: func(ctx context.Context, s *Session) error {
 			pid, err := s.Engine.(interface {
 				BackendPID(context.Context) (int, error)
@@ -154,7 +154,7 @@ func TestWholeServerStops(t *testing.T) {
 	url := inst.URL + "?io_timeout=1s"
 	cfg := Config{
 		Threads: 2, Cycles: 1, Duration: time.Minute,
-		Open: func(ctx context.Context) (dbms.Engine, error) { return dbms.Open(ctx, url) },
+		Open: func(ctx context.Context, _ *Session) (dbms.Engine, error) { return dbms.Open(ctx, url) },
 		NewOp: func(node, thread int) Op {
 			return func(ctx context.Context, s *Session) error {
 				_, err := s.Engine.Exec(ctx, "SELECT 1")
@@ -191,7 +191,7 @@ func TestCyclesEndOnTime(t *testing.T) {
 	inst := servertest.Start(t, "postgres", server.Options{})
 	cfg := Config{
 		Threads: 2, Connections: 2, Cycles: 3, Duration: 500 * time.Millisecond,
-		Open: func(ctx context.Context) (dbms.Engine, error) { return dbms.Open(ctx, inst.URL) },
+		Open: func(ctx context.Context, _ *Session) (dbms.Engine, error) { return dbms.Open(ctx, inst.URL) },
 		NewOp: func(node, thread int) Op {
 			return func(ctx context.Context, s *Session) error {
 				_, err := s.Engine.Exec(ctx, "SELECT pg_sleep(0.01)")

@@ -60,10 +60,16 @@ type Config struct {
 	// a cycle holds exactly ceil(Rate x D) intended starts.
 	Poisson bool
 
-	// Open opens one client session. Errors at the start are returned by
-	// Run at once; errors when reconnecting during the run end the run,
-	// unless Retry or Reconnect waits out transient ones (BackoffCap).
-	Open func(ctx context.Context) (dbms.Engine, error)
+	// Open opens one client session for s (s.Node, s.Thread and s.Conn say
+	// whose). Errors at the start are returned by Run at once; errors when
+	// reconnecting during the run end the run, unless Retry or Reconnect
+	// waits out transient ones (BackoffCap).
+	Open func(ctx context.Context, s *Session) (dbms.Engine, error)
+	// Targets > 1 is a load spread over that many servers (a replicated
+	// cluster's nodes): Open sets s.Target to the one (0-based) the
+	// session went to, and every trial is also counted for it
+	// (ThreadResult.Targets).
+	Targets int
 	// Setup, if set, runs on every new session (prepare statements, SET ...).
 	Setup func(ctx context.Context, s *Session) error
 	// NewOp returns the operation of one thread; it is called once per

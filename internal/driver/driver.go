@@ -43,6 +43,9 @@ type Session struct {
 	Tx dbms.Transactor
 	// Node, Thread and Conn are indices from 0 (Node is 0 when local).
 	Node, Thread, Conn int
+	// Target is the cluster node the session went to (Config.Targets),
+	// set by Config.Open.
+	Target int
 	// Rand is the thread's generator (shared by its sessions), seeded from
 	// Config.Seed, Node and Thread: inputs are the same run after run.
 	Rand *rand.Rand

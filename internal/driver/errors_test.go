@@ -74,7 +74,7 @@ func TestFatalSyntax(t *testing.T) {
 func TestOpenError(t *testing.T) {
 	cfg := Config{
 		Threads: 2, Cycles: 1, Duration: time.Second,
-		Open: func(ctx context.Context) (dbms.Engine, error) {
+		Open: func(ctx context.Context, _ *Session) (dbms.Engine, error) {
 			return dbms.Open(ctx, "sqlite:"+t.TempDir()+"/no/such/dir/x.db")
 		},
 		NewOp: func(node, thread int) Op { return nil },

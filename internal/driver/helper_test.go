@@ -18,7 +18,7 @@ import (
 // sqliteDB creates an SQLite file in t.TempDir() with a table t(thread,
 // input) and returns an Open for Config plus a counter of opened sessions.
 // WAL and a busy timeout let several threads write one after the other.
-func sqliteDB(t testing.TB) (open func(context.Context) (dbms.Engine, error), opens *atomic.Int64, url string) {
+func sqliteDB(t testing.TB) (open func(context.Context, *Session) (dbms.Engine, error), opens *atomic.Int64, url string) {
 	t.Helper()
 	url = "sqlite:" + filepath.Join(t.TempDir(), "t.db") + "?_journal_mode=WAL&_busy_timeout=10000"
 	ctx := context.Background()
@@ -31,7 +31,7 @@ func sqliteDB(t testing.TB) (open func(context.Context) (dbms.Engine, error), op
 		t.Fatal(err)
 	}
 	opens = new(atomic.Int64)
-	open = func(ctx context.Context) (dbms.Engine, error) {
+	open = func(ctx context.Context, _ *Session) (dbms.Engine, error) {
 		opens.Add(1)
 		return dbms.Open(ctx, url)
 	}

@@ -59,7 +59,7 @@ func TestSurviveRestart(t *testing.T) {
 			var once sync.Once
 			cfg := Config{
 				Threads: 2, Cycles: 4, Duration: 3 * time.Second, Retry: true, Reconnect: tc.reconnect, Seed: 7,
-				Open:          func(ctx context.Context) (dbms.Engine, error) { return dbms.Open(ctx, inst.URL) },
+				Open:          func(ctx context.Context, _ *Session) (dbms.Engine, error) { return dbms.Open(ctx, inst.URL) },
 				ProgressEvery: 100 * time.Millisecond,
 				// The restart begins in cycle 2 once it has commits.
 				Progress: func(p Progress) {
@@ -166,7 +166,7 @@ func TestGiveUp(t *testing.T) {
 	cfg := Config{
 		Threads: 2, Cycles: 3, Duration: 3 * time.Second, Retry: true, Reconnect: true,
 		BackoffCap: 100 * time.Millisecond, GiveUp: time.Second,
-		Open:          func(ctx context.Context) (dbms.Engine, error) { return dbms.Open(ctx, inst.URL) },
+		Open:          func(ctx context.Context, _ *Session) (dbms.Engine, error) { return dbms.Open(ctx, inst.URL) },
 		ProgressEvery: 100 * time.Millisecond,
 		Progress: func(p Progress) {
 			if p.Cycle == 2 && p.Committed > 0 {

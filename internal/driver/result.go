@@ -94,6 +94,9 @@ type ThreadResult struct {
 	Intended, Missed int64
 	// Residence holds this thread's residence times (microseconds), sparse.
 	Residence *hdr.PackedHistogram
+	// Targets splits the thread's trials by the cluster node they went to
+	// (Config.Targets > 1; nil otherwise), nodes without a trial left out.
+	Targets []TargetResult
 }
 
 // TPS is T_i (equation 7): committed transactions over the demanded duration.

@@ -71,7 +71,7 @@ func TestRetry(t *testing.T) {
 
 	// The same inputs: the table holds each drawn input once at most (a
 	// repeated attempt with new inputs would insert a new value).
-	e, _ := open(context.Background())
+	e, _ := open(context.Background(), nil)
 	defer e.Close()
 	r, err := e.QueryRows(context.Background(), "SELECT count(*), count(DISTINCT thread || '-' || input) FROM t")
 	if err != nil {

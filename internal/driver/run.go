@@ -107,6 +107,9 @@ func newRunner(cfg *Config) *runner {
 			if cfg.Progress != nil {
 				w.sec = newSecondHist()
 			}
+			if cfg.Targets > 1 {
+				w.targets = newTargetTally(cfg.Targets)
+			}
 			w.timer = time.NewTimer(time.Hour)
 			w.timer.Stop()
 			w.backoff = NewBackoff(cfg.BackoffCap, cfg.GiveUp, newRand(cfg.Seed, n, j, streamBackoff))
@@ -190,6 +193,7 @@ func (r *runner) collect(i int, start, end, stopped time.Duration) *CycleResult 
 			t.Effective = w.last - w.first
 		}
 		t.Residence.MergeFrom(w.res)
+		t.Targets = w.targets.take()
 		c.Residence.Merge(w.res)
 		w.res.Reset()
 		if r.open {

@@ -9,7 +9,8 @@ import (
 
 // connect opens a new session into s and runs Setup on it.
 func (r *runner) connect(ctx context.Context, s *Session) error {
-	e, err := r.cfg.Open(ctx)
+	s.Target = 0
+	e, err := r.cfg.Open(ctx, s)
 	if err != nil {
 		return err
 	}

@@ -23,6 +23,8 @@ type worker struct {
 	op           Op
 
 	tally
+	// targets counts per node of a cluster (Config.Targets > 1).
+	targets        targetTally
 	res, resp, lag *hdr.Histogram // this cycle's; resp and lag nil in the closed loop
 
 	sched schedule    // open loop
@@ -151,19 +153,19 @@ func (w *worker) transaction(ctx context.Context, t0, intended, end time.Duratio
 			if failed != nil && t <= end {
 				// The trial failed before the run did (its session
 				// could not be replaced): it is measured, count it.
-				w.fail(attemptStart, t, class)
+				w.fail(s, attemptStart, t, class)
 			}
 			return fatal
 		}
 		if failed == nil {
 			w.backoff.Reset()
-			w.commit(t0, t, intended, end)
+			w.commit(s, t0, t, intended, end)
 			return nil
 		}
 		if t > end {
 			return nil // a failure after the end belongs to no cycle
 		}
-		w.fail(attemptStart, t, class)
+		w.fail(s, attemptStart, t, class)
 		if class.Transient() && w.r.resilient {
 			if err := w.pause(ctx, t, end, class, failed); err != nil {
 				return err
@@ -195,11 +197,16 @@ func (w *worker) pause(ctx context.Context, t, end time.Duration, c dbms.Class, 
 	return w.sleep(ctx, d)
 }
 
-// fail counts a failed trial of class c that started at start and failed
-// at t.
-func (w *worker) fail(start, t time.Duration, c dbms.Class) {
+// fail counts a failed trial of class c on s that started at start and
+// failed at t.
+func (w *worker) fail(s *Session, start, t time.Duration, c dbms.Class) {
 	w.failed++
 	w.errors[c]++
+	if w.targets.failed != nil {
+		i := w.targets.target(s)
+		w.targets.failed[i]++
+		w.targets.errors[i][c]++
+	}
 	w.live.failed.Add(1)
 	w.live.errors[c].Add(1)
 	if w.raw != nil {
@@ -207,8 +214,8 @@ func (w *worker) fail(start, t time.Duration, c dbms.Class) {
 	}
 }
 
-// commit counts a transaction that started at t0 and committed at t.
-func (w *worker) commit(t0, t, intended, end time.Duration) {
+// commit counts a transaction on s that started at t0 and committed at t.
+func (w *worker) commit(s *Session, t0, t, intended, end time.Duration) {
 	if t > end {
 		w.late++
 		return
@@ -219,6 +226,12 @@ func (w *worker) commit(t0, t, intended, end time.Duration) {
 	w.sumResidence += r
 	w.last = t
 	record(w.res, r)
+	if w.targets.committed != nil {
+		i := w.targets.target(s)
+		w.targets.committed[i]++
+		w.targets.sumResidence[i] += r
+		record(w.targets.res[i], r)
+	}
 	if w.sec != nil {
 		w.sec.record(r)
 	}

@@ -40,6 +40,9 @@ type DSBenchPlan struct {
 	RawTimes                  bool
 	// Remote, if set, runs the load on remote agents (Nodes of them).
 	Remote *RemoteNodes
+	// Spread places the clients on the nodes of a cluster (a URL of
+	// several hosts): one of SpreadPolicies.
+	Spread string
 	// BackoffCap and GiveUp pace the attempts after transient faults
 	// under Retry or Reconnect (driver.Config); 0 takes the defaults.
 	BackoffCap, GiveUp time.Duration
@@ -56,6 +59,8 @@ type dsbenchRun struct {
 	pr     *progress.Printer
 	// clients run the transactions and count what the checks need.
 	clients *dsbenchClients
+	// spread places the clients on a cluster's nodes (nil: one server).
+	spread *spread
 	// master hands the load to remote agents (nil: a local run).
 	master *nodes.Master
 	// nodeLost is set when an agent was lost during the scale
@@ -192,7 +197,7 @@ func (r *dsbenchRun) dsbenchScale(ctx context.Context, x int64) (*results.ScaleR
 		cpu.stop()
 		defer cpu.start()
 		r.run.Journal().Append(results.DSBenchCycle{Scale: x, Cycle: cycle, Committed: c.Committed, Failed: c.Failed, TPS: c.TPS(),
-			Errors: c.Errors.Map(), Reconnects: c.Reconnects})
+			Errors: c.Errors.Map(), Reconnects: c.Reconnects, Cluster: r.spread.served(&c)})
 		faults := ""
 		if c.Errors.Transient() > 0 || c.Reconnects > 0 {
 			faults = fmt.Sprintf("  faults: %s; %d reconnect attempts", report.ErrorCounts(c.Errors.Map()), c.Reconnects)
@@ -214,6 +219,10 @@ func (r *dsbenchRun) dsbenchScale(ctx context.Context, x int64) (*results.ScaleR
 		r.live.phase(x, "load")
 		return nil
 	})
+	// On a cluster, the clients' nodes must have the population first.
+	if err := r.spread.catchUp(ctx, r.e); err != nil {
+		return sr, err
+	}
 	r.startLoad()
 	r.live.phase(x, "load")
 	// The first cycle's CPU counts from here, so it includes opening the
@@ -272,6 +281,7 @@ func (r *dsbenchRun) dsbenchScale(ctx context.Context, x int64) (*results.ScaleR
 // summarize turns the driver's counts into the scale's row (equations 1-11).
 func (r *dsbenchRun) summarize(sr *results.ScaleResult, d *driver.Result) error {
 	sr.CycleDetail = d.Details()
+	sr.ClusterCycles, sr.ClusterNodes = r.spread.scale(d)
 	st, err := stats.SummarizeScale(threadCycles(sr.CycleDetail), len(d.Cycles), r.plan.Duration.Seconds())
 	if err != nil {
 		return err

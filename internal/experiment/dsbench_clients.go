@@ -112,3 +112,19 @@ func (c *dsbenchClients) newOp(node, thread int) driver.Op {
 		return err
 	}
 }
+
+// opener is the clients' driver.Config.Open: a session on url, or on a
+// cluster (sp) the session of client k placed by the spread, which says
+// the node it went to. conns is the connections per thread.
+func (c *dsbenchClients) opener(url string, sp *spread, conns int) func(context.Context, *driver.Session) (dbms.Engine, error) {
+	if sp == nil {
+		return func(ctx context.Context, _ *driver.Session) (dbms.Engine, error) { return dbms.Open(ctx, url) }
+	}
+	writes := c.mode != modeSelect
+	return func(ctx context.Context, s *driver.Session) (dbms.Engine, error) {
+		k := (s.Node*c.threads+s.Thread)*max(conns, 1) + s.Conn
+		e, node, err := sp.open(ctx, k, writes)
+		s.Target = node
+		return e, err
+	}
+}

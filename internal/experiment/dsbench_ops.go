@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"os"
 
-	"github.com/dbgauge/dbgauge/internal/dbms"
 	"github.com/dbgauge/dbgauge/internal/driver"
 	"github.com/dbgauge/dbgauge/internal/results"
 
@@ -22,7 +21,8 @@ func (r *dsbenchRun) driverConfig(x int64, between func(context.Context, int, dr
 		Cycles: p.Cycles, Duration: p.Duration,
 		Retry: p.Retry, Reconnect: p.Reconnect, BackoffCap: p.BackoffCap, GiveUp: p.GiveUp, Rate: p.Rate,
 		Seed:          scaleSeed(p.Seed, x),
-		Open:          func(ctx context.Context) (dbms.Engine, error) { return dbms.Open(ctx, r.url) },
+		Targets:       r.spread.count(),
+		Open:          r.clients.opener(r.url, r.spread, p.Conns),
 		Setup:         r.clients.setup,
 		NewOp:         r.clients.newOp,
 		BetweenCycles: between,

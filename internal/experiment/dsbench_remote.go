@@ -33,6 +33,8 @@ const dsbenchKind = "dsbench"
 // dsbenchJob is what an agent needs to run a scale's clients.
 type dsbenchJob struct {
 	URL, Mode, Form, Isolation string
+	// Spread places the agent's clients on a cluster's nodes (--spread).
+	Spread                     string
 	Prepare                    bool
 	Scale                      int64
 	Threads                    int
@@ -72,9 +74,13 @@ func buildDSBenchLoad(ctx context.Context, payload json.RawMessage, env nodes.En
 	}
 	c := newDSBenchClients(j.Mode, j.Prepare, iso, j.Threads, 1, proc)
 	c.scale.Store(j.Scale)
+	sp, err := newSpread(ctx, url, j.Spread)
+	if err != nil {
+		return nil, err
+	}
 	return &nodes.Load{
 		Config: driver.Config{
-			Open:  func(ctx context.Context) (dbms.Engine, error) { return dbms.Open(ctx, url) },
+			Open:  c.opener(url, sp, 1),
 			Setup: c.setup,
 			NewOp: c.newOp,
 		},
@@ -128,7 +134,7 @@ func (r *dsbenchRun) runLoad(ctx context.Context, x int64, cfg driver.Config) (*
 	job := nodes.Job{
 		Kind: dsbenchKind, Label: fmt.Sprintf("scale %d", x),
 		Payload: dsbenchJob{URL: r.url, Mode: r.plan.Mode, Form: r.plan.Form, Isolation: r.plan.Isolation.String(),
-			Prepare: r.plan.Prepare, Scale: x, Threads: r.plan.Threads},
+			Prepare: r.plan.Prepare, Scale: x, Threads: r.plan.Threads, Spread: r.plan.Spread},
 		Counters: func(node int, c map[string]int64) {
 			r.clients.commits[node*threads].Add(c["commits"])
 			r.clients.inDoubt[node*threads].Add(c["in_doubt"])

@@ -32,7 +32,15 @@ var errNoProcedure = fmt.Errorf("no server-side procedures")
 func RunDSBench(ctx context.Context, s DSBenchSetup, plan DSBenchPlan, pr *progress.Printer) (*results.DSBenchResults, error) {
 	embedded := func(dir string) string { return dbms.DefaultSharedURL(filepath.Join(dir, "dsbench.db")) }
 	s.Live.loadPlan(plan.Scales, plan.Cycles, plan.Duration)
-	o, err := open(ctx, s, "dsbench", plan.Seed, embedded, func(e dbms.Engine) error { return resolveForm(&plan, e) })
+	var sp *spread
+	o, err := open(ctx, s, "dsbench", plan.Seed, embedded, func(e dbms.Engine) error {
+		if err := resolveForm(&plan, e); err != nil || s.DB == "" {
+			return err
+		}
+		var err error
+		sp, err = newSpread(ctx, s.DB, plan.Spread)
+		return err
+	})
 	if err != nil {
 		return nil, err
 	}
@@ -47,7 +55,11 @@ func RunDSBench(ctx context.Context, s DSBenchSetup, plan DSBenchPlan, pr *progr
 	if plan.resilient() {
 		res.BackoffCapS, res.GiveUpS = plan.backoff()
 	}
-	r := &dsbenchRun{url: url, e: e, opened: o, plan: plan, run: run, res: res, pr: pr, live: s.Live}
+	r := &dsbenchRun{url: url, e: e, opened: o, plan: plan, run: run, res: res, pr: pr, live: s.Live, spread: sp}
+	if sp != nil {
+		res.Cluster, res.Spread = sp.nodes, plan.Spread
+		pr.Line("cluster of %d nodes (%s); clients spread %s", len(sp.nodes), sp.roles(), plan.Spread)
+	}
 	var proc *tpcb.Procedure
 	if plan.Form == formProcedure {
 		proc, _ = tpcb.ProcedureFor(e)

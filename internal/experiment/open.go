@@ -71,7 +71,7 @@ func open(ctx context.Context, s Setup, experiment string, seed uint64, embedded
 		return o.resume(ctx, s, experiment, check)
 	}
 	if s.DB != "" {
-		if o.e, err = dbms.Open(ctx, o.url); err != nil {
+		if o.e, err = openControl(ctx, o.url); err != nil {
 			return nil, err
 		}
 		if err := check(o.e); err != nil {
@@ -86,7 +86,7 @@ func open(ctx context.Context, s Setup, experiment string, seed uint64, embedded
 		return nil, err
 	}
 	if o.e == nil {
-		if o.e, err = dbms.Open(ctx, o.url); err != nil {
+		if o.e, err = openControl(ctx, o.url); err != nil {
 			o.run.Close()
 			os.RemoveAll(s.Dir) // nothing was measured: leave nothing behind
 			return nil, err
@@ -127,7 +127,7 @@ func (o *opened) resume(ctx context.Context, s Setup, experiment string, check f
 	if o.run, err = results.Create(s.Dir); err != nil {
 		return nil, err
 	}
-	if o.e, err = dbms.Open(ctx, o.url); err == nil {
+	if o.e, err = openControl(ctx, o.url); err == nil {
 		if err = check(o.e); err != nil {
 			o.e.Close()
 			o.e = nil
@@ -162,7 +162,7 @@ func (o *opened) reopen(ctx context.Context) error {
 		o.e.Close()
 		o.e = nil
 	}
-	e, err := dbms.Open(ctx, o.url)
+	e, err := openControl(ctx, o.url)
 	if err != nil {
 		return fmt.Errorf("reconnect: %w", err)
 	}
@@ -180,3 +180,24 @@ func (o *opened) close() {
 }
 
 func noCheck(dbms.Engine) error { return nil }
+
+// openControl opens an experiment's own session (population, checks,
+// timing). On a replicated cluster (a URL naming several hosts) it goes
+// to a node that takes writes, and its reads wait for what the other
+// nodes committed (dbms.SyncReader), so a check after a cycle sees every
+// transaction the clients committed on any node.
+func openControl(ctx context.Context, url string) (dbms.Engine, error) {
+	e, err := dbms.Open(ctx, url)
+	if err != nil {
+		return nil, err
+	}
+	if u, perr := dbms.ParseURL(url); perr == nil && u.Nodes() > 1 {
+		if sr, ok := e.(dbms.SyncReader); ok {
+			if err := sr.SyncReads(ctx); err != nil {
+				e.Close()
+				return nil, fmt.Errorf("make the control session's reads wait for the cluster: %w", err)
+			}
+		}
+	}
+	return e, nil
+}

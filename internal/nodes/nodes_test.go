@@ -33,7 +33,7 @@ func init() {
 		var commits atomic.Int64
 		return &Load{
 			Config: driver.Config{
-				Open: func(ctx context.Context) (dbms.Engine, error) { return dbms.Open(ctx, p.URL) },
+				Open: func(ctx context.Context, _ *driver.Session) (dbms.Engine, error) { return dbms.Open(ctx, p.URL) },
 				NewOp: func(node, thread int) driver.Op {
 					return func(ctx context.Context, s *driver.Session) error {
 						if err := s.Tx.Begin(ctx, dbms.ReadCommitted); err != nil {

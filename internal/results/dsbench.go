@@ -42,6 +42,11 @@ type DSBenchResults struct {
 	// Agents are the remote load nodes (dbgauge agent) of a distributed
 	// run, in node order; empty for a local run.
 	Agents []AgentInfo `json:"agents,omitempty"`
+	// Cluster lists the nodes of the replicated cluster the load ran on
+	// (a --db naming several hosts), and Spread how the clients were
+	// placed on them (--spread); both absent for one server.
+	Cluster []ClusterNode `json:"cluster,omitempty"`
+	Spread  string        `json:"spread,omitempty"`
 }
 
 // ScaleResult is one scale of a sweep: one row of seed 001's Table 1.
@@ -137,6 +142,11 @@ type ScaleResult struct {
 	// over the scale (NodeRates, the node diagram).
 	NodeCycles []CycleNodes `json:"node_cycles,omitempty"`
 	NodeRates  []NodeRate   `json:"node_rates,omitempty"`
+	// Cluster runs only (DSBenchResults.Cluster): per cycle, what each
+	// cluster node served (ClusterCycles, adding up to the cycle's
+	// counts), and per node the scale over its cycles (ClusterNodes).
+	ClusterCycles []ClusterCycle      `json:"cluster_cycles,omitempty"`
+	ClusterNodes  []ClusterNodeServed `json:"cluster_nodes,omitempty"`
 }
 
 // CycleDetail is one (cycle, node, thread) of a scale.

@@ -63,6 +63,8 @@ type DSBenchCycle struct {
 	// to replace sessions lost to faults (absent when none).
 	Errors     map[string]int64 `json:"errors,omitempty"`
 	Reconnects int64            `json:"reconnects,omitempty"`
+	// Cluster is what each node of a cluster served in the cycle.
+	Cluster []ClusterServed `json:"cluster,omitempty"`
 }
 
 // QACExecution ("qe") is one query execution of the timing protocol at a

@@ -61,7 +61,7 @@ func mariaBin(name string) (string, error) {
 func (k mariadbKind) start(ctx context.Context, inst *Instance) (err error) {
 	data := filepath.Join(inst.Dir, "data")
 	if _, err := os.Stat(filepath.Join(data, "mysql")); errors.Is(err, os.ErrNotExist) {
-		if err := mariaInstall(ctx, inst.Dir, data); err != nil {
+		if err := mariaInstall(ctx, inst.Dir, append([]string{"--no-defaults", "--datadir=" + data}, mariaUser()...)...); err != nil {
 			os.RemoveAll(data) // the next start initialises again
 			return err
 		}
@@ -87,16 +87,16 @@ func (k mariadbKind) start(ctx context.Context, inst *Instance) (err error) {
 	return nil
 }
 
-// mariaInstall creates the system tables. root gets an ordinary (empty)
-// password instead of unix_socket authentication, so TCP logins work.
-func mariaInstall(ctx context.Context, dir, data string) error {
+// mariaInstall creates the system tables in the data directory opts name
+// (--no-defaults and --datadir, or a --defaults-file). root gets an
+// ordinary (empty) password instead of unix_socket authentication, so
+// TCP logins work.
+func mariaInstall(ctx context.Context, dir string, opts ...string) error {
 	bin, err := mariaBin("mariadb-install-db")
 	if err != nil {
 		return err
 	}
-	args := []string{"--no-defaults", "--datadir=" + data,
-		"--auth-root-authentication-method=normal", "--skip-test-db"}
-	args = append(args, mariaUser()...)
+	args := append(opts, "--auth-root-authentication-method=normal", "--skip-test-db")
 	cmd := exec.CommandContext(ctx, bin, args...)
 	cmd.Dir = dir
 	out, err := cmd.CombinedOutput()
@@ -119,17 +119,9 @@ func mariaUser() []string {
 // mariaArgs are mariadbd's options: the fixed ones, then Options.Settings
 // (later options win, so settings may override any of them).
 func mariaArgs(inst *Instance, data string) []string {
-	args := []string{"--no-defaults",
-		"--datadir=" + data,
-		"--socket=" + mariaSocket(inst),
-		"--pid-file=" + filepath.Join(inst.Dir, "mariadbd.pid"),
-		"--log-error=" + filepath.Join(inst.Dir, mariaLog),
-		fmt.Sprintf("--port=%d", inst.Port),
-		"--bind-address=127.0.0.1",
-		"--skip-networking=0",
-		"--local-infile=1",
-		// Logins by IP only: no DNS lookup in the connect path.
-		"--skip-name-resolve",
+	args := []string{"--no-defaults"}
+	for _, kv := range mariaFixed(inst, data) {
+		args = append(args, mariaOpt(kv[0], kv[1]))
 	}
 	args = append(args, mariaUser()...)
 	keys := make([]string, 0, len(inst.Settings))
@@ -138,13 +130,35 @@ func mariaArgs(inst *Instance, data string) []string {
 	}
 	sort.Strings(keys)
 	for _, k := range keys {
-		opt := "--" + strings.TrimLeft(k, "-")
-		if v := inst.Settings[k]; v != "" {
-			opt += "=" + v
-		}
-		args = append(args, opt)
+		args = append(args, mariaOpt(k, inst.Settings[k]))
 	}
 	return args
+}
+
+// mariaOpt is one option on the command line: --name or --name=value.
+func mariaOpt(name, value string) string {
+	opt := "--" + strings.TrimLeft(name, "-")
+	if value != "" {
+		opt += "=" + value
+	}
+	return opt
+}
+
+// mariaFixed are the options every private server gets, as name and value
+// (empty for a switch), for the command line or a my.cnf.
+func mariaFixed(inst *Instance, data string) [][2]string {
+	return [][2]string{
+		{"datadir", data},
+		{"socket", mariaSocket(inst)},
+		{"pid-file", filepath.Join(inst.Dir, "mariadbd.pid")},
+		{"log-error", filepath.Join(inst.Dir, mariaLog)},
+		{"port", fmt.Sprint(inst.Port)},
+		{"bind-address", "127.0.0.1"},
+		{"skip-networking", "0"},
+		{"local-infile", "1"},
+		// Logins by IP only: no DNS lookup in the connect path.
+		{"skip-name-resolve", ""},
+	}
 }
 
 // mariaSocket is the Unix socket, inside the instance directory unless that
@@ -168,26 +182,7 @@ func mariaLaunch(inst *Instance, data string) error {
 	if err != nil {
 		return err
 	}
-	logf, err := os.OpenFile(filepath.Join(inst.Dir, mariaLog), os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
-	if err != nil {
-		return err
-	}
-	defer logf.Close()
-	cmd := exec.Command(bin, mariaArgs(inst, data)...)
-	cmd.Dir = inst.Dir
-	cmd.Stdout, cmd.Stderr = logf, logf
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
-	if err := cmd.Start(); err != nil {
-		return fmt.Errorf("run %s: %w", bin, err)
-	}
-	inst.PID = cmd.Process.Pid
-	done := make(chan struct{})
-	mariaChildren.Store(inst.PID, done)
-	go func() {
-		cmd.Wait()
-		close(done)
-	}()
-	return nil
+	return mariaStart(inst, bin, mariaArgs(inst, data))
 }
 
 // mariaReady waits until the server answers SQL (an open TCP port is not
@@ -218,6 +213,16 @@ func mariaReady(ctx context.Context, inst *Instance, logPath string, logStart in
 		case <-time.After(50 * time.Millisecond):
 		}
 	}
+	return mariaCreateDB(ctx, inst.Port)
+}
+
+// mariaCreateDB creates the database every instance holds.
+func mariaCreateDB(ctx context.Context, port int) error {
+	db, err := sql.Open("mysql", fmt.Sprintf("root@tcp(127.0.0.1:%d)/?timeout=2s", port))
+	if err != nil {
+		return err
+	}
+	defer db.Close()
 	if _, err := db.ExecContext(ctx, "CREATE DATABASE IF NOT EXISTS "+mariaDB); err != nil {
 		return fmt.Errorf("create database %s: %w", mariaDB, err)
 	}

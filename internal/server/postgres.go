@@ -185,7 +185,7 @@ func (postgresKind) stop(inst *Instance) error {
 
 // writePostgresConf writes the settings start controls. Later lines of a
 // PostgreSQL config win, so Options.Settings may override even the port.
-func writePostgresConf(path string, inst *Instance, sock string, owner pgOwner) error {
+func writePostgresConf(path string, inst *Instance, sock string, owner osOwner) error {
 	var b strings.Builder
 	b.WriteString("# written by dbgauge at every start: edits are lost\n")
 	fmt.Fprintf(&b, "listen_addresses = '127.0.0.1'\nport = %d\n", inst.Port)
@@ -267,27 +267,31 @@ func postmasterPID(data string) (int, error) {
 	return pid, nil
 }
 
-// pgOwner is the OS user the server runs as: the postgres user when dbgauge
-// runs as root (initdb and the postmaster refuse root), else the caller.
-type pgOwner struct {
+// osOwner is the OS user a server runs as: its package's user when
+// dbgauge runs as root (initdb, the postmaster and Galera's state transfer
+// refuse or fail as root), else the caller.
+type osOwner struct {
 	uid, gid int
 	cred     *syscall.Credential // nil: run as the caller
 }
 
-func postgresOwner() (pgOwner, error) {
+func postgresOwner() (osOwner, error) { return ownerFor("postgres", "postgresql") }
+
+// ownerFor is the owner for a server whose package creates the OS user name.
+func ownerFor(name, pkg string) (osOwner, error) {
 	if os.Geteuid() != 0 {
-		return pgOwner{uid: os.Geteuid(), gid: os.Getegid()}, nil
+		return osOwner{uid: os.Geteuid(), gid: os.Getegid()}, nil
 	}
-	u, err := user.Lookup("postgres")
+	u, err := user.Lookup(name)
 	if err != nil {
-		return pgOwner{}, fmt.Errorf("running as root needs the postgres OS user (created by apt-get install postgresql): %w", err)
+		return osOwner{}, fmt.Errorf("running as root needs the %s OS user (created by apt-get install %s): %w", name, pkg, err)
 	}
 	uid, _ := strconv.Atoi(u.Uid)
 	gid, _ := strconv.Atoi(u.Gid)
-	return pgOwner{uid: uid, gid: gid, cred: &syscall.Credential{Uid: uint32(uid), Gid: uint32(gid)}}, nil
+	return osOwner{uid: uid, gid: gid, cred: &syscall.Credential{Uid: uint32(uid), Gid: uint32(gid)}}, nil
 }
 
-func (o pgOwner) chown(path string) error {
+func (o osOwner) chown(path string) error {
 	if o.cred == nil {
 		return nil
 	}
@@ -296,7 +300,7 @@ func (o pgOwner) chown(path string) error {
 
 // prepare creates the server's directories and log owned by the server user
 // and makes every directory above them traversable by it.
-func (o pgOwner) prepare(dir, data, sock, logFile string) error {
+func (o osOwner) prepare(dir, data, sock, logFile string) error {
 	for _, d := range []string{data, sock} {
 		if err := os.MkdirAll(d, 0o700); err != nil {
 			return err
@@ -319,7 +323,7 @@ func (o pgOwner) prepare(dir, data, sock, logFile string) error {
 // traversable adds search permission for others to dir and each parent the
 // server user could not pass (t.TempDir and mktemp make 0700 root dirs). Only
 // the execute bit is added: nobody can list those directories afterwards.
-func (o pgOwner) traversable(dir string) error {
+func (o osOwner) traversable(dir string) error {
 	if o.cred == nil {
 		return nil
 	}
@@ -335,7 +339,7 @@ func (o pgOwner) traversable(dir string) error {
 			(int(st.Gid) == o.gid && mode&0o010 != 0)
 		if !ok {
 			if err := os.Chmod(d, fi.Mode()|0o001); err != nil {
-				return fmt.Errorf("let the postgres user reach %s: %w", dir, err)
+				return fmt.Errorf("let the server's OS user reach %s: %w", dir, err)
 			}
 		}
 		if d == filepath.Dir(d) {
@@ -345,7 +349,7 @@ func (o pgOwner) traversable(dir string) error {
 }
 
 // run runs a server program as the owner and returns its output on failure.
-func (o pgOwner) run(ctx context.Context, dir, prog string, args ...string) error {
+func (o osOwner) run(ctx context.Context, dir, prog string, args ...string) error {
 	cmd := exec.CommandContext(ctx, prog, args...)
 	cmd.Dir = dir
 	// LC_ALL=C keeps messages parseable and initdb independent of the caller's locale.

@@ -1,0 +1,105 @@
+package driver
+
+import (
+	"time"
+
+	hdr "github.com/HdrHistogram/hdrhistogram-go"
+)
+
+// Targets: a load spread over the nodes of a replicated cluster. Open
+// places each session on a node and says which (Session.Target); a
+// session that fails over to another node says so when it is opened
+// again. Every trial is then also counted for the node its session was
+// on when it ran: the residence times of a cycle per node.
+
+// TargetResult is what one thread (or a cycle, over its threads) did on
+// one target.
+type TargetResult struct {
+	// Target is the node, 0-based, in the order of the URL's hosts.
+	Target            int
+	Committed, Failed int64
+	Errors            ErrorCounts
+	SumResidence      time.Duration
+	// Residence holds the committed transactions' residence times
+	// (microseconds).
+	Residence *hdr.Histogram
+}
+
+// targetTally is a worker's counts per target in one cycle; nil slices
+// when the load has one target, so a commit pays one nil check.
+type targetTally struct {
+	committed, failed []int64
+	errors            []ErrorCounts
+	sumResidence      []time.Duration
+	res               []*hdr.Histogram
+}
+
+func newTargetTally(targets int) targetTally {
+	t := targetTally{
+		committed: make([]int64, targets), failed: make([]int64, targets),
+		errors: make([]ErrorCounts, targets), sumResidence: make([]time.Duration, targets),
+		res: make([]*hdr.Histogram, targets),
+	}
+	for i := range t.res {
+		t.res[i] = NewHistogram()
+	}
+	return t
+}
+
+// target is where s's trials count: its Target, kept inside the range
+// Open was told of.
+func (t *targetTally) target(s *Session) int {
+	return min(max(s.Target, 0), len(t.committed)-1)
+}
+
+// take returns the thread's per-target results of the cycle (targets
+// without a trial left out) and resets the counts.
+func (t *targetTally) take() []TargetResult {
+	var out []TargetResult
+	for i := range t.committed {
+		if t.committed[i] == 0 && t.failed[i] == 0 {
+			continue
+		}
+		h := NewHistogram()
+		h.Merge(t.res[i])
+		out = append(out, TargetResult{Target: i, Committed: t.committed[i], Failed: t.failed[i],
+			Errors: t.errors[i], SumResidence: t.sumResidence[i], Residence: h})
+		t.committed[i], t.failed[i], t.sumResidence[i] = 0, 0, 0
+		t.errors[i] = ErrorCounts{}
+		t.res[i].Reset()
+	}
+	return out
+}
+
+// ByTarget adds the threads' per-target results up per target, in
+// target order: the cycle on each node.
+func (c *CycleResult) ByTarget() []TargetResult {
+	var out []TargetResult
+	at := map[int]int{}
+	for _, th := range c.Threads {
+		for _, tr := range th.Targets {
+			i, ok := at[tr.Target]
+			if !ok {
+				i = len(out)
+				at[tr.Target] = i
+				out = append(out, TargetResult{Target: tr.Target, Residence: NewHistogram()})
+			}
+			o := &out[i]
+			o.Committed += tr.Committed
+			o.Failed += tr.Failed
+			o.Errors.Add(tr.Errors)
+			o.SumResidence += tr.SumResidence
+			o.Residence.Merge(tr.Residence)
+		}
+	}
+	sortTargets(out)
+	return out
+}
+
+func sortTargets(ts []TargetResult) {
+	for i := 1; i < len(ts); i++ {
+		for j := i; j > 0 && ts[j].Target < ts[j-1].Target; j-- {
+			ts[j], ts[j-1] = ts[j-1], ts[j]
+		}
+	}
+}

@@ -1,0 +1,49 @@
+package results
+
+// Node roles of a replicated cluster, as the node itself said when the
+// run started: read-only is a hot standby; read-write a primary, or any
+// Galera node.
+const (
+	RoleWrites   = "read-write"
+	RoleReadOnly = "read-only"
+)
+
+// ClusterNode is one node of the replicated cluster a run measured.
+type ClusterNode struct {
+	// Node is its index, 0-based, in the order of --db's hosts.
+	Node int    `json:"node"`
+	Addr string `json:"addr"`
+	Role string `json:"role"`
+}
+
+// ClusterServed is what the clients' trials on one cluster node came to:
+// committed transactions and failed trials (by class) counted for the
+// node their session was on, and the committed ones' residence times.
+type ClusterServed struct {
+	Node         int              `json:"node"`
+	Transactions int64            `json:"transactions"`
+	Failed       int64            `json:"failed"`
+	Errors       map[string]int64 `json:"errors,omitempty"`
+	// TPS is Transactions over the demanded duration (of a cycle, or of
+	// all the scale's cycles).
+	TPS float64 `json:"tps"`
+	// Residence time quantiles and mean, milliseconds (absent with no
+	// commit).
+	MeanMS float64 `json:"mean_ms,omitempty"`
+	P50MS  float64 `json:"p50_ms,omitempty"`
+	P95MS  float64 `json:"p95_ms,omitempty"`
+	P99MS  float64 `json:"p99_ms,omitempty"`
+}
+
+// ClusterCycle is one cycle of a scale as the cluster's nodes served it.
+type ClusterCycle struct {
+	Cycle int             `json:"cycle"`
+	Nodes []ClusterServed `json:"nodes"`
+}
+
+// ClusterNodeServed is one cluster node over a scale's cycles: its rate
+// per cycle (median), and its counts and residence times over them all.
+type ClusterNodeServed struct {
+	ClusterServed
+	MedianTPS float64 `json:"median_tps"`
+}

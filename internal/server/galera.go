@@ -1,0 +1,308 @@
+package server
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"sort"
+	"strings"
+	"syscall"
+	"time"
+)
+
+// A MariaDB Galera cluster: every node a mariadbd with the galera-4
+// provider, each node in its own directory with a my.cnf of its own,
+// replicating over gcomm on loopback ports. The first node bootstraps the
+// cluster (--wsrep-new-cluster); the others start with empty data
+// directories and are filled by a state transfer (rsync) from it.
+//
+// As root, the nodes run as the mysql user and their directories belong
+// to it: the rsync state transfer fails (code 23) for a server running as
+// root.
+func init() { registerCluster("galera", galeraKind{}) }
+
+type galeraKind struct{}
+
+// galeraProvider is where Debian's galera-4 package puts the library.
+const galeraProvider = "/usr/lib/galera/libgalera_smm.so"
+
+func (galeraKind) available() error {
+	if err := (mariadbKind{}).available(); err != nil {
+		return err
+	}
+	if _, err := os.Stat(galeraProvider); err != nil {
+		return fmt.Errorf("%s not found: install the Debian package galera-4 (apt-get install galera-4)", galeraProvider)
+	}
+	if _, err := exec.LookPath("rsync"); err != nil {
+		return fmt.Errorf("rsync not found (Galera's state transfer uses it): apt-get install rsync")
+	}
+	return nil
+}
+
+func (galeraKind) minNodes() int { return 1 }
+
+func (galeraKind) url(nodes []*Node) string {
+	return fmt.Sprintf("mysql://root@%s/%s", hostList(nodes), mariaDB)
+}
+
+// create gives each node its four loopback ports (SQL, group
+// communication, incremental and full state transfer), writes the nodes'
+// my.cnf, bootstraps the first node and lets the others join one at a
+// time (two state transfers at once from one donor would queue anyway).
+func (k galeraKind) create(ctx context.Context, c *Cluster, opt ClusterOptions) error {
+	owner, err := ownerFor("mysql", "mariadb-server")
+	if err != nil {
+		return err
+	}
+	gcomm := make([]string, len(c.Nodes))
+	ports := make([][3]int, len(c.Nodes))
+	for i := range c.Nodes {
+		for j := range ports[i] {
+			if ports[i][j], err = FreePort(); err != nil {
+				return err
+			}
+		}
+		gcomm[i] = fmt.Sprintf("127.0.0.1:%d", ports[i][0])
+	}
+	for i, n := range c.Nodes {
+		n.Engine, n.Role = "mariadb", RoleNode
+		n.Settings = map[string]string{}
+		for key, v := range opt.Settings {
+			n.Settings[key] = v
+		}
+		for key, v := range galeraSettings(c, n, gcomm, ports[i]) {
+			if _, set := n.Settings[key]; !set {
+				n.Settings[key] = v
+			}
+		}
+		if err := galeraLayout(n, owner); err != nil {
+			return err
+		}
+	}
+	// Only the first node is initialised: the others' empty data
+	// directories are filled by a state transfer from it.
+	first := c.Nodes[0]
+	if err := writeGaleraCnf(first); err != nil {
+		return err
+	}
+	opts := []string{"--defaults-file=" + galeraCnf(first)}
+	if os.Geteuid() == 0 {
+		opts = append(opts, "--user=mysql")
+	}
+	if err := mariaInstall(ctx, first.Dir, opts...); err != nil {
+		return err
+	}
+	for i, n := range c.Nodes {
+		if err := k.startNode(ctx, c, n, i == 0); err != nil {
+			return fmt.Errorf("node %s: %w", n.Name, err)
+		}
+	}
+	return nil
+}
+
+// galeraSettings are a node's server options beyond the user's: what the
+// Galera documentation requires (row binlog, InnoDB, interleaved
+// auto-increment locks) and the node's addresses.
+func galeraSettings(c *Cluster, n *Node, gcomm []string, ports [3]int) map[string]string {
+	s := map[string]string{
+		"binlog_format":             "ROW",
+		"default_storage_engine":    "InnoDB",
+		"innodb_autoinc_lock_mode":  "2",
+		"wsrep_on":                  "ON",
+		"wsrep_provider":            galeraProvider,
+		"wsrep_cluster_name":        "dbgauge-" + filepath.Base(c.Dir),
+		"wsrep_cluster_address":     "gcomm://" + strings.Join(gcomm, ","),
+		"wsrep_node_name":           n.Name,
+		"wsrep_node_address":        fmt.Sprintf("127.0.0.1:%d", ports[0]),
+		"wsrep_provider_options":    fmt.Sprintf("gmcast.listen_addr=tcp://127.0.0.1:%d;ist.recv_addr=127.0.0.1:%d;gcache.size=64M", ports[0], ports[1]),
+		"wsrep_sst_receive_address": fmt.Sprintf("127.0.0.1:%d", ports[2]),
+		"wsrep_sst_method":          "rsync",
+	}
+	if os.Geteuid() == 0 {
+		s["user"] = "mysql"
+	}
+	return s
+}
+
+// galeraLayout creates the node's directory, its data directory and its
+// log, owned by the server's user.
+func galeraLayout(n *Node, owner osOwner) error {
+	if err := os.MkdirAll(filepath.Join(n.Dir, "data"), 0o750); err != nil {
+		return err
+	}
+	// The log exists before the server starts (its output goes there
+	// too), so it must be the server user's for log-error to open it.
+	f, err := os.OpenFile(filepath.Join(n.Dir, mariaLog), os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
+	if err != nil {
+		return err
+	}
+	f.Close()
+	for _, p := range []string{n.Dir, filepath.Join(n.Dir, "data"), filepath.Join(n.Dir, mariaLog)} {
+		if err := owner.chown(p); err != nil {
+			return err
+		}
+	}
+	return owner.traversable(n.Dir)
+}
+
+// galeraCnf writes the node's my.cnf (the state transfer scripts read the
+// server's options from it) and returns its path.
+func galeraCnf(n *Node) string { return filepath.Join(n.Dir, "my.cnf") }
+
+func writeGaleraCnf(n *Node) error {
+	var b strings.Builder
+	b.WriteString("# written by dbgauge at every start of the node: edits are lost\n[mysqld]\n")
+	fixed := mariaFixed(n.Instance, filepath.Join(n.Dir, "data"))
+	keys := make([]string, 0, len(n.Settings))
+	for k := range n.Settings {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		fixed = append(fixed, [2]string{k, n.Settings[k]})
+	}
+	for _, kv := range fixed {
+		if kv[1] == "" {
+			fmt.Fprintf(&b, "%s\n", kv[0])
+		} else {
+			fmt.Fprintf(&b, "%s=%s\n", kv[0], kv[1])
+		}
+	}
+	return os.WriteFile(galeraCnf(n), []byte(b.String()), 0o644)
+}
+
+// startNode writes the node's my.cnf and starts it: the first node of a
+// cluster with no other node running bootstraps it (after marking its
+// state safe to bootstrap from: dbgauge's clusters restart from node 1,
+// stopped last); the others join and are ready once synced.
+func (galeraKind) startNode(ctx context.Context, c *Cluster, n *Node, bootstrap bool) (err error) {
+	if err := writeGaleraCnf(n); err != nil {
+		return err
+	}
+	data := filepath.Join(n.Dir, "data")
+	var extra []string
+	if bootstrap {
+		if err := galeraSafeToBootstrap(data); err != nil {
+			return err
+		}
+		extra = append(extra, "--wsrep-new-cluster")
+	}
+	logPath := filepath.Join(n.Dir, mariaLog)
+	var logStart int64
+	if st, err := os.Stat(logPath); err == nil {
+		logStart = st.Size()
+	}
+	bin, err := mariaBin("mariadbd")
+	if err != nil {
+		return err
+	}
+	// --defaults-file must come first; --datadir again on the command line
+	// is how mariaKill knows the process as this node's server.
+	args := append([]string{"--defaults-file=" + galeraCnf(n), "--datadir=" + data}, extra...)
+	if err := mariaStart(n.Instance, bin, args); err != nil {
+		return err
+	}
+	defer func() {
+		if err != nil {
+			mariaKill(n.PID, data)
+		}
+	}()
+	if err := galeraSynced(ctx, n, logPath, logStart); err != nil {
+		return err
+	}
+	n.URL = fmt.Sprintf("mysql://root@127.0.0.1:%d/%s", n.Port, mariaDB)
+	n.SocketURL = fmt.Sprintf("mysql://root@unix(%s)/%s", mariaSocket(n.Instance), mariaDB)
+	if bootstrap {
+		return mariaCreateDB(ctx, n.Port)
+	}
+	return nil
+}
+
+var unsafeBootstrap = regexp.MustCompile(`(?m)^safe_to_bootstrap:\s*0\s*$`)
+
+// galeraSafeToBootstrap marks the node's saved state as one the cluster
+// may start from: Galera refuses --wsrep-new-cluster on a node that was
+// not the last to leave, to protect writes only others saw. dbgauge's
+// clusters are its own and always restart from node 1; a node that saw
+// more is brought level by a state transfer when it joins.
+func galeraSafeToBootstrap(data string) error {
+	path := filepath.Join(data, "grastate.dat")
+	b, err := os.ReadFile(path)
+	if os.IsNotExist(err) {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	if !unsafeBootstrap.Match(b) {
+		return nil
+	}
+	return os.WriteFile(path, unsafeBootstrap.ReplaceAll(b, []byte("safe_to_bootstrap: 1")), 0o644)
+}
+
+// galeraSynced waits until the node has joined the cluster and is synced
+// (a joiner answers SQL before its state transfer ends: ready means
+// wsrep_local_state_comment = Synced).
+func galeraSynced(ctx context.Context, n *Node, logPath string, logStart int64) error {
+	db, err := sql.Open("mysql", fmt.Sprintf("root@tcp(127.0.0.1:%d)/?timeout=2s", n.Port))
+	if err != nil {
+		return err
+	}
+	defer db.Close()
+	limit := 3 * time.Minute
+	deadline := time.Now().Add(limit)
+	state := "not answering"
+	for {
+		var name string
+		qctx, cancel := context.WithTimeout(ctx, 2*time.Second)
+		err := db.QueryRowContext(qctx, "SHOW STATUS LIKE 'wsrep_local_state_comment'").Scan(&name, &state)
+		cancel()
+		if err == nil && state == "Synced" {
+			return nil
+		}
+		if err != nil {
+			state = err.Error()
+		}
+		if mariaExited(n.PID) {
+			return fmt.Errorf("mariadbd exited at start: %s (log: %s)", mariaTail(logPath, logStart), logPath)
+		}
+		if time.Now().After(deadline) {
+			return fmt.Errorf("node %s not synced after %s (state: %s; log: %s)", n.Name, limit, state, logPath)
+		}
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-time.After(100 * time.Millisecond):
+		}
+	}
+}
+
+// mariaStart launches mariadbd with args in its own session (a terminal's
+// Ctrl-C does not reach it), its output into the instance's log, and
+// records the pid; a goroutine reaps it.
+func mariaStart(inst *Instance, bin string, args []string) error {
+	logf, err := os.OpenFile(filepath.Join(inst.Dir, mariaLog), os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
+	if err != nil {
+		return err
+	}
+	defer logf.Close()
+	cmd := exec.Command(bin, args...)
+	cmd.Dir = inst.Dir
+	cmd.Stdout, cmd.Stderr = logf, logf
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
+	if err := cmd.Start(); err != nil {
+		return fmt.Errorf("run %s: %w", bin, err)
+	}
+	inst.PID = cmd.Process.Pid
+	done := make(chan struct{})
+	mariaChildren.Store(inst.PID, done)
+	go func() {
+		cmd.Wait()
+		close(done)
+	}()
+	return nil
+}
