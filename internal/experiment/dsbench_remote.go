@@ -34,10 +34,10 @@ const dsbenchKind = "dsbench"
 type dsbenchJob struct {
 	URL, Mode, Form, Isolation string
 	// Spread places the agent's clients on a cluster's nodes (--spread).
-	Spread                     string
-	Prepare                    bool
-	Scale                      int64
-	Threads                    int
+	Spread  string
+	Prepare bool
+	Scale   int64
+	Threads int
 }
 
 func init() { nodes.Register(dsbenchKind, buildDSBenchLoad) }
