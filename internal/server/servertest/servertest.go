@@ -28,3 +28,22 @@ func Start(t testing.TB, engine string, opt server.Options) *server.Instance {
 	})
 	return inst
 }
+
+// StartCluster starts a private cluster of kind (galera; postgres: a
+// primary and standbys) in a temporary directory and stops it at the end
+// of the test.
+func StartCluster(t testing.TB, kind string, opt server.ClusterOptions) *server.Cluster {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
+	defer cancel()
+	c, err := server.StartCluster(ctx, kind, t.TempDir(), opt)
+	if err != nil {
+		t.Fatalf("start private %s cluster: %v", kind, err)
+	}
+	t.Cleanup(func() {
+		if err := c.Stop(); err != nil {
+			t.Errorf("stop private %s cluster: %v", kind, err)
+		}
+	})
+	return c
+}

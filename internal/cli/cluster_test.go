@@ -1,0 +1,143 @@
+package cli
+
+import (
+	"bytes"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/dbgauge/dbgauge/internal/results"
+	"github.com/dbgauge/dbgauge/internal/server"
+	"github.com/dbgauge/dbgauge/internal/server/servertest"
+)
+
+// TestDSBenchOnClusters runs short sweeps across a three-node Galera
+// cluster and a PostgreSQL primary with two standbys, both on loopback:
+// the clients spread over the nodes as --spread says, every trial
+// counted for the node it went to, the per-node counts adding up to each
+// cycle's, the cluster's nodes and roles in results.json.
+func TestDSBenchOnClusters(t *testing.T) {
+	t.Run("galera", func(t *testing.T) {
+		t.Parallel()
+		c := servertest.StartCluster(t, "galera", server.ClusterOptions{Nodes: 3})
+		// Writes on every node: certification conflicts are failed trials.
+		res := clusterSweep(t, c.URL, "--mode", "tpcb", "--form", "statements", "--spread", "round-robin")
+		wantRoles(t, res, results.RoleWrites, results.RoleWrites, results.RoleWrites)
+		served := servedPerNode(t, res)
+		for i, n := range served {
+			if n == 0 {
+				t.Errorf("node %d served no transaction under round-robin: %v", i+1, served)
+			}
+		}
+		// Writes to the first node only.
+		res = clusterSweep(t, c.URL, "--mode", "tpcb", "--form", "statements", "--spread", "writes-to-first")
+		if served := servedPerNode(t, res); served[0] == 0 || served[1] != 0 || served[2] != 0 {
+			t.Errorf("writes-to-first served %v: want all on node 1", served)
+		}
+	})
+	t.Run("postgres-standbys", func(t *testing.T) {
+		t.Parallel()
+		c := servertest.StartCluster(t, "postgres", server.ClusterOptions{Nodes: 3})
+		res := clusterSweep(t, c.URL, "--mode", "select", "--spread", "reads-to-standbys")
+		wantRoles(t, res, results.RoleWrites, results.RoleReadOnly, results.RoleReadOnly)
+		if served := servedPerNode(t, res); served[0] != 0 || served[1] == 0 || served[2] == 0 {
+			t.Errorf("reads-to-standbys served %v: want nothing on the primary, both standbys busy", served)
+		}
+		// Writers find the primary wherever the URL puts it.
+		last := c.Nodes[2].URL[len("postgres://postgres@"):strings.LastIndex(c.Nodes[2].URL, "/")]
+		first := c.Nodes[0].URL[len("postgres://postgres@"):strings.LastIndex(c.Nodes[0].URL, "/")]
+		reordered := strings.Replace(strings.Replace(c.URL, first+",", "", 1), last, last+","+first, 1)
+		res = clusterSweep(t, reordered, "--mode", "tpcb", "--spread", "round-robin")
+		wantRoles(t, res, results.RoleReadOnly, results.RoleReadOnly, results.RoleWrites)
+		if served := servedPerNode(t, res); served[0] != 0 || served[1] != 0 || served[2] == 0 {
+			t.Errorf("tpcb on %s served %v: want every write on the primary (listed last)", reordered, served)
+		}
+	})
+	t.Run("spread-needs-a-cluster", func(t *testing.T) {
+		t.Parallel()
+		dir := filepath.Join(t.TempDir(), "run")
+		var out, errb bytes.Buffer
+		code := Run(&out, &errb, []string{"dsbench", "--spread", "reads-to-standbys", "--scales", "1", "--out", dir})
+		if code != 2 || !strings.Contains(errb.String(), "--spread reads-to-standbys: --db names one server") {
+			t.Errorf("exit %d, %q: want 2 and the --spread line", code, errb.String())
+		}
+		if _, err := os.Stat(dir); !os.IsNotExist(err) {
+			t.Errorf("bad input left %s behind", dir)
+		}
+	})
+}
+
+// clusterSweep runs a two-cycle sweep at scale 1 with four threads and
+// returns its results, which must be complete and consistent.
+func clusterSweep(t *testing.T, url string, args ...string) *results.DSBenchResults {
+	t.Helper()
+	dir := filepath.Join(t.TempDir(), "run")
+	var out, errb bytes.Buffer
+	all := append([]string{"dsbench", "--db", url, "--scales", "1", "--cycles", "2", "--duration", "2s", "--threads", "4", "--out", dir}, args...)
+	if code := Run(&out, &errb, all); code != 0 {
+		t.Fatalf("dbgauge %s: exit %d\n%s", strings.Join(all, " "), code, errb.String())
+	}
+	b, err := os.ReadFile(filepath.Join(dir, "results.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var res results.DSBenchResults
+	if err := json.Unmarshal(b, &res); err != nil {
+		t.Fatal(err)
+	}
+	if !res.Complete || len(res.Scales) != 1 || !res.Scales[0].Consistent {
+		t.Fatalf("complete %v, %d scales, inconsistencies %v", res.Complete, len(res.Scales), res.Scales)
+	}
+	return &res
+}
+
+func wantRoles(t *testing.T, res *results.DSBenchResults, roles ...string) {
+	t.Helper()
+	if len(res.Cluster) != len(roles) {
+		t.Fatalf("cluster %v: want %d nodes", res.Cluster, len(roles))
+	}
+	for i, n := range res.Cluster {
+		if n.Node != i || n.Role != roles[i] || n.Addr == "" {
+			t.Errorf("cluster node %d: %+v, want role %s", i+1, n, roles[i])
+		}
+	}
+}
+
+// servedPerNode checks that the per-node counts add up, cycle by cycle
+// and over the scale, and returns each node's transactions.
+func servedPerNode(t *testing.T, res *results.DSBenchResults) []int64 {
+	t.Helper()
+	s := res.Scales[0]
+	if len(s.ClusterCycles) != len(s.Cycles) || len(s.ClusterNodes) != len(res.Cluster) {
+		t.Fatalf("%d cluster cycles for %d cycles, %d nodes for %d: want one per cycle and node", len(s.ClusterCycles), len(s.Cycles), len(s.ClusterNodes), len(res.Cluster))
+	}
+	perCycle := map[int]int64{}
+	for _, d := range s.CycleDetail {
+		perCycle[d.Cycle] += d.Committed
+	}
+	for _, cc := range s.ClusterCycles {
+		var sum int64
+		for _, n := range cc.Nodes {
+			sum += n.Transactions
+		}
+		if sum != perCycle[cc.Cycle] || sum == 0 {
+			t.Errorf("cycle %d: nodes served %d, the threads committed %d", cc.Cycle, sum, perCycle[cc.Cycle])
+		}
+	}
+	served := make([]int64, len(s.ClusterNodes))
+	var sum, failed int64
+	for i, n := range s.ClusterNodes {
+		served[i] = n.Transactions
+		sum += n.Transactions
+		failed += n.Failed
+		if n.Transactions > 0 && !(n.P50MS > 0 && n.P50MS <= n.P95MS && n.P95MS <= n.P99MS && n.MedianTPS > 0) {
+			t.Errorf("node %d: %+v: want its residence quantiles and rate", i+1, n)
+		}
+	}
+	if sum != s.Transactions || failed != s.Failed {
+		t.Errorf("nodes served %d and failed %d; the scale %d and %d", sum, failed, s.Transactions, s.Failed)
+	}
+	return served
+}
