@@ -8,6 +8,9 @@ need=()
 command -v initdb >/dev/null 2>&1 || ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || need+=(postgresql)
 command -v mariadbd >/dev/null 2>&1 || [ -x /usr/sbin/mariadbd ] || need+=(mariadb-server)
 [ -x /usr/sbin/firebird ] || need+=(firebird3.0-server)
+# Galera clusters: the provider library, and rsync for the state transfer.
+[ -e /usr/lib/galera/libgalera_smm.so ] || need+=(galera-4)
+command -v rsync >/dev/null 2>&1 || need+=(rsync)
 command -v gcc >/dev/null 2>&1 || need+=(gcc)
 # ip (network namespaces, veths, a bridge) for the remote-agent tests.
 command -v ip >/dev/null 2>&1 || need+=(iproute2)

@@ -66,7 +66,7 @@ func (f *dsbenchFlags) bind(fl *pflag.FlagSet) {
 	f.fs = fl
 	fl.StringVar(&f.db, "db", "", "engine URL (default: SQLite in the run directory, WAL mode)")
 	fl.Var(f.mode, "mode", "tpcb (the TPC-B transaction) or select (read one account)")
-	fl.Var(f.form, "form", "procedure (one server-side call per transaction; the default on PostgreSQL and MariaDB; on Firebird 3, commits were seen applied in part under update conflicts) or statements")
+	fl.Var(f.form, "form", "procedure (one server-side call per transaction; the default on PostgreSQL and MariaDB, but not on a Galera cluster, where a conflict inside the procedure can be lost; on Firebird 3, commits were seen applied in part under update conflicts) or statements")
 	fl.Var(f.scales, "scales", "scales to sweep (1 scale = 100,000 accounts); the DSI defaults are "+dsiScales)
 	fl.Var(f.cycles, "cycles", "cycles per scale")
 	fl.Var(f.duration, "duration", "demanded duration D of a cycle")
