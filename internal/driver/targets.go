@@ -1,6 +1,7 @@
 package driver
 
 import (
+	"slices"
 	"time"
 
 	hdr "github.com/HdrHistogram/hdrhistogram-go"
@@ -92,14 +93,6 @@ func (c *CycleResult) ByTarget() []TargetResult {
 			o.Residence.Merge(tr.Residence)
 		}
 	}
-	sortTargets(out)
+	slices.SortFunc(out, func(a, b TargetResult) int { return a.Target - b.Target })
 	return out
-}
-
-func sortTargets(ts []TargetResult) {
-	for i := 1; i < len(ts); i++ {
-		for j := i; j > 0 && ts[j].Target < ts[j-1].Target; j-- {
-			ts[j], ts[j-1] = ts[j-1], ts[j]
-		}
-	}
 }

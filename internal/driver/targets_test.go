@@ -1,0 +1,88 @@
+package driver
+
+import (
+	"context"
+	"testing"
+	"time"
+
+	"github.com/dbgauge/dbgauge/internal/dbms"
+)
+
+// TestTargets spreads 3 threads x 2 connections over 3 targets (the
+// connection's number picks it, so each thread's trials go to two) and
+// checks that every commit and failed trial is counted for the target its
+// session was on: per thread, per cycle, and that they add up.
+func TestTargets(t *testing.T) {
+	open, _, _ := sqliteDB(t)
+	const threads, conns, cycles, targets = 3, 2, 2, 3
+	cfg := Config{
+		Threads: threads, Connections: conns, Cycles: cycles, Duration: 150 * time.Millisecond, Targets: targets,
+		Open: func(ctx context.Context, s *Session) (dbms.Engine, error) {
+			s.Target = (s.Thread + s.Conn) % targets
+			return open(ctx, s)
+		},
+		NewOp: func(node, thread int) Op {
+			n := 0
+			return func(ctx context.Context, s *Session) error {
+				n++
+				return insert(ctx, s, int64(n), n%3 == 0)
+			}
+		},
+	}
+	res, err := Run(context.Background(), cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range res.Cycles {
+		for _, th := range c.Threads {
+			var committed, failed, hist int64
+			for _, tr := range th.Targets {
+				if tr.Target != th.Thread%targets && tr.Target != (th.Thread+1)%targets {
+					t.Errorf("cycle %d thread %d: trials on target %d, its sessions are on %d and %d", c.Cycle, th.Thread, tr.Target, th.Thread%targets, (th.Thread+1)%targets)
+				}
+				committed += tr.Committed
+				failed += tr.Failed
+				hist += tr.Residence.TotalCount()
+				var classes int64
+				for _, n := range tr.Errors {
+					classes += n
+				}
+				if classes != tr.Failed {
+					t.Errorf("target %d: errors by class %d, failed %d", tr.Target, classes, tr.Failed)
+				}
+			}
+			if committed != th.Committed || failed != th.Failed || hist != th.Committed || committed == 0 || failed == 0 {
+				t.Errorf("cycle %d thread %d: targets committed %d failed %d (histograms %d); the thread %d and %d",
+					c.Cycle, th.Thread, committed, failed, hist, th.Committed, th.Failed)
+			}
+		}
+		var committed int64
+		by := c.ByTarget()
+		for i, tr := range by {
+			if tr.Target != i {
+				t.Errorf("cycle %d: ByTarget()[%d] is target %d", c.Cycle, i, tr.Target)
+			}
+			committed += tr.Committed
+		}
+		if len(by) != targets || committed != c.Committed {
+			t.Errorf("cycle %d: %d targets with %d commits; the cycle %d", c.Cycle, len(by), committed, c.Committed)
+		}
+	}
+}
+
+// TestNoTargets: a load on one server keeps no per-target counts.
+func TestNoTargets(t *testing.T) {
+	open, _, _ := sqliteDB(t)
+	res, err := Run(context.Background(), Config{
+		Threads: 1, Cycles: 1, Duration: 50 * time.Millisecond, Open: open,
+		NewOp: func(node, thread int) Op {
+			return func(ctx context.Context, s *Session) error { return insert(ctx, s, 1, false) }
+		},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if th := res.Cycles[0].Threads[0]; th.Targets != nil || res.Cycles[0].ByTarget() != nil {
+		t.Errorf("targets %v without Config.Targets", th.Targets)
+	}
+}
