@@ -3,6 +3,7 @@ package cli
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -25,8 +26,14 @@ func TestDSBenchOnClusters(t *testing.T) {
 		// Writes on every node: certification conflicts are failed trials.
 		// The procedure form's known defect on Galera makes the
 		// statements form the default.
-		res := clusterSweep(t, c.URL, "--mode", "tpcb", "--spread", "round-robin")
+		res, dir := clusterSweep(t, c.URL, "--mode", "tpcb", "--spread", "round-robin")
 		wantRoles(t, res, results.RoleWrites, results.RoleWrites, results.RoleWrites)
+		wantMeasures(t, res, dir, func(node int, m results.ClusterNodeMeasures) string {
+			if _, ok := m.Increase["local_cert_failures"]; !ok || m.Max["cluster_size"] != 3 || m.Max["local_state"] != 4 {
+				return "want certification failures counted, a cluster of 3, the node synced"
+			}
+			return ""
+		})
 		if res.Form != "statements" {
 			t.Errorf("form %q on Galera, want statements (the default there)", res.Form)
 		}
@@ -37,7 +44,7 @@ func TestDSBenchOnClusters(t *testing.T) {
 			}
 		}
 		// Writes to the first node only.
-		res = clusterSweep(t, c.URL, "--mode", "tpcb", "--spread", "writes-to-first")
+		res, _ = clusterSweep(t, c.URL, "--mode", "tpcb", "--spread", "writes-to-first")
 		if served := servedPerNode(t, res); served[0] == 0 || served[1] != 0 || served[2] != 0 {
 			t.Errorf("writes-to-first served %v: want all on node 1", served)
 		}
@@ -45,8 +52,20 @@ func TestDSBenchOnClusters(t *testing.T) {
 	t.Run("postgres-standbys", func(t *testing.T) {
 		t.Parallel()
 		c := servertest.StartCluster(t, "postgres", server.ClusterOptions{Nodes: 3})
-		res := clusterSweep(t, c.URL, "--mode", "select", "--spread", "reads-to-standbys")
+		res, dir := clusterSweep(t, c.URL, "--mode", "select", "--spread", "reads-to-standbys")
 		wantRoles(t, res, results.RoleWrites, results.RoleReadOnly, results.RoleReadOnly)
+		wantMeasures(t, res, dir, func(node int, m results.ClusterNodeMeasures) string {
+			if node == 0 {
+				if _, ok := m.Max["replay_lag_s@n3"]; !ok || m.Max["standbys"] != 2 {
+					return "want the primary's lag per standby and 2 standbys"
+				}
+				return ""
+			}
+			if _, ok := m.Increase["conflicts"]; !ok {
+				return "want the standby's cancelled queries counted"
+			}
+			return ""
+		})
 		if served := servedPerNode(t, res); served[0] != 0 || served[1] == 0 || served[2] == 0 {
 			t.Errorf("reads-to-standbys served %v: want nothing on the primary, both standbys busy", served)
 		}
@@ -54,7 +73,7 @@ func TestDSBenchOnClusters(t *testing.T) {
 		last := c.Nodes[2].URL[len("postgres://postgres@"):strings.LastIndex(c.Nodes[2].URL, "/")]
 		first := c.Nodes[0].URL[len("postgres://postgres@"):strings.LastIndex(c.Nodes[0].URL, "/")]
 		reordered := strings.Replace(strings.Replace(c.URL, first+",", "", 1), last, last+","+first, 1)
-		res = clusterSweep(t, reordered, "--mode", "tpcb", "--spread", "round-robin")
+		res, _ = clusterSweep(t, reordered, "--mode", "tpcb", "--spread", "round-robin")
 		wantRoles(t, res, results.RoleReadOnly, results.RoleReadOnly, results.RoleWrites)
 		if served := servedPerNode(t, res); served[0] != 0 || served[1] != 0 || served[2] == 0 {
 			t.Errorf("tpcb on %s served %v: want every write on the primary (listed last)", reordered, served)
@@ -76,7 +95,7 @@ func TestDSBenchOnClusters(t *testing.T) {
 
 // clusterSweep runs a two-cycle sweep at scale 1 with four threads and
 // returns its results, which must be complete and consistent.
-func clusterSweep(t *testing.T, url string, args ...string) *results.DSBenchResults {
+func clusterSweep(t *testing.T, url string, args ...string) (*results.DSBenchResults, string) {
 	t.Helper()
 	dir := filepath.Join(t.TempDir(), "run")
 	var out, errb bytes.Buffer
@@ -92,10 +111,11 @@ func clusterSweep(t *testing.T, url string, args ...string) *results.DSBenchResu
 	if err := json.Unmarshal(b, &res); err != nil {
 		t.Fatal(err)
 	}
+
 	if !res.Complete || len(res.Scales) != 1 || !res.Scales[0].Consistent {
 		t.Fatalf("complete %v, %d scales, inconsistencies %v", res.Complete, len(res.Scales), res.Scales)
 	}
-	return &res
+	return &res, dir
 }
 
 func wantRoles(t *testing.T, res *results.DSBenchResults, roles ...string) {
@@ -145,4 +165,32 @@ func servedPerNode(t *testing.T, res *results.DSBenchResults) []int64 {
 		t.Errorf("nodes served %d and failed %d; the scale %d and %d", sum, failed, s.Transactions, s.Failed)
 	}
 	return served
+}
+
+// wantMeasures checks every node's replication measures of the scale,
+// sampled while the cycles ran, with bad saying what is wrong with one,
+// and that cluster.log holds a sample of every node.
+func wantMeasures(t *testing.T, res *results.DSBenchResults, dir string, bad func(node int, m results.ClusterNodeMeasures) string) {
+	t.Helper()
+	ms := res.Scales[0].ClusterMeasures
+	if len(ms) != len(res.Cluster) {
+		t.Fatalf("%d nodes with measures, %d in the cluster", len(ms), len(res.Cluster))
+	}
+	for i, m := range ms {
+		if m.Node != i || m.Samples < 2 || m.Unreadable != 0 {
+			t.Errorf("node %d: %+v: want 2 or more samples, none missed", i+1, m)
+		}
+		if why := bad(i, m); why != "" {
+			t.Errorf("node %d: %+v: %s", i+1, m, why)
+		}
+	}
+	b, err := os.ReadFile(filepath.Join(dir, "cluster.log"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range res.Cluster {
+		if !strings.Contains(string(b), fmt.Sprintf(" node%d ", i+1)) {
+			t.Errorf("cluster.log has no sample of node %d:\n%s", i+1, b)
+		}
+	}
 }

@@ -116,3 +116,19 @@ type Replicator interface {
 	// pos (another node's Position), or fails when ctx ends first.
 	WaitPosition(ctx context.Context, pos string) error
 }
+
+// ClusterMonitor is an engine session that reads its node's replication
+// measures: conflicts, flow control, queues, lag. Each call returns the
+// node's measures as they are now.
+type ClusterMonitor interface {
+	ClusterMeasures(ctx context.Context) ([]Measure, error)
+}
+
+// Measure is one replication measure of a node. A counter counts since
+// the server started (what matters is its increase over a time); a gauge
+// is a level now (a lag, a queue length, the cluster's size).
+type Measure struct {
+	Name    string
+	Value   float64
+	Counter bool
+}

@@ -59,8 +59,10 @@ type dsbenchRun struct {
 	pr     *progress.Printer
 	// clients run the transactions and count what the checks need.
 	clients *dsbenchClients
-	// spread places the clients on a cluster's nodes (nil: one server).
-	spread *spread
+	// spread places the clients on a cluster's nodes (nil: one server);
+	// cluster samples the nodes' replication measures (nil: none).
+	spread  *spread
+	cluster *clusterSampler
 	// master hands the load to remote agents (nil: a local run).
 	master *nodes.Master
 	// nodeLost is set when an agent was lost during the scale
@@ -224,6 +226,7 @@ func (r *dsbenchRun) dsbenchScale(ctx context.Context, x int64) (*results.ScaleR
 		return sr, err
 	}
 	r.startLoad()
+	r.cluster.start()
 	r.live.phase(x, "load")
 	// The first cycle's CPU counts from here, so it includes opening the
 	// client sessions (the driver has no hook at a cycle's start); what
@@ -233,6 +236,7 @@ func (r *dsbenchRun) dsbenchScale(ctx context.Context, x int64) (*results.ScaleR
 	dres, nodesOut, runErr := r.runLoad(ctx, x, cfg)
 	cpu.discard()
 	load := r.stopLoad()
+	sr.ClusterMeasures = r.cluster.stop()
 	if err := closeRaw(); err != nil && runErr == nil {
 		runErr = fmt.Errorf("raw times: %w", err)
 	}

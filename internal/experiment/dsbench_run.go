@@ -69,6 +69,8 @@ func RunDSBench(ctx context.Context, s DSBenchSetup, plan DSBenchPlan, pr *progr
 	}
 	r.clients = newDSBenchClients(plan.Mode, plan.Prepare, plan.Isolation, plan.Threads, plan.Nodes, proc)
 	stopLoad := r.sampleLoad(ctx)
+	var stopCluster func()
+	r.cluster, stopCluster = r.startClusterSampler(ctx)
 	where := ""
 	if plan.Remote != nil {
 		where = fmt.Sprintf(" on each of %d agents", plan.Nodes)
@@ -139,6 +141,7 @@ func RunDSBench(ctx context.Context, s DSBenchSetup, plan DSBenchPlan, pr *progr
 		}
 	}
 	stopLoad()
+	stopCluster()
 	r.stopMaster(runErr)
 	if runErr == nil && plan.Drop {
 		for i := len(tpcb.Tables) - 1; i >= 0; i-- {

@@ -147,6 +147,9 @@ type ScaleResult struct {
 	// counts), and per node the scale over its cycles (ClusterNodes).
 	ClusterCycles []ClusterCycle      `json:"cluster_cycles,omitempty"`
 	ClusterNodes  []ClusterNodeServed `json:"cluster_nodes,omitempty"`
+	// ClusterMeasures are each node's replication measures over the
+	// scale's cycles.
+	ClusterMeasures []ClusterNodeMeasures `json:"cluster_measures,omitempty"`
 }
 
 // CycleDetail is one (cycle, node, thread) of a scale.

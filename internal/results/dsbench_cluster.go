@@ -47,3 +47,20 @@ type ClusterNodeServed struct {
 	ClusterServed
 	MedianTPS float64 `json:"median_tps"`
 }
+
+// ClusterNodeMeasures is what one cluster node's replication measures did
+// while a scale's cycles ran, sampled once a second (cluster.log holds
+// every sample): each counter's increase (certification failures, brute
+// force aborts, flow control pauses; a standby's cancelled queries), and
+// each level's mean and maximum (replication lag, WAL not yet replayed,
+// the receive queue, the cluster's size).
+type ClusterNodeMeasures struct {
+	Node     int                `json:"node"`
+	Increase map[string]float64 `json:"increase,omitempty"`
+	Mean     map[string]float64 `json:"mean,omitempty"`
+	Max      map[string]float64 `json:"max,omitempty"`
+	// Samples is how many seconds the node was read, Unreadable how many
+	// it could not be (down, or not answering within the second).
+	Samples    int `json:"samples"`
+	Unreadable int `json:"unreadable,omitempty"`
+}
