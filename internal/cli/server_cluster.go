@@ -63,7 +63,7 @@ func clusterStart(cmd *cobra.Command, engine, dir string, port int, socket bool,
 	}
 	t := time.Now()
 	c, err := server.StartCluster(cmd.Context(), engine, dir, opt)
-	if errors.Is(err, server.ErrRunning) {
+	if errors.Is(err, server.ErrRunning) || errors.Is(err, server.ErrClusterMismatch) {
 		return true, usagef("%v", err)
 	}
 	if err != nil {

@@ -103,6 +103,22 @@ func IsCluster(kind string) bool {
 
 const clusterFile = "dbgauge-cluster.json"
 
+// ErrClusterMismatch is a cluster asked for that cannot be: too few
+// nodes, a directory holding something else, a stopped cluster started
+// with other options. The command line's mistake: errors.Is finds it in
+// the errors mismatch makes.
+var ErrClusterMismatch = errors.New("cluster options do not fit")
+
+// mismatch is an ErrClusterMismatch that reads as its own words.
+func mismatch(format string, a ...any) error {
+	return &mismatchError{fmt.Sprintf(format, a...)}
+}
+
+type mismatchError struct{ msg string }
+
+func (e *mismatchError) Error() string        { return e.msg }
+func (e *mismatchError) Is(target error) bool { return target == ErrClusterMismatch }
+
 // HasCluster says whether dir records a cluster (running or stopped).
 func HasCluster(dir string) bool {
 	_, err := os.Stat(filepath.Join(dir, clusterFile))
@@ -128,10 +144,10 @@ func StartCluster(ctx context.Context, kind, dir string, opt ClusterOptions) (*C
 		return restartCluster(ctx, k, kind, abs, opt)
 	}
 	if opt.Nodes < k.minNodes() {
-		return nil, fmt.Errorf("a %s cluster needs at least %d nodes, not %d", kind, k.minNodes(), opt.Nodes)
+		return nil, mismatch("a %s cluster needs at least %d nodes, not %d", kind, k.minNodes(), opt.Nodes)
 	}
 	if entries, _ := os.ReadDir(abs); len(entries) > 0 {
-		return nil, fmt.Errorf("%s is not empty and holds no cluster: give a new or empty directory", abs)
+		return nil, mismatch("%s is not empty and holds no cluster: give a new or empty directory", abs)
 	}
 	if err := os.MkdirAll(abs, 0o755); err != nil {
 		return nil, fmt.Errorf("create %s: %w", abs, err)
@@ -168,10 +184,10 @@ func restartCluster(ctx context.Context, k clusterKind, kind, dir string, opt Cl
 		return nil, err
 	}
 	if c.Kind != kind {
-		return nil, fmt.Errorf("%s holds a %s cluster, not %s", dir, c.Kind, kind)
+		return nil, mismatch("%s holds a %s cluster, not %s", dir, c.Kind, kind)
 	}
 	if (opt.Nodes != 0 && opt.Nodes != len(c.Nodes)) || (opt.Sync && !c.Sync) {
-		return nil, fmt.Errorf("%s holds a %s cluster of %d nodes (sync %v): start it as it is, or use another directory", dir, kind, len(c.Nodes), c.Sync)
+		return nil, mismatch("%s holds a %s cluster of %d nodes (sync %v): start it as it is, or use another directory", dir, kind, len(c.Nodes), c.Sync)
 	}
 	for _, n := range c.Nodes {
 		if n.alive() {
