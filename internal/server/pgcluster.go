@@ -82,11 +82,7 @@ func (k pgClusterKind) create(ctx context.Context, c *Cluster, opt ClusterOption
 // makes it a standby of it (standby.signal, primary_conninfo), with a
 // replication slot of the standby's name.
 func pgBaseBackup(ctx context.Context, primary, n *Node) error {
-	bin, err := postgresBin()
-	if err != nil {
-		return err
-	}
-	owner, err := postgresOwner()
+	bin, owner, err := postgresTools()
 	if err != nil {
 		return err
 	}

@@ -64,11 +64,7 @@ func pgMajor(bin string) int {
 }
 
 func (k postgresKind) start(ctx context.Context, inst *Instance) (err error) {
-	bin, err := postgresBin()
-	if err != nil {
-		return err
-	}
-	owner, err := postgresOwner()
+	bin, owner, err := postgresTools()
 	if err != nil {
 		return err
 	}
@@ -156,11 +152,7 @@ func queryEscape(s string) string {
 }
 
 func (postgresKind) stop(inst *Instance) error {
-	bin, err := postgresBin()
-	if err != nil {
-		return err
-	}
-	owner, err := postgresOwner()
+	bin, owner, err := postgresTools()
 	if err != nil {
 		return err
 	}
@@ -276,6 +268,16 @@ type osOwner struct {
 }
 
 func postgresOwner() (osOwner, error) { return ownerFor("postgres", "postgresql") }
+
+// postgresTools are the server's bin directory and the user it runs as.
+func postgresTools() (string, osOwner, error) {
+	bin, err := postgresBin()
+	if err != nil {
+		return "", osOwner{}, err
+	}
+	owner, err := postgresOwner()
+	return bin, owner, err
+}
 
 // ownerFor is the owner for a server whose package creates the OS user name.
 func ownerFor(name, pkg string) (osOwner, error) {
