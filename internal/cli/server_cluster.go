@@ -3,6 +3,8 @@ package cli
 import (
 	"errors"
 	"fmt"
+	"sort"
+	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -10,50 +12,45 @@ import (
 	"github.com/dbgauge/dbgauge/internal/server"
 )
 
-// clusterStart starts a cluster when the engine and flags ask for one
-// (galera; postgres with --standbys) and reports whether they did. A
-// cluster prints one URL per node, then the URL naming them all.
+// clusterFlags are the flags that shape a cluster, each kind using one
+// size flag (server.ClusterShape) and maybe --sync.
+var clusterFlags = []string{"nodes", "standbys", "sync"}
+
+// clusterStart starts a cluster when the engine and flags ask for one (a
+// kind that is a cluster only; a kind's size flag given; a directory
+// holding a stopped cluster) and reports whether they did. A cluster
+// prints one URL per node, then the URL naming them all.
 func clusterStart(cmd *cobra.Command, engine, dir string, port int, socket bool, settings map[string]string) (bool, error) {
 	flags := cmd.Flags()
-	nodes, _ := flags.GetInt("nodes")
-	standbys, _ := flags.GetInt("standbys")
-	sync, _ := flags.GetBool("sync")
-	opt := server.ClusterOptions{Sync: sync, Settings: settings}
-	switch {
-	case server.IsCluster(engine):
-		if flags.Changed("standbys") {
-			return true, usagef("server start %s: --standbys is for postgres; a %s cluster's size is --nodes", engine, engine)
-		}
-		if nodes < 1 || nodes > 9 {
-			return true, usagef("server start %s: --nodes %d: give 1 to 9 (example: --nodes 3)", engine, nodes)
-		}
-		opt.Nodes = nodes
-		if server.HasCluster(dir) && !flags.Changed("nodes") {
-			opt.Nodes = 0 // start the stopped cluster as it is
-		}
-	case flags.Changed("standbys") || (server.HasCluster(dir) && engine == "postgres"):
-		if flags.Changed("nodes") {
-			return true, usagef("server start %s: --nodes is for galera; a %s cluster's size is --standbys", engine, engine)
-		}
-		if _, ok := clusterOf(engine); !ok {
-			return true, usagef("server start %s: --standbys is for postgres", engine)
-		}
-		if flags.Changed("standbys") && (standbys < 1 || standbys > 8) {
-			return true, usagef("server start %s: --standbys %d: give 1 to 8 (example: --standbys 2)", engine, standbys)
-		}
-		if standbys > 0 {
-			opt.Nodes = standbys + 1
-		}
-	default:
-		for _, f := range []string{"nodes", "sync"} {
+	shape, isKind := server.ClusterShapeOf(engine)
+	if !isKind || !(server.IsCluster(engine) || flags.Changed(shape.SizeFlag) || server.HasCluster(dir)) {
+		for _, f := range clusterFlags {
 			if flags.Changed(f) {
-				return true, usagef("server start %s: --%s is for clusters (galera --nodes N; postgres --standbys N [--sync])", engine, f)
+				return true, usagef("server start %s: --%s is for clusters (%s)", engine, f, clusterUsage())
 			}
 		}
 		return false, nil
 	}
-	if sync && engine != "postgres" {
-		return true, usagef("server start %s: --sync is for postgres --standbys N", engine)
+	for _, f := range clusterFlags {
+		if f != shape.SizeFlag && f != "sync" && flags.Changed(f) {
+			return true, usagef("server start %s: a %s cluster's size is --%s, not --%s", engine, engine, shape.SizeFlag, f)
+		}
+	}
+	sync, _ := flags.GetBool("sync")
+	if sync && !shape.Sync {
+		return true, usagef("server start %s: --sync does not apply to a %s cluster (%s)", engine, engine, clusterUsage())
+	}
+	size, _ := flags.GetInt(shape.SizeFlag)
+	opt := server.ClusterOptions{Sync: sync, Settings: settings}
+	switch {
+	case flags.Changed(shape.SizeFlag) && (size < shape.Min || size > shape.Max):
+		return true, usagef("server start %s: --%s %d: give %d to %d (example: --%s %d)", engine, shape.SizeFlag, size, shape.Min, shape.Max, shape.SizeFlag, max(shape.Default, shape.Min+1))
+	case flags.Changed(shape.SizeFlag):
+		opt.Nodes = size + shape.Offset
+	case server.HasCluster(dir):
+		opt.Nodes = 0 // start the stopped cluster as it is
+	default:
+		opt.Nodes = shape.Default + shape.Offset
 	}
 	if port != 0 {
 		return true, usagef("server start %s: --port is for one instance; a cluster's nodes take free loopback ports", engine)
@@ -81,12 +78,18 @@ func clusterStart(cmd *cobra.Command, engine, dir string, port int, socket bool,
 	return true, nil
 }
 
-// clusterOf says whether engine also runs as a cluster of instances.
-func clusterOf(engine string) (string, bool) {
+// clusterUsage says how each kind of cluster is started, from the kinds
+// themselves: "galera --nodes N; postgres --standbys N [--sync]".
+func clusterUsage() string {
+	var parts []string
 	for _, k := range server.ClusterKinds() {
-		if k == engine {
-			return k, true
+		sh, _ := server.ClusterShapeOf(k)
+		p := fmt.Sprintf("%s --%s N", k, sh.SizeFlag)
+		if sh.Sync {
+			p += " [--sync]"
 		}
+		parts = append(parts, p)
 	}
-	return "", false
+	sort.Strings(parts)
+	return strings.Join(parts, "; ")
 }

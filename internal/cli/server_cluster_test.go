@@ -17,11 +17,11 @@ func TestServerClusterBadInput(t *testing.T) {
 		want string
 	}{
 		{[]string{"galera", "--nodes", "0"}, "--nodes 0: give 1 to 9"},
-		{[]string{"galera", "--standbys", "2"}, "--standbys is for postgres"},
+		{[]string{"galera", "--standbys", "2"}, "a galera cluster's size is --nodes, not --standbys"},
 		{[]string{"mariadb", "--nodes", "3"}, "--nodes is for clusters"},
 		{[]string{"postgres", "--sync"}, "--sync is for clusters"},
 		{[]string{"postgres", "--standbys", "0"}, "--standbys 0: give 1 to 8"},
-		{[]string{"postgres", "--standbys", "2", "--nodes", "3"}, "--nodes is for galera"},
+		{[]string{"postgres", "--standbys", "2", "--nodes", "3"}, "a postgres cluster's size is --standbys, not --nodes"},
 		{[]string{"postgres", "--standbys", "2", "--port", "5999"}, "--port is for one instance"},
 		{[]string{"galera", "--socket"}, "--socket is for one instance"},
 		{[]string{"cockroach"}, "unknown server engine \"cockroach\""},

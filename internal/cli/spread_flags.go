@@ -24,9 +24,11 @@ func (f *spreadFlag) bind(fl *pflag.FlagSet) {
 	fl.Var(f.policy, "spread", "with a --db naming a cluster's nodes (postgres://u@h1:p1,h2:p2/db): round-robin (client k on node k mod n; writers on the nodes that take writes), writes-to-first (writers on the first node that takes writes, readers round robin) or reads-to-standbys (readers on the read-only nodes); every residence time is counted for the node it went to")
 }
 
-// plan checks --spread against --db: a policy for one server is a mistake.
+// plan checks --spread against --db: a policy other than the default
+// for one server is a mistake (the default is harmless: a resumed run
+// sets every flag its manifest recorded).
 func (f *spreadFlag) plan(db string) (string, error) {
-	if !f.fs.Changed("spread") {
+	if !f.fs.Changed("spread") || f.policy.V == experiment.SpreadPolicies[0] {
 		return f.policy.V, nil
 	}
 	u, err := dbms.ParseURL(db)

@@ -44,6 +44,7 @@ var engineNameAllowed = []struct {
 	{file: "internal/cli/qac.go", prose: true, why: help},
 	{file: "internal/cli/quickstart.go", prose: true, why: help},
 	{file: "internal/cli/server.go", prose: true, why: help},
+	{file: "internal/cli/spread_flags.go", prose: true, why: help},
 	{file: "internal/cli/sizesweep.go", prose: true, why: help},
 	{file: "internal/cli/speedup.go", prose: true, why: help},
 	{file: "internal/cli/wisconsin.go", prose: true, why: help},

@@ -68,10 +68,32 @@ type clusterKind interface {
 	// (a restart after Kill, a rejoin); bootstrap is set for the first
 	// node when no other runs.
 	startNode(ctx context.Context, c *Cluster, n *Node, bootstrap bool) error
-	// minNodes is the smallest cluster of this kind.
-	minNodes() int
+	// shape is how the command line gives the cluster's size.
+	shape() ClusterShape
 	// url names the nodes in one URL.
 	url(nodes []*Node) string
+}
+
+// ClusterShape is how the command line sizes a kind of cluster.
+type ClusterShape struct {
+	// SizeFlag names the flag that gives the size ("nodes", or
+	// "standbys" for a primary and its standbys); the cluster has
+	// value+Offset nodes, for a value from Min to Max, Default when the
+	// flag is not given.
+	SizeFlag                  string
+	Offset, Min, Max, Default int
+	// Sync says whether commits may wait for a standby (--sync).
+	Sync bool
+}
+
+// ClusterShapeOf is how the command line sizes clusters of kind; false
+// when kind is no cluster kind.
+func ClusterShapeOf(kind string) (ClusterShape, bool) {
+	k, ok := clusterKinds[kind]
+	if !ok {
+		return ClusterShape{}, false
+	}
+	return k.shape(), true
 }
 
 var clusterKinds = map[string]clusterKind{}
@@ -143,8 +165,8 @@ func StartCluster(ctx context.Context, kind, dir string, opt ClusterOptions) (*C
 	if HasCluster(abs) {
 		return restartCluster(ctx, k, kind, abs, opt)
 	}
-	if opt.Nodes < k.minNodes() {
-		return nil, mismatch("a %s cluster needs at least %d nodes, not %d", kind, k.minNodes(), opt.Nodes)
+	if sh := k.shape(); opt.Nodes < sh.Min+sh.Offset {
+		return nil, mismatch("a %s cluster needs at least %d nodes, not %d", kind, sh.Min+sh.Offset, opt.Nodes)
 	}
 	if entries, _ := os.ReadDir(abs); len(entries) > 0 {
 		return nil, mismatch("%s is not empty and holds no cluster: give a new or empty directory", abs)

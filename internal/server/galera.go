@@ -43,7 +43,9 @@ func (galeraKind) available() error {
 	return nil
 }
 
-func (galeraKind) minNodes() int { return 1 }
+func (galeraKind) shape() ClusterShape {
+	return ClusterShape{SizeFlag: "nodes", Min: 1, Max: 9, Default: 3}
+}
 
 func (galeraKind) url(nodes []*Node) string {
 	return fmt.Sprintf("mysql://root@%s/%s", hostList(nodes), mariaDB)

@@ -31,7 +31,9 @@ type pgClusterKind struct{}
 
 func (pgClusterKind) available() error { return postgresKind{}.available() }
 
-func (pgClusterKind) minNodes() int { return 2 }
+func (pgClusterKind) shape() ClusterShape {
+	return ClusterShape{SizeFlag: "standbys", Offset: 1, Min: 1, Max: 8, Default: 0, Sync: true}
+}
 
 func (pgClusterKind) url(nodes []*Node) string {
 	return fmt.Sprintf("postgres://postgres@%s/%s", hostList(nodes), postgresDB)
@@ -75,7 +77,7 @@ func (k pgClusterKind) create(ctx context.Context, c *Cluster, opt ClusterOption
 	if err := pgReload(ctx, p); err != nil {
 		return fmt.Errorf("make %s synchronous: %w", names[0], err)
 	}
-	return pgWaitSync(ctx, p, names[0])
+	return pgWaitSync(ctx, p, names)
 }
 
 // pgBaseBackup copies the primary into the standby's data directory and
@@ -135,11 +137,18 @@ func pgWaitStreaming(ctx context.Context, primary *Node, standby string) error {
 		func(v string) bool { return v == "streaming" })
 }
 
-// pgWaitSync waits until the primary counts standby as synchronous.
-func pgWaitSync(ctx context.Context, primary *Node, standby string) error {
-	return pgWait(ctx, primary.Port, fmt.Sprintf("standby %s synchronous", standby),
-		"SELECT coalesce(max(sync_state), 'absent') FROM pg_stat_replication WHERE application_name = '"+standby+"'",
-		func(v string) bool { return v == "sync" })
+// pgWaitSync waits until the primary counts the first standby as
+// synchronous and the others as potential: each walsender reads the new
+// setting in its own time after the reload.
+func pgWaitSync(ctx context.Context, primary *Node, standbys []string) error {
+	want := make([]string, len(standbys))
+	for i, s := range standbys {
+		want[i] = s + ":potential"
+	}
+	want[0] = standbys[0] + ":sync"
+	return pgWait(ctx, primary.Port, "standby "+standbys[0]+" synchronous, the others potential",
+		"SELECT coalesce(string_agg(application_name || ':' || sync_state, ',' ORDER BY application_name), '') FROM pg_stat_replication",
+		func(v string) bool { return v == strings.Join(want, ",") })
 }
 
 // pgWait polls a one-value query until ok accepts its answer, for at most
