@@ -246,6 +246,9 @@
         // the log axis's own ticks would label only the powers of ten.
         {
           label: "database size (scale)", splits: () => sweepScales(),
+          // uPlot's log axes blank the labels of ticks that are not
+          // powers of ten; every planned scale keeps its label.
+          filter: (u, splits) => splits,
           values: (u, splits) => splits.map((v) => (v == null ? "" : count.format(v))),
         },
         { label: "transactions per second", size: labelRoom, values: (u, splits) => splits.map(tps) },
