@@ -43,9 +43,26 @@ func Browser(t *testing.T) context.Context {
 
 // Screenshot keeps a full-page screenshot of what the browser shows as
 // the artifact name.
+//
+// The window is first made as tall as the page, for a second and a bit:
+// the live page redraws only the charts in view, so a chart below the
+// window would show in a full-page picture as it was first drawn.
 func Screenshot(t *testing.T, ctx context.Context, name string) {
 	t.Helper()
-	png, err := chromedp.Run(ctx, chromedp.FullScreenshot(100))
+	size, err := chromedp.Run(ctx, chromedp.Evaluate[[3]int64](`[window.innerWidth, window.innerHeight, document.documentElement.scrollHeight]`))
+	taller := err == nil && size[2] > size[1]
+	if taller {
+		if _, err = chromedp.Run(ctx, chromedp.EmulateViewport(size[0], size[2])); err == nil {
+			_, err = chromedp.Run(ctx, chromedp.Sleep(1200*time.Millisecond))
+		}
+	}
+	var png []byte
+	if err == nil {
+		png, err = chromedp.Run(ctx, chromedp.FullScreenshot(100))
+	}
+	if err == nil && taller {
+		_, err = chromedp.Run(ctx, chromedp.EmulateViewport(size[0], size[1]))
+	}
 	if err != nil {
 		t.Fatalf("screenshot %s: %v", name, err)
 	}
