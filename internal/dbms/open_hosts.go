@@ -60,7 +60,7 @@ func OpenNode(ctx context.Context, u *URL) (Engine, int, error) {
 				errs = append(errs, err)
 				continue
 			}
-			ro, err := readOnly(ctx, e)
+			ro, err := ReadOnly(ctx, e)
 			switch {
 			case err != nil:
 				why = append(why, fmt.Sprintf("%s: %v", n.Hosts[0], err))
@@ -85,8 +85,9 @@ func OpenNode(ctx context.Context, u *URL) (Engine, int, error) {
 	return nil, 0, Reword(msg, errors.Join(errs...))
 }
 
-// readOnly asks an engine with the ability whether its session is read-only.
-func readOnly(ctx context.Context, e Engine) (bool, error) {
+// ReadOnly asks an engine with the ability whether its session is
+// read-only; an engine without it takes writes.
+func ReadOnly(ctx context.Context, e Engine) (bool, error) {
 	r, ok := e.(ReadOnlyReporter)
 	if !ok {
 		return false, nil

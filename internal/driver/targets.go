@@ -26,6 +26,18 @@ type TargetResult struct {
 	Residence *hdr.Histogram
 }
 
+// Add adds o's counts and residence times into t (t.Residence must be
+// set): the same target over more threads or cycles.
+func (t *TargetResult) Add(o TargetResult) {
+	t.Committed += o.Committed
+	t.Failed += o.Failed
+	t.Errors.Add(o.Errors)
+	t.SumResidence += o.SumResidence
+	if o.Residence != nil {
+		t.Residence.Merge(o.Residence)
+	}
+}
+
 // targetTally is a worker's counts per target in one cycle; nil slices
 // when the load has one target, so a commit pays one nil check.
 type targetTally struct {
@@ -85,12 +97,7 @@ func (c *CycleResult) ByTarget() []TargetResult {
 				at[tr.Target] = i
 				out = append(out, TargetResult{Target: tr.Target, Residence: NewHistogram()})
 			}
-			o := &out[i]
-			o.Committed += tr.Committed
-			o.Failed += tr.Failed
-			o.Errors.Add(tr.Errors)
-			o.SumResidence += tr.SumResidence
-			o.Residence.Merge(tr.Residence)
+			out[i].Add(tr)
 		}
 	}
 	slices.SortFunc(out, func(a, b TargetResult) int { return a.Target - b.Target })

@@ -59,18 +59,15 @@ func newSpread(ctx context.Context, raw, policy string) (*spread, error) {
 		if err != nil {
 			return nil, dbms.Wrap(dbms.BadInput, fmt.Errorf("node %d of --db (%s): %w", i+1, n.Hosts[0], err))
 		}
-		role := results.RoleWrites
-		if r, ok := e.(dbms.ReadOnlyReporter); ok {
-			ro, err := r.ReadOnly(ctx)
-			if err != nil {
-				e.Close()
-				return nil, dbms.Wrap(dbms.BadInput, fmt.Errorf("node %d of --db (%s): %w", i+1, n.Hosts[0], err))
-			}
-			if ro {
-				role = results.RoleReadOnly
-			}
-		}
+		ro, err := dbms.ReadOnly(ctx, e)
 		e.Close()
+		if err != nil {
+			return nil, dbms.Wrap(dbms.BadInput, fmt.Errorf("node %d of --db (%s): %w", i+1, n.Hosts[0], err))
+		}
+		role := results.RoleWrites
+		if ro {
+			role = results.RoleReadOnly
+		}
 		s.nodes = append(s.nodes, results.ClusterNode{Node: i, Addr: n.Hosts[0].String(), Role: role})
 	}
 	if policy == SpreadReadsToStandbys && len(s.by(results.RoleReadOnly)) == 0 {

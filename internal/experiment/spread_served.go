@@ -3,29 +3,33 @@ package experiment
 import (
 	"time"
 
-	hdr "github.com/HdrHistogram/hdrhistogram-go"
-
 	"github.com/dbgauge/dbgauge/internal/driver"
 	"github.com/dbgauge/dbgauge/internal/results"
 	"github.com/dbgauge/dbgauge/internal/stats"
 )
 
+// perNode is cycle c on each node of the cluster, in node order, a node
+// that served nothing with zeros.
+func (s *spread) perNode(c *driver.CycleResult) []driver.TargetResult {
+	out := make([]driver.TargetResult, len(s.nodes))
+	for i := range out {
+		out[i] = driver.TargetResult{Target: i, Residence: driver.NewHistogram()}
+	}
+	for _, t := range c.ByTarget() {
+		if t.Target < len(out) {
+			out[t.Target].Add(t)
+		}
+	}
+	return out
+}
+
 // served is what each node of the cluster served in cycle c (nil without
-// a cluster): every node, one that served nothing with zeros.
+// a cluster).
 func (s *spread) served(c *driver.CycleResult) []results.ClusterServed {
 	if s == nil {
 		return nil
 	}
-	by := map[int]driver.TargetResult{}
-	for _, t := range c.ByTarget() {
-		by[t.Target] = t
-	}
-	out := make([]results.ClusterServed, len(s.nodes))
-	for i := range s.nodes {
-		t := by[i]
-		out[i] = servedOf(i, t.Committed, t.Failed, t.Errors, t.Residence, c.Demanded)
-	}
-	return out
+	return servedOf(s.perNode(c), c.Demanded)
 }
 
 // scale is the scale's cycles per node and each node over them all.
@@ -35,50 +39,40 @@ func (s *spread) scale(d *driver.Result) ([]results.ClusterCycle, []results.Clus
 	}
 	cycles := make([]results.ClusterCycle, len(d.Cycles))
 	tps := make([][]float64, len(s.nodes))
-	hists := make([]*hdr.Histogram, len(s.nodes))
-	sums := make([]driver.TargetResult, len(s.nodes))
-	for i := range hists {
-		hists[i] = driver.NewHistogram()
-	}
+	sums := s.perNode(&driver.CycleResult{})
 	var demanded time.Duration
 	for ci := range d.Cycles {
 		c := &d.Cycles[ci]
 		demanded += c.Demanded
-		cycles[ci] = results.ClusterCycle{Cycle: c.Cycle, Nodes: s.served(c)}
-		for _, t := range c.ByTarget() {
-			if t.Target < len(s.nodes) {
-				sums[t.Target].Committed += t.Committed
-				sums[t.Target].Failed += t.Failed
-				sums[t.Target].Errors.Add(t.Errors)
-				hists[t.Target].Merge(t.Residence)
-			}
-		}
-		for i, n := range cycles[ci].Nodes {
-			tps[i] = append(tps[i], n.TPS)
+		on := s.perNode(c)
+		cycles[ci] = results.ClusterCycle{Cycle: c.Cycle, Nodes: servedOf(on, c.Demanded)}
+		for i, t := range on {
+			sums[i].Add(t)
+			tps[i] = append(tps[i], cycles[ci].Nodes[i].TPS)
 		}
 	}
 	nodes := make([]results.ClusterNodeServed, len(s.nodes))
-	for i := range s.nodes {
-		nodes[i] = results.ClusterNodeServed{
-			ClusterServed: servedOf(i, sums[i].Committed, sums[i].Failed, sums[i].Errors, hists[i], demanded),
-			MedianTPS:     stats.Median(tps[i]),
-		}
+	for i, n := range servedOf(sums, demanded) {
+		nodes[i] = results.ClusterNodeServed{ClusterServed: n, MedianTPS: stats.Median(tps[i])}
 	}
 	return cycles, nodes
 }
 
-// servedOf is one node's counts over a time, with its residence times.
-func servedOf(node int, committed, failed int64, errs driver.ErrorCounts, h *hdr.Histogram, d time.Duration) results.ClusterServed {
-	s := results.ClusterServed{Node: node, Transactions: committed, Failed: failed, Errors: errs.Map()}
-	if d > 0 {
-		s.TPS = float64(committed) / d.Seconds()
+// servedOf is each node's counts over a time d, with its residence times.
+func servedOf(on []driver.TargetResult, d time.Duration) []results.ClusterServed {
+	out := make([]results.ClusterServed, len(on))
+	for i, t := range on {
+		s := results.ClusterServed{Node: t.Target, Transactions: t.Committed, Failed: t.Failed, Errors: t.Errors.Map()}
+		if d > 0 {
+			s.TPS = float64(t.Committed) / d.Seconds()
+		}
+		if h := t.Residence; h != nil && h.TotalCount() > 0 {
+			s.MeanMS = h.Mean() / 1e3
+			s.P50MS = float64(h.ValueAtQuantile(50)) / 1e3
+			s.P95MS = float64(h.ValueAtQuantile(95)) / 1e3
+			s.P99MS = float64(h.ValueAtQuantile(99)) / 1e3
+		}
+		out[i] = s
 	}
-	if h != nil && h.TotalCount() > 0 {
-		ms := func(us float64) float64 { return us / 1e3 }
-		s.MeanMS = ms(h.Mean())
-		s.P50MS = ms(float64(h.ValueAtQuantile(50)))
-		s.P95MS = ms(float64(h.ValueAtQuantile(95)))
-		s.P99MS = ms(float64(h.ValueAtQuantile(99)))
-	}
-	return s
+	return out
 }

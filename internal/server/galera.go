@@ -256,31 +256,25 @@ func galeraSynced(ctx context.Context, n *Node, logPath string, logStart int64) 
 	}
 	defer db.Close()
 	limit := 3 * time.Minute
-	deadline := time.Now().Add(limit)
 	state := "not answering"
-	for {
+	return poll(ctx, limit, 100*time.Millisecond, func() (bool, error) {
 		var name string
 		qctx, cancel := context.WithTimeout(ctx, 2*time.Second)
 		err := db.QueryRowContext(qctx, "SHOW STATUS LIKE 'wsrep_local_state_comment'").Scan(&name, &state)
 		cancel()
 		if err == nil && state == "Synced" {
-			return nil
+			return true, nil
 		}
 		if err != nil {
 			state = err.Error()
 		}
 		if mariaExited(n.PID) {
-			return fmt.Errorf("mariadbd exited at start: %s (log: %s)", mariaTail(logPath, logStart), logPath)
+			return false, fmt.Errorf("mariadbd exited at start: %s (log: %s)", mariaTail(logPath, logStart), logPath)
 		}
-		if time.Now().After(deadline) {
-			return fmt.Errorf("node %s not synced after %s (state: %s; log: %s)", n.Name, limit, state, logPath)
-		}
-		select {
-		case <-ctx.Done():
-			return ctx.Err()
-		case <-time.After(100 * time.Millisecond):
-		}
-	}
+		return false, nil
+	}, func() error {
+		return fmt.Errorf("node %s not synced after %s (state: %s; log: %s)", n.Name, limit, state, logPath)
+	})
 }
 
 // mariaStart launches mariadbd with args in its own session (a terminal's

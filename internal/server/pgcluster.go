@@ -155,21 +155,11 @@ func pgWaitSync(ctx context.Context, primary *Node, standbys []string) error {
 // two minutes.
 func pgWait(ctx context.Context, port int, what, query string, ok func(string) bool) error {
 	limit := 2 * time.Minute
-	deadline := time.Now().Add(limit)
-	for {
-		err := pgValue(ctx, port, query, ok)
-		if err == nil {
-			return nil
-		}
-		if time.Now().After(deadline) {
-			return fmt.Errorf("%s: not after %s (last: %v)", what, limit, err)
-		}
-		select {
-		case <-ctx.Done():
-			return ctx.Err()
-		case <-time.After(100 * time.Millisecond):
-		}
-	}
+	var last error
+	return poll(ctx, limit, 100*time.Millisecond, func() (bool, error) {
+		last = pgValue(ctx, port, query, ok)
+		return last == nil, nil
+	}, func() error { return fmt.Errorf("%s: not after %s (last: %v)", what, limit, last) })
 }
 
 // errNotYet is a query answer that ok did not accept.

@@ -228,21 +228,33 @@ func FreePort() (int, error) {
 
 // waitTCP waits until something accepts connections on the loopback port.
 func waitTCP(ctx context.Context, port int, limit time.Duration) error {
-	deadline := time.Now().Add(limit)
 	addr := fmt.Sprintf("127.0.0.1:%d", port)
-	for {
+	return poll(ctx, limit, 50*time.Millisecond, func() (bool, error) {
 		c, err := net.DialTimeout("tcp", addr, 200*time.Millisecond)
 		if err == nil {
 			c.Close()
-			return nil
+			return true, nil
+		}
+		return false, nil
+	}, func() error { return fmt.Errorf("nothing listens on %s after %s", addr, limit) })
+}
+
+// poll calls try every interval until it says done, fails, ctx ends or
+// limit passes (then it returns late()).
+func poll(ctx context.Context, limit, every time.Duration, try func() (bool, error), late func() error) error {
+	deadline := time.Now().Add(limit)
+	for {
+		done, err := try()
+		if done || err != nil {
+			return err
 		}
 		if time.Now().After(deadline) {
-			return fmt.Errorf("nothing listens on %s after %s", addr, limit)
+			return late()
 		}
 		select {
 		case <-ctx.Done():
 			return ctx.Err()
-		case <-time.After(50 * time.Millisecond):
+		case <-time.After(every):
 		}
 	}
 }

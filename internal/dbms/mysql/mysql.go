@@ -47,6 +47,9 @@ type Engine struct {
 	isoSet bool
 	// socks are the session's blocking sockets (blockio), for Abort.
 	socks blockio.Group
+	// wsrep caches whether the server replicates with Galera: 0 not
+	// asked yet, 1 yes, 2 no (readonly.go).
+	wsrep int
 }
 
 // timedOut says why a call failed when one of the session's connections

@@ -15,10 +15,9 @@ var _ dbms.ProcedureLanguage = (*Engine)(nil)
 // when that abort reaches a statement inside the procedure, the error can
 // be swallowed: CALL returns success, the work is rolled back, and the
 // client's COMMIT commits nothing (Galera's own bug tracker: "no error
-// returned if SP is BF-aborted", mysql-wsrep issue 191). On a three-node
-// cluster here, the history came out one row short of the commits the
-// clients counted in most 5-second cycles; the statements form was
-// consistent.
+// returned if SP is BF-aborted", mysql-wsrep issue 191). It was seen on a
+// three-node cluster here: acknowledged transactions missing, while the
+// same work sent as single statements lost nothing.
 const galeraProcedureDefect = "on a Galera cluster a conflict that aborts the transaction inside the procedure can be lost (CALL succeeds, the work is rolled back, COMMIT commits nothing): acknowledged transactions were seen missing"
 
 // ProcedureLanguage: MariaDB's and MySQL's stored procedures follow

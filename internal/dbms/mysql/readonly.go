@@ -76,9 +76,19 @@ func (e *Engine) WaitPosition(ctx context.Context, pos string) error {
 	return nil
 }
 
-// galera says whether the server replicates with Galera (wsrep_on).
+// galera says whether the server replicates with Galera (wsrep_on),
+// asked once per session: the server's setting, not the session's.
 func (e *Engine) galera(ctx context.Context) bool {
-	var name, on string
-	err := e.Conn.QueryRowContext(ctx, "SHOW VARIABLES LIKE 'wsrep_on'").Scan(&name, &on)
-	return err == nil && on == "ON"
+	if e.wsrep == 0 {
+		var name, on string
+		err := e.Conn.QueryRowContext(ctx, "SHOW VARIABLES LIKE 'wsrep_on'").Scan(&name, &on)
+		if err != nil {
+			return false // not known: asked again next time
+		}
+		e.wsrep = 2
+		if on == "ON" {
+			e.wsrep = 1
+		}
+	}
+	return e.wsrep == 1
 }
