@@ -23,10 +23,11 @@ func TestDSBenchOnClusters(t *testing.T) {
 	t.Run("galera", func(t *testing.T) {
 		t.Parallel()
 		c := servertest.StartCluster(t, "galera", server.ClusterOptions{Nodes: 3})
-		// Writes on every node: certification conflicts are failed trials.
-		// The procedure form's known defect on Galera makes the
-		// statements form the default.
-		res, dir := clusterSweep(t, c.URL, "--mode", "tpcb", "--spread", "round-robin")
+		// Reads on every node. (Writes on every node lost an acknowledged
+		// transaction now and then, in the statements form too: Galera's,
+		// found by the consistency check, docs/cluster.md; a test of the
+		// spread cannot rest on it.)
+		res, dir := clusterSweep(t, c.URL, "--mode", "select", "--spread", "round-robin")
 		wantRoles(t, res, results.RoleWrites, results.RoleWrites, results.RoleWrites)
 		wantMeasures(t, res, dir, func(node int, m results.ClusterNodeMeasures) string {
 			if _, ok := m.Increase["local_cert_failures"]; !ok || m.Max["cluster_size"] != 3 || m.Max["local_state"] != 4 {
@@ -34,17 +35,18 @@ func TestDSBenchOnClusters(t *testing.T) {
 			}
 			return ""
 		})
-		if res.Form != "statements" {
-			t.Errorf("form %q on Galera, want statements (the default there)", res.Form)
-		}
 		served := servedPerNode(t, res)
 		for i, n := range served {
 			if n == 0 {
 				t.Errorf("node %d served no transaction under round-robin: %v", i+1, served)
 			}
 		}
-		// Writes to the first node only.
+		// Writes to the first node only (no conflicts between nodes); the
+		// procedure form's known defect makes statements the default.
 		res, _ = clusterSweep(t, c.URL, "--mode", "tpcb", "--spread", "writes-to-first")
+		if res.Form != "statements" {
+			t.Errorf("form %q on Galera, want statements (the default there)", res.Form)
+		}
 		if served := servedPerNode(t, res); served[0] == 0 || served[1] != 0 || served[2] != 0 {
 			t.Errorf("writes-to-first served %v: want all on node 1", served)
 		}
