@@ -50,6 +50,17 @@ func TestDSBenchOnClusters(t *testing.T) {
 		if served := servedPerNode(t, res); served[0] == 0 || served[1] != 0 || served[2] != 0 {
 			t.Errorf("writes-to-first served %v: want all on node 1", served)
 		}
+		// Remote agents spread their clients too, and send their counts
+		// per node with their cycles.
+		sw := startAgentSweep(t, c.URL, 2, []string{"a", "b"}, "--mode", "select", "--spread", "round-robin", "--threads", "3")
+		sw.succeeded(t, sw.agents["a"], sw.agents["b"])
+		remote := sw.results(t)
+		served = servedPerNode(t, &remote)
+		for i, n := range served {
+			if n == 0 {
+				t.Errorf("node %d served nothing of the agents' clients under round-robin: %v", i+1, served)
+			}
+		}
 	})
 	t.Run("postgres-standbys", func(t *testing.T) {
 		t.Parallel()
@@ -79,6 +90,19 @@ func TestDSBenchOnClusters(t *testing.T) {
 		wantRoles(t, res, results.RoleReadOnly, results.RoleReadOnly, results.RoleWrites)
 		if served := servedPerNode(t, res); served[0] != 0 || served[1] != 0 || served[2] == 0 {
 			t.Errorf("tpcb on %s served %v: want every write on the primary (listed last)", reordered, served)
+		}
+		// multiuser's users, all readers, on the standbys.
+		dir = filepath.Join(t.TempDir(), "mu")
+		if code, _, stderr := run("multiuser", "--db", c.URL, "--spread", "reads-to-standbys", "--users", "0,1,2", "--tuples", "1000", "--reps", "2", "--retrieves", "5", "--out", dir); code != 0 {
+			t.Fatalf("multiuser: exit %d\n%s", code, stderr)
+		}
+		var mu results.MultiuserResults
+		b, err := os.ReadFile(filepath.Join(dir, "results.json"))
+		if err != nil || json.Unmarshal(b, &mu) != nil {
+			t.Fatalf("multiuser results.json: %v", err)
+		}
+		if len(mu.Cluster) != 3 || mu.Spread != "reads-to-standbys" || len(mu.UserNodes) != 2 || mu.UserNodes[0] != 1 || mu.UserNodes[1] != 2 {
+			t.Errorf("multiuser on the cluster: nodes %v, spread %q, users on %v: want the two users on the two standbys (nodes 1 and 2 from 0)", mu.Cluster, mu.Spread, mu.UserNodes)
 		}
 	})
 	t.Run("spread-needs-a-cluster", func(t *testing.T) {

@@ -17,6 +17,9 @@ import (
 	"github.com/dbgauge/dbgauge/internal/workload/tpcb"
 )
 
+// dsbenchConfidence are the confidence levels a sweep reports by default.
+const dsbenchConfidence = "50,68,87,95,99,99.7"
+
 // The DSI defaults (docs/dsbench.md §4): --dsi forces them.
 var (
 	dsiScales  = "1,2,5,10,20,50,100,200,500,1000,2000,5000,10000"
@@ -39,6 +42,8 @@ type dsbenchFlags struct {
 	backoff                                   backoffFlags
 	remote                                    *nodesFlags
 	spread                                    *spreadFlag
+	fault                                     *faultFlags
+	session                                   []string
 }
 
 // newDSBenchFlags are the defaults.
@@ -54,11 +59,12 @@ func newDSBenchFlags() *dsbenchFlags {
 		connections: flagtype.Int(1).Check(flagtype.AtLeast(1, "connection")),
 		isolation:   flagtype.Func("repeatable-read", dbms.ParseIsolation),
 		rate:        flagtype.Float(0).Check(flagtype.AtLeast(0.0, "")).Check(checkRate).WithExample("1000"),
-		confidence:  flagtype.Percentages("50,68,87,95,99,99.7"),
+		confidence:  flagtype.Percentages(dsbenchConfidence),
 		seed:        flagtype.Seed("1"),
 		backoff:     newBackoffFlags("--retry or --reconnect"),
 		remote:      newNodesFlags(),
 		spread:      newSpreadFlag(),
+		fault:       newFaultFlags(),
 	}
 }
 
@@ -79,6 +85,8 @@ func (f *dsbenchFlags) bind(fl *pflag.FlagSet) {
 	f.backoff.bind(fl)
 	f.remote.bind(fl)
 	f.spread.bind(fl)
+	f.fault.bind(fl)
+	fl.StringArrayVar(&f.session, "session", nil, "SQL every client session runs first, repeatable (e.g. 'SET synchronous_commit = remote_apply', 'SET SESSION wsrep_sync_wait = 1'): run once per setting and compare the runs with dbgauge compare for the cost of each, with verdicts")
 	fl.Var(f.isolation, "isolation", "repeatable-read, read-committed or serializable")
 	fl.Var(f.rate, "rate", "open loop: target transactions per second over all clients (0: closed loop)")
 	fl.Var(f.confidence, "confidence", "confidence levels (percent) of the rate columns and the conf diagram")
@@ -151,12 +159,17 @@ func (f *dsbenchFlags) plan() (experiment.DSBenchPlan, error) {
 	if err != nil {
 		return p, err
 	}
+	fault, err := f.fault.plan(faultRun{db: &f.db, resilient: f.retry || f.reconnect, remote: remote != nil,
+		load: time.Duration(f.cycles.V) * f.duration.V})
+	if err != nil {
+		return p, err
+	}
 	spread, err := f.spread.plan(f.db)
 	if err != nil {
 		return p, err
 	}
 	return experiment.DSBenchPlan{
-		BackoffCap: backoffCap, GiveUp: giveUp, Remote: remote, Spread: spread,
+		BackoffCap: backoffCap, GiveUp: giveUp, Remote: remote, Spread: spread, Fault: fault, Session: f.session,
 		Mode: f.mode.V, Form: f.form.V, Scales: f.scales.Values, Cycles: f.cycles.V, Duration: f.duration.V,
 		Nodes: f.nodes.V, Threads: f.threads.V, Conns: f.connections.V, Retry: f.retry, Prepare: f.prepare, Reconnect: f.reconnect,
 		Isolation: f.isolation.V, Rate: f.rate.V, Confidence: f.confidence.Values, Seed: f.seed.V, Drop: f.drop, RawTimes: f.raw,
@@ -191,7 +204,17 @@ func dsbenchSummary(r *results.DSBenchResults, dir string) []byte {
 	for _, w := range r.Warnings {
 		fmt.Fprintf(&b, "warning: %s\n", w)
 	}
-	fmt.Fprintf(&b, "run directory: %s (results.txt, results.csv, results.json, results.log, *.svg, *.png, manifest.json, journal.jsonl)\n", dir)
+	files := "results.txt, results.csv, results.json, results.log, *.svg, *.png, manifest.json, journal.jsonl"
+	if len(r.Cluster) > 0 {
+		files += ", cluster.txt, cluster_measures.txt, cluster.log"
+	}
+	for _, s := range r.Scales {
+		if s.Failover != nil {
+			files += ", failover.txt"
+			break
+		}
+	}
+	fmt.Fprintf(&b, "run directory: %s (%s)\n", dir, files)
 	return []byte(b.String())
 }
 

@@ -27,6 +27,7 @@ type multiuserFlags struct {
 	processes, subtract bool
 	retry               bool
 	backoff             backoffFlags
+	spread              *spreadFlag
 }
 
 // newMultiuserFlags are the defaults.
@@ -39,6 +40,7 @@ func newMultiuserFlags() *multiuserFlags {
 		rows:      flagtype.Int64(1).Check(flagtype.AtLeast[int64](1, "")),
 		seed:      flagtype.Seed("1"),
 		backoff:   newBackoffFlags("--retry"),
+		spread:    newSpreadFlag(),
 	}
 }
 
@@ -54,6 +56,7 @@ func (f *multiuserFlags) bind(fl *pflag.FlagSet) {
 	fl.Var(f.seed, "seed", "seed of the users' query constants")
 	fl.BoolVar(&f.retry, "retry", false, "measure again a repetition cut short by a lost or refused connection or a server shutting down, starting or full (goroutine users), after a backoff")
 	f.backoff.bind(fl)
+	f.spread.bind(fl)
 	fl.StringVar(&f.out, "out", "", "run directory (default runs/<UTC time>-multiuser)")
 }
 
@@ -117,6 +120,9 @@ func (f *multiuserFlags) plan() (experiment.MultiuserPlan, error) {
 		return p, err
 	}
 	p.Retry = f.retry
+	if p.Spread, err = f.spread.plan(f.db); err != nil {
+		return p, err
+	}
 	if f.processes {
 		exe, err := os.Executable()
 		if err != nil {

@@ -132,4 +132,23 @@ type Measure struct {
 	Name    string
 	Value   float64
 	Counter bool
+	// Chart, if set, puts the measure on one of the report's diagrams of
+	// the cluster over time (a counter as its increase per second).
+	Chart Chart
 }
+
+// Chart is a diagram of a cluster's measures over time: what the
+// measures drawn on it have in common.
+type Chart string
+
+// The diagrams of a cluster over time.
+const (
+	// ChartLag: how far a standby is behind its primary, in seconds.
+	ChartLag Chart = "lag"
+	// ChartQueue: replicated changes received and waiting to be applied.
+	ChartQueue Chart = "queue"
+	// ChartConflicts: transactions or queries that replication made fail
+	// (certification failures, aborts by an applied change, queries a
+	// standby's replay cancelled).
+	ChartConflicts Chart = "conflicts"
+)

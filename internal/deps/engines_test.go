@@ -38,7 +38,9 @@ var engineNameAllowed = []struct {
 	why   string
 }{
 	{file: "internal/cli/abtest.go", prose: true, why: help},
+	{file: "internal/cli/clustersize.go", prose: true, why: help},
 	{file: "internal/cli/dsbench.go", prose: true, why: help},
+	{file: "internal/cli/fault_flags.go", prose: true, why: help},
 	{file: "internal/cli/list.go", prose: true, why: help},
 	{file: "internal/cli/multiuser.go", prose: true, why: help},
 	{file: "internal/cli/qac.go", prose: true, why: help},

@@ -28,6 +28,8 @@ type clusterSampler struct {
 	measuring atomic.Bool
 	mu        sync.Mutex
 	acc       []nodeMeasures // per node, the scale in progress
+	series    []*nodeSeries  // per node, the scale in progress
+	began     time.Time      // the scale in progress began
 	sessions  []dbms.Engine  // per node; nil: to be opened
 }
 
@@ -137,13 +139,16 @@ func (c *clusterSampler) reset() {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	c.acc = make([]nodeMeasures, len(c.sp.nodes))
+	c.series = make([]*nodeSeries, len(c.sp.nodes))
 	for i := range c.acc {
 		c.acc[i] = newNodeMeasures()
+		c.series[i] = newNodeSeries()
 	}
+	c.began = time.Now()
 }
 
 // start and stop bracket a scale's cycles; stop returns the nodes'
-// summaries (nil on a nil sampler).
+// summaries and their charted measures over time (nil on a nil sampler).
 func (c *clusterSampler) start() {
 	if c != nil {
 		c.reset()
@@ -151,9 +156,9 @@ func (c *clusterSampler) start() {
 	}
 }
 
-func (c *clusterSampler) stop() []results.ClusterNodeMeasures {
+func (c *clusterSampler) stop() ([]results.ClusterNodeMeasures, *results.ClusterSeries) {
 	if c == nil {
-		return nil
+		return nil, nil
 	}
 	c.measuring.Store(false)
 	c.mu.Lock()
@@ -162,7 +167,7 @@ func (c *clusterSampler) stop() []results.ClusterNodeMeasures {
 	for i := range c.acc {
 		out[i] = c.acc[i].result(i)
 	}
-	return out
+	return out, clusterSeries(c.began, c.series)
 }
 
 // sample reads every node once, each within the second.
@@ -193,6 +198,7 @@ func (c *clusterSampler) sample(ctx context.Context) {
 			c.acc[i].missing++
 		} else {
 			c.acc[i].add(ms)
+			c.series[i].add(time.Since(c.began).Seconds(), ms)
 		}
 		c.mu.Unlock()
 	}

@@ -46,6 +46,13 @@ type DSBenchPlan struct {
 	// BackoffCap and GiveUp pace the attempts after transient faults
 	// under Retry or Reconnect (driver.Config); 0 takes the defaults.
 	BackoffCap, GiveUp time.Duration
+	// Fault, if set, crashes a node of the cluster under load in the
+	// first scale measured (failover.go).
+	Fault *NodeFault
+	// Session are statements every client session runs first (SET
+	// synchronous_commit = ...): the settings whose cost two runs,
+	// compared, show.
+	Session []string
 }
 
 // dsbenchRun is one sweep in progress.
@@ -63,6 +70,9 @@ type dsbenchRun struct {
 	// cluster samples the nodes' replication measures (nil: none).
 	spread  *spread
 	cluster *clusterSampler
+	// failover is the node fault still to come (nil: none, or done);
+	// faulting is the one of the scale being measured.
+	failover, faulting *failoverRun
 	// master hands the load to remote agents (nil: a local run).
 	master *nodes.Master
 	// nodeLost is set when an agent was lost during the scale
@@ -153,6 +163,11 @@ func (r *dsbenchRun) dsbenchScale(ctx context.Context, x int64) (*results.ScaleR
 			sr.Unchecked = fmt.Sprintf("after cycle %d: %v", cycle, err)
 			return err
 		}
+		if err := r.checkAcked(ctx, faults, cycle); err != nil {
+			sr.Consistent = false
+			sr.Unchecked = fmt.Sprintf("after cycle %d: %v", cycle, err)
+			return err
+		}
 		committed, doubt := r.clients.take()
 		inDoubt[cycle] = doubt
 		want := committed
@@ -225,6 +240,7 @@ func (r *dsbenchRun) dsbenchScale(ctx context.Context, x int64) (*results.ScaleR
 	if err := r.spread.catchUp(ctx, r.e); err != nil {
 		return sr, err
 	}
+	fr := r.armFault(ctx, &cfg)
 	r.startLoad()
 	r.cluster.start()
 	r.live.phase(x, "load")
@@ -236,7 +252,10 @@ func (r *dsbenchRun) dsbenchScale(ctx context.Context, x int64) (*results.ScaleR
 	dres, nodesOut, runErr := r.runLoad(ctx, x, cfg)
 	cpu.discard()
 	load := r.stopLoad()
-	sr.ClusterMeasures = r.cluster.stop()
+	sr.ClusterMeasures, sr.ClusterSeries = r.cluster.stop()
+	if ferr := r.faultDone(fr, sr); ferr != nil && runErr == nil {
+		runErr = ferr
+	}
 	if err := closeRaw(); err != nil && runErr == nil {
 		runErr = fmt.Errorf("raw times: %w", err)
 	}
@@ -340,8 +359,12 @@ func dsiSettings(p DSBenchPlan, engine string) string {
 	for i, s := range p.Scales {
 		scales[i] = fmt.Sprint(s)
 	}
-	return fmt.Sprintf("engine=%s mode=%s form=%s scales=%s nodes=%d threads=%d connections=%d cycles=%d duration=%s isolation=%s retry=%v prepare=%v reconnect=%v rate=%g",
+	s := fmt.Sprintf("engine=%s mode=%s form=%s scales=%s nodes=%d threads=%d connections=%d cycles=%d duration=%s isolation=%s retry=%v prepare=%v reconnect=%v rate=%g",
 		engine, p.Mode, p.Form, strings.Join(scales, ","), max(p.Nodes, 1), p.Threads, max(p.Conns, 1), p.Cycles, p.Duration, p.Isolation, p.Retry, p.Prepare, p.Reconnect, p.Rate)
+	if len(p.Session) > 0 {
+		s += fmt.Sprintf(" session=%q", strings.Join(p.Session, "; "))
+	}
+	return s
 }
 
 // finish computes the DSI and the scale ranges over the scales measured.

@@ -31,6 +31,11 @@ type dsbenchClients struct {
 	// (tpcb.ErrCommitInDoubt) since the last check: each may be in the
 	// history.
 	inDoubt []atomic.Int64
+	// acks, set while a node fault's scale runs, is each client thread's
+	// log of what it was told: its transactions are tagged (failover.go).
+	acks *ackLog
+	// session are the statements every client session runs first.
+	session []string
 }
 
 func newDSBenchClients(mode string, prepare bool, iso dbms.Isolation, threads, nodes int, proc *tpcb.Procedure) *dsbenchClients {
@@ -56,6 +61,8 @@ func (c *dsbenchClients) statements() []string {
 		return []string{tpcb.StmtSelectAccount}
 	case c.proc != nil:
 		return []string{c.proc.Call}
+	case c.acks != nil:
+		return tpcb.TaggedStatements
 	}
 	return tpcb.Statements
 }
@@ -64,6 +71,9 @@ func (c *dsbenchClients) statements() []string {
 func (c *dsbenchClients) setup(ctx context.Context, s *driver.Session) error {
 	if s.Tx == nil {
 		return fmt.Errorf("%s sessions cannot run transactions with arguments", s.Engine.Name())
+	}
+	if err := runSession(ctx, s.Engine, c.session); err != nil {
+		return err
 	}
 	if !c.prepare {
 		return nil
@@ -76,17 +86,27 @@ func (c *dsbenchClients) setup(ctx context.Context, s *driver.Session) error {
 	return nil
 }
 
+// runSession runs a client session's first statements (--session).
+func runSession(ctx context.Context, e dbms.Engine, stmts []string) error {
+	for _, st := range stmts {
+		if _, err := e.Exec(ctx, st); err != nil {
+			return fmt.Errorf("--session %q: %w", st, err)
+		}
+	}
+	return nil
+}
+
 // newOp is one thread's transaction. Inputs are drawn on the first attempt
 // only, so a retry repeats them (seed 001 §2.4).
 func (c *dsbenchClients) newOp(node, thread int) driver.Op {
-	// Nodes are numbered over the whole load; an agent counts its
-	// own node's threads only.
-	idx := (node*c.threads + thread) % len(c.commits)
+	idx := c.client(node, thread)
 	in := &tpcb.Inputs{}
 	iso := c.isolation
 	return func(ctx context.Context, s *driver.Session) error {
 		x := c.scale.Load()
 		var err error
+		var seq int64 // the tag's sequence number; 0: untagged
+		a := c.acks
 		switch {
 		case c.mode == modeSelect:
 			if s.Attempt == 0 {
@@ -98,6 +118,13 @@ func (c *dsbenchClients) newOp(node, thread int) driver.Op {
 				tpcb.Draw(s.Rand, x, in)
 			}
 			err = tpcb.CallProcedure(ctx, s.Tx, c.proc, iso, in)
+		case a != nil:
+			if s.Attempt == 0 {
+				tpcb.Draw(s.Rand, x, in)
+			}
+			var tag string
+			seq, tag = a.next(idx)
+			err = tpcb.TaggedTransaction(ctx, s.Tx, iso, in, tag)
 		default:
 			if s.Attempt == 0 {
 				tpcb.Draw(s.Rand, x, in)
@@ -109,8 +136,18 @@ func (c *dsbenchClients) newOp(node, thread int) driver.Op {
 		} else if errors.Is(err, tpcb.ErrCommitInDoubt) {
 			c.inDoubt[idx].Add(1)
 		}
+		if a != nil {
+			a.done(idx, seq, err)
+		}
 		return err
 	}
+}
+
+// client is the index of a node's thread among the counts: nodes are
+// numbered over the whole load, and an agent counts its own node's
+// threads only.
+func (c *dsbenchClients) client(node, thread int) int {
+	return (node*c.threads + thread) % len(c.commits)
 }
 
 // opener is the clients' driver.Config.Open: a session on url, or on a
@@ -125,6 +162,11 @@ func (c *dsbenchClients) opener(url string, sp *spread, conns int) func(context.
 		k := (s.Node*c.threads+s.Thread)*max(conns, 1) + s.Conn
 		e, node, err := sp.open(ctx, k, writes)
 		s.Target = node
+		if a := c.acks; a != nil && err != nil {
+			// Classed as the driver counts it: mid-run, a node that
+			// cannot be reached is a fault, not the user's mistake.
+			a.failedOpen(c.client(s.Node, s.Thread), driver.MidRun(err))
+		}
 		return e, err
 	}
 }

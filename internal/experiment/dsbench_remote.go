@@ -38,6 +38,8 @@ type dsbenchJob struct {
 	Prepare bool
 	Scale   int64
 	Threads int
+	// Session are the statements every client session runs first.
+	Session []string `json:",omitempty"`
 }
 
 func init() { nodes.Register(dsbenchKind, buildDSBenchLoad) }
@@ -74,15 +76,17 @@ func buildDSBenchLoad(ctx context.Context, payload json.RawMessage, env nodes.En
 	}
 	c := newDSBenchClients(j.Mode, j.Prepare, iso, j.Threads, 1, proc)
 	c.scale.Store(j.Scale)
+	c.session = j.Session
 	sp, err := newSpread(ctx, url, j.Spread)
 	if err != nil {
 		return nil, err
 	}
 	return &nodes.Load{
 		Config: driver.Config{
-			Open:  c.opener(url, sp, 1),
-			Setup: c.setup,
-			NewOp: c.newOp,
+			Open:    c.opener(url, sp, 1),
+			Targets: sp.count(),
+			Setup:   c.setup,
+			NewOp:   c.newOp,
 		},
 		Counters: func() map[string]int64 {
 			committed, doubt := c.take()
@@ -134,7 +138,7 @@ func (r *dsbenchRun) runLoad(ctx context.Context, x int64, cfg driver.Config) (*
 	job := nodes.Job{
 		Kind: dsbenchKind, Label: fmt.Sprintf("scale %d", x),
 		Payload: dsbenchJob{URL: r.url, Mode: r.plan.Mode, Form: r.plan.Form, Isolation: r.plan.Isolation.String(),
-			Prepare: r.plan.Prepare, Scale: x, Threads: r.plan.Threads, Spread: r.plan.Spread},
+			Prepare: r.plan.Prepare, Scale: x, Threads: r.plan.Threads, Spread: r.plan.Spread, Session: r.plan.Session},
 		Counters: func(node int, c map[string]int64) {
 			r.clients.commits[node*threads].Add(c["commits"])
 			r.clients.inDoubt[node*threads].Add(c["in_doubt"])

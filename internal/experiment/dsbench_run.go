@@ -33,12 +33,27 @@ func RunDSBench(ctx context.Context, s DSBenchSetup, plan DSBenchPlan, pr *progr
 	embedded := func(dir string) string { return dbms.DefaultSharedURL(filepath.Join(dir, "dsbench.db")) }
 	s.Live.loadPlan(plan.Scales, plan.Cycles, plan.Duration)
 	var sp *spread
+	var fr *failoverRun
 	o, err := open(ctx, s, "dsbench", plan.Seed, embedded, func(e dbms.Engine) error {
-		if err := resolveForm(&plan, e); err != nil || s.DB == "" {
+		if err := resolveForm(&plan, e); err != nil {
+			return err
+		}
+		url := s.DB
+		if url == "" {
+			abs, err := filepath.Abs(s.Dir)
+			if err != nil {
+				return err
+			}
+			url = embedded(abs)
+		}
+		if err := checkSession(ctx, url, plan.Session); err != nil || s.DB == "" {
 			return err
 		}
 		var err error
-		sp, err = newSpread(ctx, s.DB, plan.Spread)
+		if sp, err = newSpread(ctx, s.DB, plan.Spread); err != nil || plan.Fault == nil {
+			return err
+		}
+		fr, err = newFailoverRun(plan.Fault, sp, pr)
 		return err
 	})
 	if err != nil {
@@ -55,7 +70,7 @@ func RunDSBench(ctx context.Context, s DSBenchSetup, plan DSBenchPlan, pr *progr
 	if plan.resilient() {
 		res.BackoffCapS, res.GiveUpS = plan.backoff()
 	}
-	r := &dsbenchRun{url: url, e: e, opened: o, plan: plan, run: run, res: res, pr: pr, live: s.Live, spread: sp}
+	r := &dsbenchRun{url: url, e: e, opened: o, plan: plan, run: run, res: res, pr: pr, live: s.Live, spread: sp, failover: fr}
 	if sp != nil {
 		res.Cluster, res.Spread = sp.nodes, plan.Spread
 		pr.Line("cluster of %d nodes (%s); clients spread %s", len(sp.nodes), sp.roles(), plan.Spread)
@@ -68,6 +83,7 @@ func RunDSBench(ctx context.Context, s DSBenchSetup, plan DSBenchPlan, pr *progr
 		}
 	}
 	r.clients = newDSBenchClients(plan.Mode, plan.Prepare, plan.Isolation, plan.Threads, plan.Nodes, proc)
+	r.clients.session = plan.Session
 	stopLoad := r.sampleLoad(ctx)
 	var stopCluster func()
 	r.cluster, stopCluster = r.startClusterSampler(ctx)
@@ -171,12 +187,44 @@ func (r *dsbenchRun) reopen(ctx context.Context) error {
 	return nil
 }
 
+// checkSession runs the clients' first statements (--session) on a
+// session of its own before anything is written: a statement the engine
+// refuses is the user's mistake, found before the run instead of in every
+// client; the control session keeps its own settings.
+func checkSession(ctx context.Context, url string, stmts []string) error {
+	if len(stmts) == 0 {
+		return nil
+	}
+	u, err := dbms.ParseURL(url)
+	if err != nil {
+		return err
+	}
+	e, _, err := dbms.OpenNode(ctx, u)
+	if err != nil {
+		return err
+	}
+	defer e.Close()
+	if err := runSession(ctx, e, stmts); err != nil {
+		return dbms.Wrap(dbms.BadInput, err)
+	}
+	return nil
+}
+
 // resolveForm picks the engine's default form (the procedure form where
 // the engine has one without a known defect), and refuses the procedure
 // form where the engine has none.
 func resolveForm(p *DSBenchPlan, e dbms.Engine) error {
 	if p.Mode == modeSelect {
 		p.Form = formStatements // one statement: there is nothing to wrap
+		return nil
+	}
+	if p.Fault != nil {
+		// The lost-write check reads each transaction's tag from its
+		// history row, which the client-statements form writes.
+		if p.Form == formProcedure {
+			return dbms.Wrap(dbms.BadInput, fmt.Errorf("--fault kill-node: the check of acknowledged writes tags each history row, which --form procedure cannot: use --form statements"))
+		}
+		p.Form = formStatements
 		return nil
 	}
 	switch p.Form {

@@ -35,6 +35,9 @@ type MultiuserPlan struct {
 	// until the fault has lasted GiveUp (0: the driver's defaults).
 	Retry              bool
 	BackoffCap, GiveUp time.Duration
+	// Spread places the users on the nodes of a cluster that the URL
+	// names by several hosts (SpreadPolicies; every user reads).
+	Spread string
 }
 
 type multiuserRun struct {
@@ -50,6 +53,8 @@ type multiuserRun struct {
 	// units are the steps; done those a resumed run completed before.
 	units *units
 	done  map[string]results.MultiuserRun
+	// spread places the users on a cluster's nodes (nil: one server).
+	spread *spread
 }
 
 // RunMultiuser loads and organises the relation, measures every user count
@@ -57,11 +62,15 @@ type multiuserRun struct {
 // even when it fails.
 func RunMultiuser(ctx context.Context, s Setup, plan MultiuserPlan, pr *progress.Printer) (*results.MultiuserResults, error) {
 	embedded := func(dir string) string { return dbms.DefaultURL(filepath.Join(dir, "multiuser.db")) }
-	check := func(e dbms.Engine) error {
+	var sp *spread
+	check := func(e dbms.Engine) (err error) {
 		if p, ok := e.(dbms.PrivateDatabase); ok {
 			return dbms.Wrap(dbms.BadInput, fmt.Errorf("multiuser needs a database several sessions can share; %s", p.PrivateDatabase()))
 		}
-		return nil
+		if s.DB != "" {
+			sp, err = newSpread(ctx, s.DB, plan.Spread)
+		}
+		return err
 	}
 	o, err := open(ctx, s, "multiuser", plan.Seed, embedded, check)
 	if err != nil {
@@ -79,6 +88,15 @@ func RunMultiuser(ctx context.Context, s Setup, plan MultiuserPlan, pr *progress
 			Mode: mode, SubtractOverhead: plan.SubtractOverhead, Seed: plan.Seed, CPUs: runtime.NumCPU(),
 		}}
 	r.units, r.done = newUnits(s, o.run, &r.res.Header, pr), doneMultiuser(s.Resume)
+	if sp != nil {
+		r.spread = sp
+		r.res.Cluster, r.res.Spread = sp.nodes, plan.Spread
+		for u := range slices.Max(plan.Users) {
+			_, order := sp.placed(u, false)
+			r.res.UserNodes = append(r.res.UserNodes, order[0])
+		}
+		pr.Line("cluster of %d nodes (%s); users spread %s", len(sp.nodes), sp.roles(), plan.Spread)
+	}
 	if plan.Retry {
 		r.res.Retry = true
 		r.res.BackoffCapS, r.res.GiveUpS = backoffSeconds(plan.BackoffCap, plan.GiveUp)
@@ -92,11 +110,25 @@ func RunMultiuser(ctx context.Context, s Setup, plan MultiuserPlan, pr *progress
 	return r.res, runErr
 }
 
+// userURL is the URL user u (from 0) connects to: on a cluster, its
+// node first (the spread), the others after.
+func (r *multiuserRun) userURL(u int) string {
+	if r.spread == nil {
+		return r.url
+	}
+	url, _ := r.spread.placed(u, false)
+	return url.Raw
+}
+
 // measure prepares the relation, warms the cache with every script and
 // runs the repetitions: each repetition goes through all user counts, so
 // a drift of the machine hits every count alike.
 func (r *multiuserRun) measure(ctx context.Context) error {
 	if err := r.prepare(ctx); err != nil {
+		return err
+	}
+	// On a cluster, the users' nodes must have the relation first.
+	if err := r.spread.catchUp(ctx, r.e); err != nil {
 		return err
 	}
 	most := slices.Max(r.plan.Users)
@@ -174,9 +206,9 @@ func doneMultiuser(p *results.Progress) map[string]results.MultiuserRun {
 // start runs one set of users in the plan's mode.
 func (r *multiuserRun) start(ctx context.Context, scripts [][]Retrieve) (usersRun, error) {
 	if r.plan.Processes {
-		return runProcesses(ctx, r.plan.UserCommand, r.plan.UserEnv, r.url, r.table, scripts)
+		return runProcesses(ctx, r.plan.UserCommand, r.plan.UserEnv, r.userURL, r.table, scripts)
 	}
-	return runGoroutines(ctx, r.url, r.table, scripts)
+	return runGoroutines(ctx, r.userURL, r.table, scripts)
 }
 
 // prepare loads TENKTUP1 and gives it both organisations. Clustered comes

@@ -24,7 +24,7 @@ type usersRun struct {
 // the clock starts, so the time holds the scripts and nothing of the
 // connecting; with no scripts it measures the master's release and join
 // alone (the zero-user run).
-func runGoroutines(ctx context.Context, url, table string, scripts [][]Retrieve) (usersRun, error) {
+func runGoroutines(ctx context.Context, url func(user int) string, table string, scripts [][]Retrieve) (usersRun, error) {
 	engines := make([]dbms.Engine, 0, len(scripts))
 	defer func() {
 		for _, e := range engines {
@@ -32,7 +32,7 @@ func runGoroutines(ctx context.Context, url, table string, scripts [][]Retrieve)
 		}
 	}()
 	for u := range scripts {
-		e, err := dbms.Open(ctx, url)
+		e, err := dbms.Open(ctx, url(u))
 		if err != nil {
 			return usersRun{}, fmt.Errorf("user %d: connect: %w", u+1, err)
 		}

@@ -113,7 +113,7 @@ func lastLine(s string) string {
 // runProcesses runs each script in its own process started with argv (the
 // user command, to which --table and --script are added). All processes
 // have connected and said ready before the clock starts.
-func runProcesses(ctx context.Context, argv, env []string, url, table string, scripts [][]Retrieve) (usersRun, error) {
+func runProcesses(ctx context.Context, argv, env []string, url func(user int) string, table string, scripts [][]Retrieve) (usersRun, error) {
 	relR, relW, err := os.Pipe()
 	if err != nil {
 		return usersRun{}, fmt.Errorf("release pipe: %w", err)
@@ -131,7 +131,7 @@ func runProcesses(ctx context.Context, argv, env []string, url, table string, sc
 		js, _ := json.Marshal(s)
 		args := append(append([]string{}, argv[1:]...), "--table", table, "--script", string(js))
 		p := &userProc{cmd: exec.CommandContext(ctx, argv[0], args...)}
-		p.cmd.Env = append(append(os.Environ(), env...), MultiuserDBEnv+"="+url)
+		p.cmd.Env = append(append(os.Environ(), env...), MultiuserDBEnv+"="+url(u))
 		p.cmd.ExtraFiles = []*os.File{relR}
 		p.cmd.Stderr = &p.stderr
 		stdout, err := p.cmd.StdoutPipe()

@@ -123,8 +123,9 @@ func rotate(xs []int, k int) []int {
 	return append(append([]int(nil), xs[k:]...), xs[:k]...)
 }
 
-// open opens client k's session and says which node it went to.
-func (s *spread) open(ctx context.Context, k int, writes bool) (dbms.Engine, int, error) {
+// placed is client k's URL, its node first and the others after (a
+// writer asks for a read-write session), and the nodes in that order.
+func (s *spread) placed(k int, writes bool) (*dbms.URL, []int) {
 	order := s.order(k, writes)
 	hosts := make([]dbms.HostPort, len(order))
 	for i, n := range order {
@@ -134,7 +135,13 @@ func (s *spread) open(ctx context.Context, k int, writes bool) (dbms.Engine, int
 	if writes {
 		attrs = "read-write"
 	}
-	e, i, err := dbms.OpenNode(ctx, s.u.WithHosts(hosts).WithSessionAttrs(attrs))
+	return s.u.WithHosts(hosts).WithSessionAttrs(attrs), order
+}
+
+// open opens client k's session and says which node it went to.
+func (s *spread) open(ctx context.Context, k int, writes bool) (dbms.Engine, int, error) {
+	u, order := s.placed(k, writes)
+	e, i, err := dbms.OpenNode(ctx, u)
 	if err != nil {
 		return nil, 0, err
 	}

@@ -33,10 +33,19 @@ func decode(s string) (*hdr.Histogram, error) {
 func newReport(name string, jobID int, c driver.CycleResult, counters map[string]int64) (*report, error) {
 	r := &report{Name: name, Job: jobID, Cycle: c.Cycle, StartNS: c.Start.UnixNano(), StoppedNS: c.Stopped.UnixNano(), Counters: counters}
 	for _, t := range c.Threads {
-		r.Threads = append(r.Threads, threadRow{
+		row := threadRow{
 			Thread: t.Thread, Committed: t.Committed, Failed: t.Failed, Retries: t.Retries, Late: t.Late, Reconnects: t.Reconnects,
 			Errors: t.Errors[:], SumResidenceNS: int64(t.SumResidence), EffectiveNS: int64(t.Effective), Intended: t.Intended, Missed: t.Missed,
-		})
+		}
+		for _, tr := range t.Targets {
+			h, err := encode(tr.Residence)
+			if err != nil {
+				return nil, err
+			}
+			row.Targets = append(row.Targets, targetRow{Target: tr.Target, Committed: tr.Committed, Failed: tr.Failed,
+				Errors: tr.Errors[:], SumResidenceNS: int64(tr.SumResidence), Residence: h})
+		}
+		r.Threads = append(r.Threads, row)
 	}
 	var err error
 	if r.Residence, err = encode(c.Residence); err != nil {
@@ -70,9 +79,21 @@ func nodeCycle(r *report, node int, off time.Duration, at time.Time, d time.Dura
 	for _, t := range r.Threads {
 		var ec driver.ErrorCounts
 		copy(ec[:], t.Errors)
-		c.AddThread(driver.ThreadResult{Node: node, Thread: t.Thread, Committed: t.Committed, Failed: t.Failed, Retries: t.Retries,
+		th := driver.ThreadResult{Node: node, Thread: t.Thread, Committed: t.Committed, Failed: t.Failed, Retries: t.Retries,
 			Late: t.Late, Reconnects: t.Reconnects, Errors: ec, SumResidence: time.Duration(t.SumResidenceNS),
-			Effective: time.Duration(t.EffectiveNS), Intended: t.Intended, Missed: t.Missed})
+			Effective: time.Duration(t.EffectiveNS), Intended: t.Intended, Missed: t.Missed}
+		for _, tr := range t.Targets {
+			tc := driver.TargetResult{Target: tr.Target, Committed: tr.Committed, Failed: tr.Failed, SumResidence: time.Duration(tr.SumResidenceNS)}
+			copy(tc.Errors[:], tr.Errors)
+			if tc.Residence, err = decode(tr.Residence); err != nil {
+				return nil, fmt.Errorf("residence histogram of node %d: %w", tr.Target+1, err)
+			}
+			if tc.Residence == nil {
+				tc.Residence = driver.NewHistogram()
+			}
+			th.Targets = append(th.Targets, tc)
+		}
+		c.AddThread(th)
 	}
 	return c, nil
 }

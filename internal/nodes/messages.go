@@ -97,6 +97,18 @@ type threadRow struct {
 	Committed, Failed, Retries, Late, Reconnects  int64
 	Errors                                        []int64
 	SumResidenceNS, EffectiveNS, Intended, Missed int64
+	// Targets are the thread's counts per node of a replicated cluster
+	// (driver.TargetResult), each with its residence times encoded.
+	Targets []targetRow `json:"targets,omitempty"`
+}
+
+// targetRow is one thread's cycle on one cluster node.
+type targetRow struct {
+	Target            int
+	Committed, Failed int64
+	Errors            []int64
+	SumResidenceNS    int64
+	Residence         string
 }
 
 // report is one agent's cycle.

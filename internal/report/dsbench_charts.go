@@ -36,6 +36,11 @@ import (
 //	       P(residence time > x) against x in ms, one curve per scale, with
 //	       the confidence levels marked as dashed lines.
 //	conf   the rate at each confidence level (f / quantile) against scale.
+//	failover  the clients' rate and errors around a node's crash, the
+//	       fault's steps marked (dsbench_charts_failover.go); only with
+//	       --fault.
+//	cluster_lag, cluster_queue, cluster_conflicts  a cluster's measures
+//	       over time (dsbench_charts_cluster.go); only on a cluster.
 //
 // The database size (GB, measured) is written under each scale on the
 // scale axes: the seed's upper axis of sizes folded into the lower one.
@@ -53,12 +58,19 @@ func DSBenchCharts(r *results.DSBenchResults) (map[string][]byte, error) {
 	r = &sorted
 	out := map[string][]byte{}
 	var errs []error
-	for _, c := range []struct {
+	type builder struct {
 		name  string
 		build func(*results.DSBenchResults) (*figure, vg.Length, error)
-	}{
-		{"rate", rateChart}, {"node", nodeChart}, {"cycle", cycleChart}, {"freq", freqChart}, {"conf", confChart},
-	} {
+	}
+	builders := []builder{
+		{"rate", rateChart}, {"node", nodeChart}, {"cycle", cycleChart}, {"freq", freqChart}, {"conf", confChart}, {"failover", failoverChart},
+	}
+	for _, c := range clusterCharts {
+		builders = append(builders, builder{c.name, func(r *results.DSBenchResults) (*figure, vg.Length, error) {
+			return clusterChart(r, c.chart, c.title, c.y, c.perNode)
+		}})
+	}
+	for _, c := range builders {
 		f, h, err := c.build(r)
 		if err != nil {
 			errs = append(errs, fmt.Errorf("chart %s: %w", c.name, err))

@@ -20,7 +20,8 @@ func init() {
 		res := r.(*results.DSBenchResults)
 		files := DSBenchTables(res)
 		files["per_transaction.txt"] = DSBenchPerTransactionText(res)
-		maps.Copy(files, DSBenchNodeFiles(res)) // none for a local run
+		maps.Copy(files, DSBenchNodeFiles(res))    // none for a local run
+		maps.Copy(files, DSBenchClusterFiles(res)) // none on one server
 		charts, err := DSBenchCharts(res)
 		return withCharts(files, charts, err)
 	})
@@ -154,6 +155,14 @@ func DSBenchText(r *results.DSBenchResults) []byte {
 	}
 	for _, f := range DSBenchFaultNotes(r) {
 		fmt.Fprintf(&b, "# %s\n", f)
+	}
+	if len(r.Cluster) > 0 {
+		fmt.Fprintf(&b, "# %s\n", ClusterLine(r))
+	}
+	for _, s := range r.Scales {
+		if s.Failover != nil {
+			fmt.Fprintf(&b, "# scale %d failover: %s\n", s.Scale, FailoverLine(s.Failover))
+		}
 	}
 	for _, w := range r.Warnings {
 		fmt.Fprintf(&b, "# warning: %s\n", w)

@@ -150,6 +150,11 @@ type ScaleResult struct {
 	// ClusterMeasures are each node's replication measures over the
 	// scale's cycles.
 	ClusterMeasures []ClusterNodeMeasures `json:"cluster_measures,omitempty"`
+	// ClusterSeries are the charted replication measures over time.
+	ClusterSeries *ClusterSeries `json:"cluster_series,omitempty"`
+	// Failover is what a node crashed during the scale's load did to the
+	// clients (--fault kill-node).
+	Failover *Failover `json:"failover,omitempty"`
 }
 
 // CycleDetail is one (cycle, node, thread) of a scale.

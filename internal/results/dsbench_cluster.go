@@ -1,5 +1,7 @@
 package results
 
+import "time"
+
 // Node roles of a replicated cluster, as the node itself said when the
 // run started: read-only is a hot standby; read-write a primary, or any
 // Galera node.
@@ -63,4 +65,30 @@ type ClusterNodeMeasures struct {
 	// it could not be (down, or not answering within the second).
 	Samples    int `json:"samples"`
 	Unreadable int `json:"unreadable,omitempty"`
+}
+
+// ClusterSeries are a scale's charted replication measures over time:
+// per node, one point per second it was read while the cycles ran (a
+// counter as its increase since the point before), for the report's
+// diagrams of lag, queues and conflicts.
+type ClusterSeries struct {
+	Start time.Time           `json:"start"`
+	Nodes []ClusterNodeSeries `json:"nodes"`
+}
+
+// ClusterNodeSeries is one node's points: T in seconds after the
+// series' start, each measure's values aligned with T.
+type ClusterNodeSeries struct {
+	Node     int                    `json:"node"`
+	T        []float64              `json:"t"`
+	Measures []ClusterMeasureSeries `json:"measures,omitempty"`
+}
+
+// ClusterMeasureSeries is one measure of a node over time; Chart names
+// the diagram it belongs on (lag, queue, conflicts).
+type ClusterMeasureSeries struct {
+	Name    string    `json:"name"`
+	Chart   string    `json:"chart"`
+	Counter bool      `json:"counter,omitempty"`
+	Values  []float64 `json:"values"`
 }

@@ -36,6 +36,13 @@ type MultiuserResults struct {
 	BackoffCapS float64            `json:"backoff_cap_s,omitempty"`
 	GiveUpS     float64            `json:"give_up_s,omitempty"`
 	Retried     []MultiuserRetried `json:"retried,omitempty"`
+	// Cluster lists the nodes of the replicated cluster the users ran on
+	// (a --db naming several hosts), Spread how they were placed, and
+	// UserNodes the node (0-based) of each user, in user order: user u's
+	// times (user_ms[u] of every run) were spent on node UserNodes[u].
+	Cluster   []ClusterNode `json:"cluster,omitempty"`
+	Spread    string        `json:"spread,omitempty"`
+	UserNodes []int         `json:"user_nodes,omitempty"`
 }
 
 // MultiuserRetried is a measurement a fault cut short: not a result, kept

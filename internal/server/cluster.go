@@ -68,6 +68,12 @@ type clusterKind interface {
 	// (a restart after Kill, a rejoin); bootstrap is set for the first
 	// node when no other runs.
 	startNode(ctx context.Context, c *Cluster, n *Node, bootstrap bool) error
+	// failover makes the cluster take writes again after node dead
+	// crashed and returns the node promoted in its place (-1: none was
+	// needed); rejoin brings a crashed node back in step and says how
+	// (cluster_fault.go).
+	failover(ctx context.Context, c *Cluster, dead int) (int, error)
+	rejoin(ctx context.Context, c *Cluster, n *Node) (string, error)
 	// shape is how the command line gives the cluster's size.
 	shape() ClusterShape
 	// url names the nodes in one URL.

@@ -302,3 +302,16 @@ func mariaStart(inst *Instance, bin string, args []string) error {
 	}()
 	return nil
 }
+
+// failover has nothing to do: every Galera node takes writes, and the
+// others carry on as the primary component while they are a majority.
+func (galeraKind) failover(context.Context, *Cluster, int) (int, error) { return -1, nil }
+
+// rejoin starts the node again: it joins the running nodes and is
+// brought level by an incremental state transfer from a donor's cache
+// (or a full one when the cache no longer holds what it missed).
+func (k galeraKind) rejoin(ctx context.Context, c *Cluster, n *Node) (string, error) {
+	ctx, cancel := context.WithTimeout(ctx, rejoinLimit)
+	defer cancel()
+	return "restarted; state transfer from a running node until synced", k.startNode(ctx, c, n, false)
+}

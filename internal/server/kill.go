@@ -3,6 +3,7 @@ package server
 import (
 	"fmt"
 	"os"
+	"strconv"
 	"strings"
 	"syscall"
 	"time"
@@ -20,6 +21,64 @@ func (i *Instance) Kill() error {
 	if err := syscall.Kill(i.PID, syscall.SIGKILL); err != nil {
 		return fmt.Errorf("kill %s (pid %d): %w", i.Engine, i.PID, err)
 	}
+	return i.waitGone()
+}
+
+// Crash ends the instance's server and every process it started with
+// SIGKILL, as a machine's crash would. Kill ends the server process
+// alone, and a PostgreSQL backend outlives its postmaster for a moment,
+// long enough to commit a transaction a client then counts: on a
+// replicated node that has been failed over, a write the new primary
+// never sees. The children are found first, the server killed (so that
+// it starts no new child), then each child.
+func (i *Instance) Crash() error {
+	if i.PID <= 0 {
+		return fmt.Errorf("kill %s in %s: no server process recorded", i.Engine, i.Dir)
+	}
+	children := childrenOf(i.PID)
+	if err := syscall.Kill(i.PID, syscall.SIGKILL); err != nil {
+		return fmt.Errorf("kill %s (pid %d): %w", i.Engine, i.PID, err)
+	}
+	for _, c := range children {
+		syscall.Kill(c, syscall.SIGKILL) // gone already is as good
+	}
+	for _, c := range children {
+		for deadline := time.Now().Add(30 * time.Second); running(c) && time.Now().Before(deadline); {
+			time.Sleep(20 * time.Millisecond)
+		}
+	}
+	return i.waitGone()
+}
+
+// childrenOf lists the live processes whose parent is pid (proc(5): the
+// third and fourth fields of /proc/PID/stat are the state and the parent).
+func childrenOf(pid int) []int {
+	entries, _ := os.ReadDir("/proc")
+	var out []int
+	for _, e := range entries {
+		c, err := strconv.Atoi(e.Name())
+		if err != nil {
+			continue
+		}
+		b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", c))
+		if err != nil {
+			continue
+		}
+		s := string(b)
+		j := strings.LastIndexByte(s, ')')
+		if j < 0 {
+			continue
+		}
+		f := strings.Fields(s[j+1:])
+		if len(f) > 1 && f[1] == strconv.Itoa(pid) && f[0] != "Z" {
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+// waitGone returns once the killed server process is gone.
+func (i *Instance) waitGone() error {
 	deadline := time.Now().Add(30 * time.Second)
 	for running(i.PID) {
 		if time.Now().After(deadline) {

@@ -174,25 +174,3 @@ func alive(pid int) bool {
 	fields := strings.Fields(s[strings.LastIndex(s, ")")+1:])
 	return len(fields) > 0 && fields[0] != "Z"
 }
-
-// childrenOf lists the live processes whose parent is pid.
-func childrenOf(pid int) []int {
-	var out []int
-	stats, _ := filepath.Glob("/proc/[0-9]*/stat")
-	for _, p := range stats {
-		b, err := os.ReadFile(p)
-		if err != nil {
-			continue
-		}
-		s := string(b)
-		var state string
-		var ppid int
-		fmt.Sscanf(s[strings.LastIndex(s, ")")+1:], "%s %d", &state, &ppid)
-		if ppid == pid && state != "Z" {
-			var child int
-			fmt.Sscanf(filepath.Base(filepath.Dir(p)), "%d", &child)
-			out = append(out, child)
-		}
-	}
-	return out
-}

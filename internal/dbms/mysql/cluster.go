@@ -28,6 +28,13 @@ var galeraMeasures = map[string]bool{
 	"wsrep_local_state":  false,
 }
 
+// galeraCharts put measures on the report's diagrams over time.
+var galeraCharts = map[string]dbms.Chart{
+	"wsrep_local_cert_failures": dbms.ChartConflicts,
+	"wsrep_local_bf_aborts":     dbms.ChartConflicts,
+	"wsrep_local_recv_queue":    dbms.ChartQueue,
+}
+
 // ClusterMeasures reads a Galera node's measures (dbms.ClusterMonitor):
 // nothing on a server without Galera.
 func (e *Engine) ClusterMeasures(ctx context.Context) ([]dbms.Measure, error) {
@@ -51,7 +58,7 @@ func (e *Engine) ClusterMeasures(ctx context.Context) ([]dbms.Measure, error) {
 		if err != nil {
 			continue // an empty value on a node not yet in the cluster
 		}
-		out = append(out, dbms.Measure{Name: strings.TrimPrefix(name, "wsrep_"), Value: v, Counter: counter})
+		out = append(out, dbms.Measure{Name: strings.TrimPrefix(name, "wsrep_"), Value: v, Counter: counter, Chart: galeraCharts[name]})
 	}
 	if err := rows.Err(); err != nil {
 		return nil, e.classify(err)

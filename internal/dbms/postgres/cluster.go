@@ -41,7 +41,7 @@ FROM pg_stat_replication ORDER BY application_name`)
 		out = append(out,
 			dbms.Measure{Name: "write_lag_s@" + name, Value: w},
 			dbms.Measure{Name: "flush_lag_s@" + name, Value: f},
-			dbms.Measure{Name: "replay_lag_s@" + name, Value: r},
+			dbms.Measure{Name: "replay_lag_s@" + name, Value: r, Chart: dbms.ChartLag},
 			dbms.Measure{Name: "replay_behind_bytes@" + name, Value: bytes})
 	}
 	if err := rows.Err(); err != nil {
@@ -60,7 +60,7 @@ FROM pg_stat_database_conflicts WHERE datname = current_database()`).Scan(&snaps
 		return nil, e.classify(err)
 	}
 	return []dbms.Measure{
-		{Name: "conflicts", Value: snapshot + lock + pin + deadlock + tablespace, Counter: true},
+		{Name: "conflicts", Value: snapshot + lock + pin + deadlock + tablespace, Counter: true, Chart: dbms.ChartConflicts},
 		{Name: "conflicts_snapshot", Value: snapshot, Counter: true},
 		{Name: "conflicts_lock", Value: lock, Counter: true},
 		{Name: "conflicts_bufferpin", Value: pin, Counter: true},

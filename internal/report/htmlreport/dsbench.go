@@ -41,8 +41,23 @@ func (r *Run) dsbenchDoc(d *Doc) error {
 		{"conf", "Rate at confidence levels", confReading(ds, scales)},
 	})...)
 	d.Sections = append(d.Sections, dsbenchNodeSections(ds, charts)...)
+	if t := report.DSBenchClusterTable(ds); t != nil {
+		d.Sections = append(d.Sections, Section{ID: "cluster", Title: "The cluster's nodes", Reading: clusterReading(ds), Table: t})
+	}
+	if t := report.DSBenchClusterMeasuresTable(ds); t != nil {
+		d.Sections = append(d.Sections, Section{ID: "cluster_measures", Title: "Replication measures per node", Reading: clusterMeasuresReading, Table: t})
+	}
+	d.Sections = append(d.Sections, chartSections(charts, []diagram{
+		{"cluster_lag", "Replication lag over time", "How far each standby was behind its primary, in seconds, once a second as the primary saw it (pg_stat_replication's replay lag), every scale's cycles in turn."},
+		{"cluster_queue", "Replication queue over time", "Changes each node had received and not yet applied, once a second (Galera's local receive queue), every scale's cycles in turn: a queue that grows is a node that cannot keep up, which flow control then stops the cluster for."},
+		{"cluster_conflicts", "Replication conflicts over time", "Transactions and queries that replication made fail, per second and node (Galera: local certification failures and aborts by an applied write set; a standby: queries its WAL replay cancelled), every scale's cycles in turn. The clients see them as failed trials of class conflict."},
+	})...)
 	d.Sections = append(d.Sections, Section{ID: "results", Title: "Results per scale", Table: dsbenchResultsTable(ds)})
 	d.Sections = append(d.Sections, Section{ID: "per_transaction", Title: "Load per transaction", Reading: cpuReading(scales), Table: report.DSBenchPerTransaction(ds)})
+	if t := report.DSBenchFailoverTable(ds); t != nil {
+		d.Sections = append(d.Sections, Section{ID: "failover", Title: "A node crashed under load", Reading: failoverReading(ds),
+			SVG: InlineSVG(charts["failover.svg"]), Table: t})
+	}
 	if t := report.DSBenchFaultsTable(ds); t != nil {
 		d.Sections = append(d.Sections, Section{ID: "faults", Title: "Faults of the connection and the server", Reading: faultsReading(ds), Table: t})
 	}

@@ -5,7 +5,9 @@ import (
 	"math"
 	"slices"
 	"strconv"
+	"strings"
 
+	"github.com/dbgauge/dbgauge/internal/report"
 	"github.com/dbgauge/dbgauge/internal/results"
 	"github.com/dbgauge/dbgauge/internal/stats"
 )
@@ -167,3 +169,25 @@ func faultsReading(ds *results.DSBenchResults) string {
 	}
 	return "Cycles in which clients lost their connections and replaced them."
 }
+
+// failoverReading says how the failover's figures were taken.
+func failoverReading(ds *results.DSBenchResults) string {
+	var b strings.Builder
+	b.WriteString("One node of the cluster was killed (SIGKILL to its server and every process it started) while the clients ran; a crashed primary's place went at once to the standby that had received the most WAL, as a failover manager would do it, and the node was brought back later. ")
+	fmt.Fprintf(&b, "The outage is the longest time after the kill in which no client committed anything, until the rate was back at %.0f %% of its mean over the seconds before the kill for a whole second; each client's own outage is the longest time between two of its commits in which it met a fault of the connection or the server. ", 100*results.FailoverBackShare)
+	b.WriteString("Every TPC-B transaction wrote its client's tag into its history row, and after each cycle every transaction acknowledged to a client was looked for: a lost write was acknowledged and is not there. With a synchronous standby none may be lost; after an asynchronous promotion, the commits the new primary had not received are.")
+	for _, s := range ds.Scales {
+		if f := s.Failover; f != nil {
+			fmt.Fprintf(&b, " Scale %d: %s.", s.Scale, report.FailoverLine(f))
+		}
+	}
+	return b.String()
+}
+
+// clusterReading says what the per-node table counts.
+func clusterReading(ds *results.DSBenchResults) string {
+	return report.ClusterLine(ds) + ". Every committed transaction and every failed trial is counted for the node its session was on; the nodes' counts add up to the scale's. Roles are as each node said when the run began (read-only: a hot standby)."
+}
+
+// clusterMeasuresReading says where the measures come from.
+const clusterMeasuresReading = "Each node's replication measures, read once a second while the cycles ran (cluster.log holds every sample): counters as their increase over the scale (Galera: local_cert_failures, local transactions that lost certification to another node's; local_bf_aborts, aborted by an applied write set; flow_control_paused_ns; a standby: conflicts, queries its WAL replay cancelled), levels as mean and maximum (a primary's write, flush and replay lag per standby in seconds and replay_behind_bytes; Galera's local_recv_queue and cluster_size). A node that could not be read in a second (down, restarting) counts as unreadable."

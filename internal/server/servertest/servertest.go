@@ -41,7 +41,13 @@ func StartCluster(t testing.TB, kind string, opt server.ClusterOptions) *server.
 		t.Fatalf("start private %s cluster: %v", kind, err)
 	}
 	t.Cleanup(func() {
-		if err := c.Stop(); err != nil {
+		// As recorded now: a run may have crashed, failed over and
+		// restarted nodes since.
+		now, err := server.LoadCluster(c.Dir)
+		if err != nil {
+			now = c
+		}
+		if err := now.Stop(); err != nil {
 			t.Errorf("stop private %s cluster: %v", kind, err)
 		}
 	})

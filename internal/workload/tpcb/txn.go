@@ -19,8 +19,14 @@ var (
 	StmtInsertHistory = "INSERT INTO " + History + " (tid, bid, aid, delta, mtime, filler) VALUES (?, ?, ?, ?, CURRENT_TIMESTAMP, '" + HistoryFiller + "')"
 )
 
+// StmtInsertTaggedHistory is the history insert of TaggedTransaction.
+var StmtInsertTaggedHistory = "INSERT INTO " + History + " (tid, bid, aid, delta, mtime, filler) VALUES (?, ?, ?, ?, CURRENT_TIMESTAMP, ?)"
+
 // Statements lists the client statements, for preparing.
 var Statements = []string{StmtUpdateAccount, StmtSelectAccount, StmtUpdateTeller, StmtUpdateBranch, StmtInsertHistory}
+
+// TaggedStatements lists the client statements of TaggedTransaction.
+var TaggedStatements = []string{StmtUpdateAccount, StmtSelectAccount, StmtUpdateTeller, StmtUpdateBranch, StmtInsertTaggedHistory}
 
 // ErrNotOne marks an update that did not touch exactly one row: the data
 // are not TPC-B's, a failure of the run, not a failed trial.
@@ -29,6 +35,17 @@ var ErrNotOne = fmt.Errorf("tpcb: a statement did not affect exactly one row")
 // Transaction runs the TPC-B transaction in the client-statements form:
 // begin, the five statements, commit. On error the caller rolls back.
 func Transaction(ctx context.Context, tx dbms.Transactor, iso dbms.Isolation, in *Inputs) error {
+	return transaction(ctx, tx, iso, in, StmtInsertHistory, in.Tid, in.Bid, in.Aid, in.Delta)
+}
+
+// TaggedTransaction is Transaction with the history row's filler set to
+// tag (Tag): the client's mark on the row, by which a check finds out
+// whether a transaction acknowledged to it was kept.
+func TaggedTransaction(ctx context.Context, tx dbms.Transactor, iso dbms.Isolation, in *Inputs, tag string) error {
+	return transaction(ctx, tx, iso, in, StmtInsertTaggedHistory, in.Tid, in.Bid, in.Aid, in.Delta, tag)
+}
+
+func transaction(ctx context.Context, tx dbms.Transactor, iso dbms.Isolation, in *Inputs, insert string, row ...any) error {
 	if err := tx.Begin(ctx, iso); err != nil {
 		return err
 	}
@@ -44,7 +61,7 @@ func Transaction(ctx context.Context, tx dbms.Transactor, iso dbms.Isolation, in
 	if err := one(tx.ExecArgs(ctx, StmtUpdateBranch, in.Delta, in.Bid)); err != nil {
 		return err
 	}
-	if err := one(tx.ExecArgs(ctx, StmtInsertHistory, in.Tid, in.Bid, in.Aid, in.Delta)); err != nil {
+	if err := one(tx.ExecArgs(ctx, insert, row...)); err != nil {
 		return err
 	}
 	return commit(ctx, tx)

@@ -1,0 +1,74 @@
+package experiment
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/dbgauge/dbgauge/internal/dbms"
+	"github.com/dbgauge/dbgauge/internal/driver"
+	"github.com/dbgauge/dbgauge/internal/report"
+	"github.com/dbgauge/dbgauge/internal/results"
+	"github.com/dbgauge/dbgauge/internal/workload/tpcb"
+)
+
+// armFault makes the scale's load the one the node fault strikes, if one
+// is still to come: the clients tag their transactions and log what they
+// are told, and the fault's steps start with the first cycle.
+func (r *dsbenchRun) armFault(ctx context.Context, cfg *driver.Config) *failoverRun {
+	fr := r.failover
+	if fr == nil {
+		return nil
+	}
+	r.failover, r.faulting = nil, fr // once per run
+	fr.acks = newAckLog(len(r.clients.commits))
+	r.clients.acks = fr.acks
+	cfg.CycleStart = func(_ context.Context, cycle int) (time.Time, error) {
+		now := time.Now()
+		if cycle == 1 {
+			fr.start(ctx, now)
+		}
+		return now, nil
+	}
+	return fr
+}
+
+// faultDone ends the fault's observation once the scale's load is over
+// and stores its figures; a step of the fault that failed (the kill, the
+// promotion, the rejoin) fails the run, after what was measured is kept.
+func (r *dsbenchRun) faultDone(fr *failoverRun, sr *results.ScaleResult) error {
+	if fr == nil {
+		return nil
+	}
+	r.clients.acks, r.faulting = nil, nil
+	f := fr.finish()
+	sr.Failover = f
+	r.pr.Line("scale %-6d failover: %s", sr.Scale, report.FailoverLine(f))
+	if f.Fault != "" {
+		return fmt.Errorf("--fault kill-node=%d: %s", f.Node, f.Fault)
+	}
+	return nil
+}
+
+// checkAcked looks for every transaction acknowledged to a client since
+// the last check in the history, by its tag, while a fault is observed.
+func (r *dsbenchRun) checkAcked(ctx context.Context, faults *driver.ErrorCounts, cycle int) error {
+	a, fr := r.clients.acks, r.faulting
+	if a == nil || fr == nil || r.plan.Mode != modeTPCB {
+		return nil
+	}
+	var tags map[int][]int64
+	err := r.control(ctx, faults, func(e dbms.Engine) (err error) {
+		tags, _, err = tpcb.ReadTags(ctx, e)
+		return err
+	})
+	if err != nil {
+		return err
+	}
+	acked, lostN, lost := a.check(cycle, tags)
+	fr.addChecked(acked, lostN, lost)
+	if lostN > 0 {
+		r.warn(fmt.Sprintf("cycle %d: %d of the %d transactions acknowledged to the clients are missing from the history", cycle, lostN, acked))
+	}
+	return nil
+}
