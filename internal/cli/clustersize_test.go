@@ -3,7 +3,6 @@ package cli
 import (
 	"encoding/json"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -89,19 +88,7 @@ func TestClusterSize(t *testing.T) {
 					t.Errorf("node %d does not run after the sweep", i+1)
 				}
 			}
-			cp := filepath.Join(tmp, "copy")
-			if out, err := exec.Command("cp", "-a", dir, cp).CombinedOutput(); err != nil {
-				t.Fatalf("cp: %v: %s", err, out)
-			}
-			s, err := results.ReadRun(cp)
-			if err != nil {
-				t.Fatal(err)
-			}
-			removeDerived(t, cp, s)
-			if code, _, stderr := run("report", cp); code != 0 {
-				t.Fatalf("report: exit %d: %s", code, stderr)
-			}
-			sameTree(t, dir, cp)
+			regenerates(t, dir, filepath.Join(tmp, "copy"))
 		})
 	}
 	t.Run("bad-input", func(t *testing.T) {

@@ -47,21 +47,28 @@ func TestReportRegeneratesEveryFile(t *testing.T) {
 			if code, _, stderr := run(append(args, "--out", dir)...); code != 0 {
 				t.Fatalf("exit %d: %s", code, stderr)
 			}
-			cp := filepath.Join(tmp, name+"-copy")
-			if out, err := exec.Command("cp", "-a", dir, cp).CombinedOutput(); err != nil {
-				t.Fatalf("cp: %v: %s", err, out)
-			}
-			s, err := results.ReadRun(cp)
-			if err != nil {
-				t.Fatal(err)
-			}
-			removeDerived(t, cp, s)
-			if code, _, stderr := run("report", cp); code != 0 {
-				t.Fatalf("report: exit %d: %s", code, stderr)
-			}
-			sameTree(t, dir, cp)
+			regenerates(t, dir, filepath.Join(tmp, name+"-copy"))
 		})
 	}
+}
+
+// regenerates copies the run directory dir to cp, deletes from the copy
+// every file derived from its stored results, runs `dbgauge report` on
+// the copy and expects every file back, byte for byte.
+func regenerates(t *testing.T, dir, cp string) {
+	t.Helper()
+	if out, err := exec.Command("cp", "-a", dir, cp).CombinedOutput(); err != nil {
+		t.Fatalf("cp: %v: %s", err, out)
+	}
+	s, err := results.ReadRun(cp)
+	if err != nil {
+		t.Fatal(err)
+	}
+	removeDerived(t, cp, s)
+	if code, _, stderr := run("report", cp); code != 0 {
+		t.Fatalf("report: exit %d: %s", code, stderr)
+	}
+	sameTree(t, dir, cp)
 }
 
 // TestReportRegeneratesQuickstart does the same for a quickstart

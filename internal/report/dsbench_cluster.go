@@ -2,7 +2,6 @@ package report
 
 import (
 	"fmt"
-	"sort"
 	"strconv"
 	"strings"
 
@@ -69,16 +68,7 @@ func clusterNode(r *results.DSBenchResults, i int) (addr, role string) {
 
 // measures writes a node's measures as "name value, ...", names in order.
 func measures(m map[string]float64) string {
-	names := make([]string, 0, len(m))
-	for k := range m {
-		names = append(names, k)
-	}
-	sort.Strings(names)
-	parts := make([]string, len(names))
-	for i, k := range names {
-		parts[i] = k + " " + strconv.FormatFloat(m[k], 'g', 4, 64)
-	}
-	return strings.Join(parts, ", ")
+	return namedValues(m, func(v float64) string { return strconv.FormatFloat(v, 'g', 4, 64) })
 }
 
 // DSBenchClusterFiles are a cluster run's per-node tables (cluster.txt and

@@ -12,6 +12,11 @@ import (
 // ErrorCounts writes counts by class as "connection_refused 12,
 // server_unavailable 7", classes in name order; "" when there are none.
 func ErrorCounts(m map[string]int64) string {
+	return namedValues(m, func(n int64) string { return strconv.FormatInt(n, 10) })
+}
+
+// namedValues writes m as "name value, ...", names in order.
+func namedValues[V any](m map[string]V, format func(V) string) string {
 	names := make([]string, 0, len(m))
 	for k := range m {
 		names = append(names, k)
@@ -19,7 +24,7 @@ func ErrorCounts(m map[string]int64) string {
 	sort.Strings(names)
 	parts := make([]string, len(names))
 	for i, k := range names {
-		parts[i] = fmt.Sprintf("%s %d", k, m[k])
+		parts[i] = k + " " + format(m[k])
 	}
 	return strings.Join(parts, ", ")
 }
