@@ -13,6 +13,7 @@ import (
 	"github.com/jackc/pgx/v5/pgconn"
 
 	"github.com/dbgauge/dbgauge/internal/dbms"
+	"github.com/dbgauge/dbgauge/internal/dbms/blockio"
 )
 
 // classify attaches a dbms.Class to an error of this session, from the
@@ -34,7 +35,14 @@ func (e *Engine) classify(err error) error {
 	// A read that ran out of the I/O time-out (the server stopped
 	// answering) has cost the connection: the caller must reconnect, and
 	// the error's text names the time-out.
+	// pgx may close the connection on a read that timed out and answer
+	// the next call with "conn closed" only: the time-out says why.
+	te := e.socks.TakeTimeout()
 	if e.conn.IsClosed() {
+		var already *blockio.TimeoutError
+		if te != nil && !errors.As(err, &already) {
+			err = fmt.Errorf("%w (%v)", te, err)
+		}
 		return dbms.Wrap(dbms.ConnectionLost, err)
 	}
 	if pgconn.Timeout(err) {
