@@ -112,12 +112,9 @@ func (f *clusterSizeFlags) plan() (experiment.ClusterSizePlan, error) {
 	if f.cluster == "" {
 		return p, usagef("--cluster DIR is required: the directory of a cluster started by dbgauge server start galera|postgres --nodes/--standbys N --dir DIR")
 	}
-	if !server.HasCluster(f.cluster) {
-		return p, usagef("--cluster %s: no cluster of dbgauge's there: give the --dir of dbgauge server start galera|postgres --nodes/--standbys", f.cluster)
-	}
-	c, err := server.LoadCluster(f.cluster)
+	c, err := loadClusterFlag(f.cluster)
 	if err != nil {
-		return p, usagef("--cluster %s: %v", f.cluster, err)
+		return p, err
 	}
 	n := len(c.Nodes)
 	sizes := f.sizes.Values

@@ -75,12 +75,9 @@ func (f *faultFlags) plan(run faultRun) (*experiment.NodeFault, error) {
 	case at >= run.load:
 		return nil, usagef("--fault %s: the first scale's load lasts %s (--cycles x --duration): kill earlier or run longer", f.fault, run.load)
 	}
-	if !server.HasCluster(f.cluster) {
-		return nil, usagef("--cluster %s: no cluster of dbgauge's there: give the --dir of dbgauge server start galera|postgres --nodes/--standbys", f.cluster)
-	}
-	c, err := server.LoadCluster(f.cluster)
+	c, err := loadClusterFlag(f.cluster)
 	if err != nil {
-		return nil, usagef("--cluster %s: %v", f.cluster, err)
+		return nil, err
 	}
 	if node > len(c.Nodes) {
 		return nil, usagef("--fault %s: the cluster in %s has nodes 1 to %d", f.fault, f.cluster, len(c.Nodes))
@@ -89,4 +86,17 @@ func (f *faultFlags) plan(run faultRun) (*experiment.NodeFault, error) {
 		*run.db = c.URL
 	}
 	return &experiment.NodeFault{Node: node - 1, At: at, RejoinAfter: f.rejoin.V, Control: c}, nil
+}
+
+// loadClusterFlag reads the cluster --cluster names: one line naming the
+// flag and the fix when there is none.
+func loadClusterFlag(dir string) (*server.Cluster, error) {
+	if !server.HasCluster(dir) {
+		return nil, usagef("--cluster %s: no cluster of dbgauge's there: give the --dir of dbgauge server start galera|postgres --nodes/--standbys", dir)
+	}
+	c, err := server.LoadCluster(dir)
+	if err != nil {
+		return nil, usagef("--cluster %s: %v", dir, err)
+	}
+	return c, nil
 }

@@ -53,16 +53,7 @@ func (a *nodeMeasures) add(ms []dbms.Measure) {
 	a.samples++
 	for _, m := range ms {
 		if m.Counter {
-			if p, ok := a.prev[m.Name]; ok {
-				if m.Value >= p {
-					a.inc[m.Name] += m.Value - p
-				} else {
-					a.inc[m.Name] += m.Value
-				}
-			} else {
-				a.inc[m.Name] += 0
-			}
-			a.prev[m.Name] = m.Value
+			a.inc[m.Name] += increase(a.prev, m)
 			continue
 		}
 		a.sum[m.Name] += m.Value
@@ -71,6 +62,21 @@ func (a *nodeMeasures) add(ms []dbms.Measure) {
 			a.max[m.Name] = m.Value
 		}
 	}
+}
+
+// increase is counter m's increase since its value in prev (0 the first
+// time; a counter that went down was reset by a restart and counted m's
+// value since), and records the value in prev.
+func increase(prev map[string]float64, m dbms.Measure) float64 {
+	p, seen := prev[m.Name]
+	prev[m.Name] = m.Value
+	switch {
+	case !seen:
+		return 0
+	case m.Value >= p:
+		return m.Value - p
+	}
+	return m.Value
 }
 
 // result is the node's summary.

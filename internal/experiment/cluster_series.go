@@ -38,14 +38,7 @@ func (s *nodeSeries) add(t float64, ms []dbms.Measure) {
 		}
 		v := m.Value
 		if m.Counter {
-			p, seen := s.prev[m.Name]
-			s.prev[m.Name] = m.Value
-			switch {
-			case !seen:
-				v = 0
-			case m.Value >= p:
-				v = m.Value - p
-			} // else: reset by a restart; it counted v since
+			v = increase(s.prev, m)
 		}
 		s.measures[i].Values = append(s.measures[i].Values, v)
 	}

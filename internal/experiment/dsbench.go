@@ -156,14 +156,12 @@ func (r *dsbenchRun) dsbenchScale(ctx context.Context, x int64) (*results.ScaleR
 				return err
 			})
 		})
+		if err == nil {
+			err = r.checkAcked(ctx, faults, cycle)
+		}
 		if err != nil {
 			// Not an inconsistency: the check could not read, so the
 			// scale's consistency is unknown, and the run ends here.
-			sr.Consistent = false
-			sr.Unchecked = fmt.Sprintf("after cycle %d: %v", cycle, err)
-			return err
-		}
-		if err := r.checkAcked(ctx, faults, cycle); err != nil {
 			sr.Consistent = false
 			sr.Unchecked = fmt.Sprintf("after cycle %d: %v", cycle, err)
 			return err

@@ -102,12 +102,11 @@ func (fr *failoverRun) steps(ctx context.Context, first time.Time) {
 	if b := killAt.Add(-observeBefore); b.After(first) {
 		fr.base = b
 	}
-	if !fr.wait(ctx, fr.base) {
-		fr.faults = append(fr.faults, "the load ended before the kill")
-		return
+	opened := fr.wait(ctx, fr.base)
+	if opened {
+		fr.acks.open(fr.base)
 	}
-	fr.acks.open(fr.base)
-	if !fr.wait(ctx, killAt) {
+	if !opened || !fr.wait(ctx, killAt) {
 		fr.faults = append(fr.faults, "the load ended before the kill")
 		return
 	}

@@ -170,7 +170,7 @@ var errNotYet = errors.New("not yet")
 func pgValue(ctx context.Context, port int, query string, ok func(string) bool) error {
 	qctx, cancel := context.WithTimeout(ctx, 5*time.Second)
 	defer cancel()
-	conn, err := pgx.Connect(qctx, fmt.Sprintf("postgres://postgres@127.0.0.1:%d/%s?sslmode=disable", port, postgresDB))
+	conn, err := pgConnect(qctx, port)
 	if err != nil {
 		return err
 	}
@@ -183,4 +183,9 @@ func pgValue(ctx context.Context, port int, query string, ok func(string) bool) 
 		return fmt.Errorf("%w: %s", errNotYet, v)
 	}
 	return nil
+}
+
+// pgConnect opens a session on the node's dbgauge database as postgres.
+func pgConnect(ctx context.Context, port int) (*pgx.Conn, error) {
+	return pgx.Connect(ctx, fmt.Sprintf("postgres://postgres@127.0.0.1:%d/%s?sslmode=disable", port, postgresDB))
 }

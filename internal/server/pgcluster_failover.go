@@ -8,8 +8,6 @@ import (
 	"strconv"
 	"strings"
 	"time"
-
-	"github.com/jackc/pgx/v5"
 )
 
 // failover after the primary crashed promotes the standby that has
@@ -143,7 +141,7 @@ const promoteLimit = 60
 func pgPromote(ctx context.Context, n *Node) error {
 	qctx, cancel := context.WithTimeout(ctx, (promoteLimit+30)*time.Second)
 	defer cancel()
-	conn, err := pgx.Connect(qctx, fmt.Sprintf("postgres://postgres@127.0.0.1:%d/%s?sslmode=disable", n.Port, postgresDB))
+	conn, err := pgConnect(qctx, n.Port)
 	if err != nil {
 		return err
 	}
@@ -162,7 +160,7 @@ func pgPromote(ctx context.Context, n *Node) error {
 func pgExec(ctx context.Context, port int, stmt string) error {
 	qctx, cancel := context.WithTimeout(ctx, 30*time.Second)
 	defer cancel()
-	conn, err := pgx.Connect(qctx, fmt.Sprintf("postgres://postgres@127.0.0.1:%d/%s?sslmode=disable", port, postgresDB))
+	conn, err := pgConnect(qctx, port)
 	if err != nil {
 		return err
 	}
