@@ -72,7 +72,7 @@ func (f *dsbenchFlags) bind(fl *pflag.FlagSet) {
 	f.fs = fl
 	fl.StringVar(&f.db, "db", "", "engine URL (default: SQLite in the run directory, WAL mode)")
 	fl.Var(f.mode, "mode", "tpcb (the TPC-B transaction) or select (read one account)")
-	fl.Var(f.form, "form", "procedure (one server-side call per transaction; the default on PostgreSQL and MariaDB, but not on a Galera cluster, where a conflict inside the procedure can be lost; on Firebird 3, commits were seen applied in part under update conflicts) or statements")
+	fl.Var(f.form, "form", "procedure (one server-side call per transaction; the default on PostgreSQL and MariaDB; on Firebird 3, commits were seen applied in part under update conflicts) or statements")
 	fl.Var(f.scales, "scales", "scales to sweep (1 scale = 100,000 accounts); the DSI defaults are "+dsiScales)
 	fl.Var(f.cycles, "cycles", "cycles per scale")
 	fl.Var(f.duration, "duration", "demanded duration D of a cycle")
@@ -169,7 +169,7 @@ func (f *dsbenchFlags) plan() (experiment.DSBenchPlan, error) {
 		return p, err
 	}
 	return experiment.DSBenchPlan{
-		BackoffCap: backoffCap, GiveUp: giveUp, Remote: remote, Spread: spread, Fault: fault, Session: f.session,
+		BackoffCap: backoffCap, GiveUp: giveUp, Remote: remote, Spread: spread, Fault: fault, CheckAcks: f.fault.checkAcks, Session: f.session,
 		Mode: f.mode.V, Form: f.form.V, Scales: f.scales.Values, Cycles: f.cycles.V, Duration: f.duration.V,
 		Nodes: f.nodes.V, Threads: f.threads.V, Conns: f.connections.V, Retry: f.retry, Prepare: f.prepare, Reconnect: f.reconnect,
 		Isolation: f.isolation.V, Rate: f.rate.V, Confidence: f.confidence.Values, Seed: f.seed.V, Drop: f.drop, RawTimes: f.raw,

@@ -131,6 +131,9 @@ func TestFaultBadInput(t *testing.T) {
 		{[]string{"--fault", "kill-node=1@5s", "--retry", "--cluster", empty}, "--cluster " + empty + ": no cluster of dbgauge's there"},
 		{[]string{"--cluster", empty}, "--cluster applies only with --fault"},
 		{[]string{"--rejoin-after", "5s"}, "--rejoin-after applies only with --fault"},
+		{[]string{"--check-acks", "--mode", "select"}, "--check-acks: --mode select writes nothing to check"},
+		{[]string{"--check-acks", "--form", "procedure"}, "--form procedure: the check of acknowledged writes"},
+		{[]string{"--check-acks", "--nodes", "2", "--listen", "127.0.0.1:0", "--db", "postgres://u@127.0.0.1:1/db"}, "--check-acks: the clients' list of acknowledged writes is kept where they run"},
 	} {
 		dir := filepath.Join(t.TempDir(), "run")
 		args := append([]string{"dsbench", "--scales", "1", "--cycles", "2", "--duration", "10s", "--out", dir}, tc.args...)

@@ -111,7 +111,7 @@ type SyncReader interface {
 // applies others' write sets asynchronously).
 type Replicator interface {
 	// Position is everything this node has, as the engine writes it (a
-	// WAL location, a Galera GTID); "" when the node replicates nothing.
+	// WAL location, a Galera seqno); "" when the node replicates nothing.
 	Position(ctx context.Context) (string, error)
 	// WaitPosition returns once this node has applied everything up to
 	// pos (another node's Position), or fails when ctx ends first.

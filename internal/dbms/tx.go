@@ -347,18 +347,24 @@ func (b *SQLBase) execControl(ctx context.Context, q string) error {
 		if !ok {
 			p = &prepared{}
 			err := b.prepareDirect(ctx, q, p)
+			if err != nil && !refusedPrepare(b.wrap(err)) {
+				// The server answered the prepare with the session's own
+				// news: a Galera node that rolled the transaction back
+				// (a brute-force abort) tells the next command, whatever
+				// it is. Sent as text after that, COMMIT would commit
+				// nothing and succeed: the client would be told of a
+				// commit that never was.
+				return err
+			}
 			if err != nil || p.ds == nil {
-				p = nil // the text route runs it, or reports the error
+				p = nil // the text route runs it
 			}
 			// A refusal is remembered too (nil: text from now on), so a
-			// transaction does not pay a failing prepare each time; a
-			// prepare the context cut short is tried again next time.
-			if err == nil || ctx.Err() == nil {
-				if b.session.control == nil {
-					b.session.control = map[string]*prepared{}
-				}
-				b.session.control[q] = p
+			// transaction does not pay a failing prepare each time.
+			if b.session.control == nil {
+				b.session.control = map[string]*prepared{}
 			}
+			b.session.control[q] = p
 		}
 		if p != nil {
 			b.session.nv = b.session.nv[:0]
@@ -385,6 +391,15 @@ func (b *SQLBase) execControl(ctx context.Context, q string) error {
 // takes the general path. The context goes to the driver as it is, so its
 // cancellation still interrupts the engine, unless the adapter set
 // Unwatched (driverContext).
+
+// refusedPrepare says whether a failed prepare of a control statement was
+// the engine refusing to prepare that statement (its syntax or an ability
+// it lacks), which the text route can still run; anything else is the
+// statement's failure.
+func refusedPrepare(err error) bool {
+	c := Classify(err)
+	return c == Syntax || c == Unsupported
+}
 
 // prepareDirect prepares stmt on the driver connection for p. A driver
 // whose statements lack the context methods leaves p without one.

@@ -49,6 +49,10 @@ type DSBenchPlan struct {
 	// Fault, if set, crashes a node of the cluster under load in the
 	// first scale measured (failover.go).
 	Fault *NodeFault
+	// CheckAcks tags every TPC-B transaction and checks, after each
+	// cycle, that every one acknowledged to a client is in the history
+	// (always done in the scale a Fault strikes).
+	CheckAcks bool
 	// Session are statements every client session runs first (SET
 	// synchronous_commit = ...): the settings whose cost two runs,
 	// compared, show.
@@ -73,6 +77,9 @@ type dsbenchRun struct {
 	// failover is the node fault still to come (nil: none, or done);
 	// faulting is the one of the scale being measured.
 	failover, faulting *failoverRun
+	// ackCheck is where the scale's checks of acknowledged writes go
+	// (the failover's, or the scale's with --check-acks; nil: none).
+	ackCheck *results.AckCheck
 	// master hands the load to remote agents (nil: a local run).
 	master *nodes.Master
 	// nodeLost is set when an agent was lost during the scale
@@ -238,7 +245,7 @@ func (r *dsbenchRun) dsbenchScale(ctx context.Context, x int64) (*results.ScaleR
 	if err := r.spread.catchUp(ctx, r.e); err != nil {
 		return sr, err
 	}
-	fr := r.armFault(ctx, &cfg)
+	fr := r.armFault(ctx, &cfg, sr)
 	r.startLoad()
 	r.cluster.start()
 	r.live.phase(x, "load")

@@ -31,8 +31,9 @@ type dsbenchClients struct {
 	// (tpcb.ErrCommitInDoubt) since the last check: each may be in the
 	// history.
 	inDoubt []atomic.Int64
-	// acks, set while a node fault's scale runs, is each client thread's
-	// log of what it was told: its transactions are tagged (failover.go).
+	// acks, set while a node fault's scale runs or with --check-acks, is
+	// each client thread's log of what it was told: its transactions are
+	// tagged (failover.go).
 	acks *ackLog
 	// session are the statements every client session runs first.
 	session []string
@@ -137,7 +138,7 @@ func (c *dsbenchClients) newOp(node, thread int) driver.Op {
 			c.inDoubt[idx].Add(1)
 		}
 		if a != nil {
-			a.done(idx, seq, err)
+			a.done(idx, seq, s.Target, err)
 		}
 		return err
 	}

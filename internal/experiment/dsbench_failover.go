@@ -14,15 +14,23 @@ import (
 
 // armFault makes the scale's load the one the node fault strikes, if one
 // is still to come: the clients tag their transactions and log what they
-// are told, and the fault's steps start with the first cycle.
-func (r *dsbenchRun) armFault(ctx context.Context, cfg *driver.Config) *failoverRun {
+// are told, and the fault's steps start with the first cycle. Otherwise,
+// with --check-acks, the clients tag and log all the same, and the checks
+// go into the scale's results.
+func (r *dsbenchRun) armFault(ctx context.Context, cfg *driver.Config, sr *results.ScaleResult) *failoverRun {
 	fr := r.failover
 	if fr == nil {
+		if r.plan.CheckAcks {
+			r.clients.acks = newAckLog(len(r.clients.commits), r.spread != nil)
+			sr.Acks = &results.AckCheck{}
+			r.ackCheck = sr.Acks
+		}
 		return nil
 	}
 	r.failover, r.faulting = nil, fr // once per run
-	fr.acks = newAckLog(len(r.clients.commits))
+	fr.acks = newAckLog(len(r.clients.commits), r.spread != nil)
 	r.clients.acks = fr.acks
+	r.ackCheck = &fr.res.AckCheck
 	cfg.CycleStart = func(_ context.Context, cycle int) (time.Time, error) {
 		now := time.Now()
 		if cycle == 1 {
@@ -37,10 +45,14 @@ func (r *dsbenchRun) armFault(ctx context.Context, cfg *driver.Config) *failover
 // and stores its figures; a step of the fault that failed (the kill, the
 // promotion, the rejoin) fails the run, after what was measured is kept.
 func (r *dsbenchRun) faultDone(fr *failoverRun, sr *results.ScaleResult) error {
+	r.clients.acks, r.ackCheck = nil, nil
+	if a := sr.Acks; a != nil && a.LostAcked > 0 {
+		r.pr.Line("scale %-6d %d of %d acknowledged writes lost", sr.Scale, a.LostAcked, a.Acked)
+	}
 	if fr == nil {
 		return nil
 	}
-	r.clients.acks, r.faulting = nil, nil
+	r.faulting = nil
 	f := fr.finish()
 	sr.Failover = f
 	r.pr.Line("scale %-6d failover: %s", sr.Scale, report.FailoverLine(f))
@@ -51,10 +63,11 @@ func (r *dsbenchRun) faultDone(fr *failoverRun, sr *results.ScaleResult) error {
 }
 
 // checkAcked looks for every transaction acknowledged to a client since
-// the last check in the history, by its tag, while a fault is observed.
+// the last check in the history, by its tag, while a fault is observed
+// or with --check-acks.
 func (r *dsbenchRun) checkAcked(ctx context.Context, faults *driver.ErrorCounts, cycle int) error {
-	a, fr := r.clients.acks, r.faulting
-	if a == nil || fr == nil || r.plan.Mode != modeTPCB {
+	a, into := r.clients.acks, r.ackCheck
+	if a == nil || into == nil || r.plan.Mode != modeTPCB {
 		return nil
 	}
 	var tags map[int][]int64
@@ -66,7 +79,7 @@ func (r *dsbenchRun) checkAcked(ctx context.Context, faults *driver.ErrorCounts,
 		return err
 	}
 	acked, lostN, lost := a.check(cycle, tags)
-	fr.addChecked(acked, lostN, lost)
+	into.Add(acked, lostN, lost)
 	if lostN > 0 {
 		r.warn(fmt.Sprintf("cycle %d: %d of the %d transactions acknowledged to the clients are missing from the history", cycle, lostN, acked))
 	}

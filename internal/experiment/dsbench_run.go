@@ -215,14 +215,17 @@ func checkSession(ctx context.Context, url string, stmts []string) error {
 // form where the engine has none.
 func resolveForm(p *DSBenchPlan, e dbms.Engine) error {
 	if p.Mode == modeSelect {
+		if p.CheckAcks {
+			return dbms.Wrap(dbms.BadInput, fmt.Errorf("--check-acks: --mode select writes nothing to check: use --mode tpcb or leave --check-acks out"))
+		}
 		p.Form = formStatements // one statement: there is nothing to wrap
 		return nil
 	}
-	if p.Fault != nil {
+	if p.Fault != nil || p.CheckAcks {
 		// The lost-write check reads each transaction's tag from its
 		// history row, which the client-statements form writes.
 		if p.Form == formProcedure {
-			return dbms.Wrap(dbms.BadInput, fmt.Errorf("--fault kill-node: the check of acknowledged writes tags each history row, which --form procedure cannot: use --form statements"))
+			return dbms.Wrap(dbms.BadInput, fmt.Errorf("--form procedure: the check of acknowledged writes (--check-acks, --fault) tags each history row, which a procedure cannot: use --form statements"))
 		}
 		p.Form = formStatements
 		return nil

@@ -209,15 +209,3 @@ func (fr *failoverRun) finish() *results.Failover {
 	}
 	return res
 }
-
-// addChecked adds a check's acknowledged and lost writes.
-func (fr *failoverRun) addChecked(acked, lostN int64, lost []results.LostWrite) {
-	fr.res.Checked = true
-	fr.res.Acked += acked
-	fr.res.LostAcked += lostN
-	for _, l := range lost {
-		if len(fr.res.Lost) < maxLostListed {
-			fr.res.Lost = append(fr.res.Lost, l)
-		}
-	}
-}

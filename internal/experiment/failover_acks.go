@@ -24,6 +24,9 @@ type ackLog struct {
 	window atomic.Int64
 	// perClient bounds each client's events (the observation's memory).
 	perClient int
+	// cluster says the clients are spread over a cluster's nodes, whose
+	// numbers the acknowledgements keep.
+	cluster bool
 }
 
 // clientAcks is one client's entry.
@@ -34,9 +37,13 @@ type clientAcks struct {
 	events []clientEvent
 }
 
-// seqRange is a run of acknowledged sequence numbers, lo to hi inclusive:
-// a client's acknowledgements are mostly consecutive.
-type seqRange struct{ lo, hi int64 }
+// seqRange is a run of acknowledged sequence numbers, lo to hi inclusive,
+// on one cluster node (from 1; 0: one server): a client's
+// acknowledgements are mostly consecutive and on the same node.
+type seqRange struct {
+	lo, hi int64
+	node   int
+}
 
 // clientEvent is one commit (class eventCommit) or failure (a dbms.Class)
 // at ns after the observation's base; seq is the committed transaction's
@@ -52,8 +59,8 @@ const eventCommit = -1
 // maxEvents bounds the events kept over all clients: about 100 MB.
 const maxEvents = 4 << 20
 
-func newAckLog(clients int) *ackLog {
-	return &ackLog{clients: make([]clientAcks, clients), perClient: max(maxEvents/max(clients, 1), 1024)}
+func newAckLog(clients int, cluster bool) *ackLog {
+	return &ackLog{clients: make([]clientAcks, clients), perClient: max(maxEvents/max(clients, 1), 1024), cluster: cluster}
 }
 
 // next is client's next sequence number and its tag.
@@ -67,17 +74,22 @@ func (a *ackLog) next(client int) (int64, string) {
 }
 
 // done records the outcome of client's transaction seq (0: untagged, a
-// read): acknowledged when err is nil; an event while observed.
-func (a *ackLog) done(client int, seq int64, err error) {
+// read) on the cluster node target (0-based, driver.Session.Target):
+// acknowledged when err is nil; an event while observed.
+func (a *ackLog) done(client int, seq int64, target int, err error) {
+	node := 0
+	if a.cluster {
+		node = target + 1
+	}
 	c := &a.clients[client]
 	base := a.window.Load()
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if err == nil && seq > 0 {
-		if n := len(c.acked); n > 0 && c.acked[n-1].hi == seq-1 {
+		if n := len(c.acked); n > 0 && c.acked[n-1].hi == seq-1 && c.acked[n-1].node == node {
 			c.acked[n-1].hi = seq
 		} else {
-			c.acked = append(c.acked, seqRange{seq, seq})
+			c.acked = append(c.acked, seqRange{seq, seq, node})
 		}
 	}
 	if base != 0 && len(c.events) < a.perClient {
@@ -91,7 +103,7 @@ func (a *ackLog) done(client int, seq int64, err error) {
 
 // failedOpen records a failed attempt of client to open a session, while
 // observed.
-func (a *ackLog) failedOpen(client int, err error) { a.done(client, 0, err) }
+func (a *ackLog) failedOpen(client int, err error) { a.done(client, 0, 0, err) }
 
 // open starts the observation at base; close ends it and returns every
 // client's events.
@@ -133,14 +145,11 @@ func (a *ackLog) check(cycle int, tags map[int][]int64) (acked, lostN int64, los
 					continue
 				}
 				lostN++
-				if len(lost) < maxLostListed {
-					lost = append(lost, results.LostWrite{Cycle: cycle, Client: i, Seq: q})
+				if len(lost) < results.MaxLostListed {
+					lost = append(lost, results.LostWrite{Cycle: cycle, Client: i, Seq: q, Node: r.node})
 				}
 			}
 		}
 	}
 	return acked, lostN, lost
 }
-
-// maxLostListed bounds the lost writes results.json lists one by one.
-const maxLostListed = 100

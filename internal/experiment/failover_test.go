@@ -13,21 +13,27 @@ import (
 // TestAckLogCheck: the transactions acknowledged to a client and missing
 // from the history are found by their tags, whatever else the history
 // holds (a commit in doubt that was applied, a duplicate); the log
-// starts again after each check.
+// starts again after each check. Each lost one names the node it was
+// acknowledged on (client 0 moves from node 1 to node 2 after its failed
+// transaction).
 func TestAckLogCheck(t *testing.T) {
-	a := newAckLog(2)
+	a := newAckLog(2, true)
 	var tags []string
 	for i := 0; i < 6; i++ {
 		seq, tag := a.next(0)
 		tags = append(tags, tag)
 		var err error
+		target := 0
 		if seq == 3 {
 			err = errors.New("deadlock") // failed: not acknowledged
 		}
-		a.done(0, seq, err)
+		if seq >= 3 {
+			target = 1
+		}
+		a.done(0, seq, target, err)
 	}
 	seq, _ := a.next(1)
-	a.done(1, seq, nil)
+	a.done(1, seq, 2, nil)
 	history := map[int][]int64{}
 	for _, tag := range append(tags, tpcb.Tag(0, 2), tpcb.Tag(1, 7)) {
 		c, q, ok := tpcb.ParseTag(tag)
@@ -39,7 +45,7 @@ func TestAckLogCheck(t *testing.T) {
 		}
 	}
 	acked, lostN, lost := a.check(1, history)
-	want := []results.LostWrite{{Cycle: 1, Client: 0, Seq: 5}, {Cycle: 1, Client: 1, Seq: 1}}
+	want := []results.LostWrite{{Cycle: 1, Client: 0, Seq: 5, Node: 2}, {Cycle: 1, Client: 1, Seq: 1, Node: 3}}
 	if acked != 6 || lostN != 2 || len(lost) != 2 || lost[0] != want[0] || lost[1] != want[1] {
 		t.Errorf("acked %d, lost %d %+v: want 6 acknowledged (5 of client 0, 1 of client 1), %+v lost", acked, lostN, lost, want)
 	}

@@ -72,11 +72,12 @@ func measures(m map[string]float64) string {
 }
 
 // DSBenchClusterFiles are a cluster run's per-node tables (cluster.txt and
-// .csv; cluster_measures.txt and .csv; failover.txt and .csv): none on
-// one server.
+// .csv; cluster_measures.txt and .csv; failover.txt and .csv) and the
+// check of acknowledged writes (acks.txt and .csv, --check-acks): none
+// on one server without --check-acks.
 func DSBenchClusterFiles(r *results.DSBenchResults) map[string][]byte {
 	files := map[string][]byte{}
-	for name, t := range map[string]*Table{"cluster": DSBenchClusterTable(r), "cluster_measures": DSBenchClusterMeasuresTable(r), "failover": DSBenchFailoverTable(r)} {
+	for name, t := range map[string]*Table{"cluster": DSBenchClusterTable(r), "cluster_measures": DSBenchClusterMeasuresTable(r), "failover": DSBenchFailoverTable(r), "acks": DSBenchAcksTable(r)} {
 		if t != nil {
 			files[name+".txt"], files[name+".csv"] = t.TextBytes(), t.CSVBytes()
 		}

@@ -35,13 +35,55 @@ func FailoverLine(f *results.Failover) string {
 		parts = append(parts, fmt.Sprintf("rejoined in %.1f s", *f.RejoinS))
 	}
 	if f.Checked {
-		parts = append(parts, fmt.Sprintf("%d of %d acknowledged writes lost", f.LostAcked, f.Acked))
+		parts = append(parts, AckLine(&f.AckCheck))
 	}
 	line := strings.Join(parts, "; ")
 	if f.Fault != "" {
 		line += "; fault: " + f.Fault
 	}
 	return line
+}
+
+// AckLine says what became of the acknowledged writes, naming the first
+// lost one.
+func AckLine(a *results.AckCheck) string {
+	line := fmt.Sprintf("%d of %d acknowledged writes lost", a.LostAcked, a.Acked)
+	if len(a.Lost) > 0 {
+		line += " (first: " + lostWrite(a.Lost[0]) + ")"
+	}
+	return line
+}
+
+// lostWrite names a lost write: its cycle, client, sequence number and
+// the node it was acknowledged on.
+func lostWrite(l results.LostWrite) string {
+	s := fmt.Sprintf("cycle %d, client %d, transaction %d", l.Cycle, l.Client, l.Seq)
+	if l.Node > 0 {
+		s += fmt.Sprintf(", on node %d", l.Node)
+	}
+	return s
+}
+
+// DSBenchAcksTable is the check of acknowledged writes of every scale
+// run with --check-acks (a failover's is in its own table); nil when
+// there was none.
+func DSBenchAcksTable(r *results.DSBenchResults) *Table {
+	t := &Table{Rows: [][]string{{"scale", "acknowledged", "lost", "lost ones listed"}}}
+	for _, s := range r.Scales {
+		a := s.Acks
+		if a == nil {
+			continue
+		}
+		var lost []string
+		for _, l := range a.Lost {
+			lost = append(lost, lostWrite(l))
+		}
+		t.Rows = append(t.Rows, []string{strconv.FormatInt(s.Scale, 10), strconv.FormatInt(a.Acked, 10), strconv.FormatInt(a.LostAcked, 10), strings.Join(lost, "; ")})
+	}
+	if len(t.Rows) == 1 {
+		return nil
+	}
+	return t
 }
 
 func seconds(s *float64) string {

@@ -163,6 +163,9 @@ func DSBenchText(r *results.DSBenchResults) []byte {
 		if s.Failover != nil {
 			fmt.Fprintf(&b, "# scale %d failover: %s\n", s.Scale, FailoverLine(s.Failover))
 		}
+		if s.Acks != nil {
+			fmt.Fprintf(&b, "# scale %d: %s\n", s.Scale, AckLine(s.Acks))
+		}
 	}
 	for _, w := range r.Warnings {
 		fmt.Fprintf(&b, "# warning: %s\n", w)

@@ -155,6 +155,9 @@ type ScaleResult struct {
 	// Failover is what a node crashed during the scale's load did to the
 	// clients (--fault kill-node).
 	Failover *Failover `json:"failover,omitempty"`
+	// Acks is the check of acknowledged writes with --check-acks (in the
+	// scale a node fault strikes, it is the failover's).
+	Acks *AckCheck `json:"acks,omitempty"`
 }
 
 // CycleDetail is one (cycle, node, thread) of a scale.

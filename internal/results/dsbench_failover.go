@@ -63,15 +63,8 @@ type Failover struct {
 	// ObservedS is how long after the kill the clients were observed.
 	ObservedS float64 `json:"observed_s"`
 
-	// Checked says whether acknowledged writes were checked: every TPC-B
-	// transaction's history row carries its client's tag, and after each
-	// cycle of the scale every transaction acknowledged to a client was
-	// looked for. Acked is how many were; LostAcked how many were
-	// missing, Lost the first of them.
-	Checked   bool        `json:"checked"`
-	Acked     int64       `json:"acked"`
-	LostAcked int64       `json:"lost_acked"`
-	Lost      []LostWrite `json:"lost,omitempty"`
+	// AckCheck is what became of the writes acknowledged to the clients.
+	AckCheck
 
 	// Timeline is the clients' rate and errors around the kill, for the
 	// report's chart.
@@ -81,12 +74,43 @@ type Failover struct {
 	Fault string `json:"fault,omitempty"`
 }
 
+// AckCheck is the check of acknowledged writes (dsbench --check-acks, and
+// every node fault): every TPC-B transaction's history row carries its
+// client's tag, and after each cycle every transaction acknowledged to a
+// client is looked for. Checked says whether it ran; Acked is how many
+// were acknowledged, LostAcked how many of them were missing, Lost the
+// first of those.
+type AckCheck struct {
+	Checked   bool        `json:"checked"`
+	Acked     int64       `json:"acked"`
+	LostAcked int64       `json:"lost_acked"`
+	Lost      []LostWrite `json:"lost,omitempty"`
+}
+
+// MaxLostListed bounds AckCheck.Lost.
+const MaxLostListed = 100
+
+// Add adds one check's acknowledged and lost writes.
+func (a *AckCheck) Add(acked, lostN int64, lost []LostWrite) {
+	a.Checked = true
+	a.Acked += acked
+	a.LostAcked += lostN
+	for _, l := range lost {
+		if len(a.Lost) < MaxLostListed {
+			a.Lost = append(a.Lost, l)
+		}
+	}
+}
+
 // LostWrite is a transaction acknowledged to a client and missing from
 // the history afterwards.
 type LostWrite struct {
 	Cycle  int   `json:"cycle"`
 	Client int   `json:"client"`
 	Seq    int64 `json:"seq"`
+	// Node is the cluster node (from 1) the client's session was on
+	// when the transaction was acknowledged; 0 on a single server.
+	Node int `json:"node,omitempty"`
 	// AckedS is when it was acknowledged, seconds after the kill
 	// (negative: before), when observed.
 	AckedS *float64 `json:"acked_s,omitempty"`

@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"strconv"
 	"time"
 
 	"github.com/dbgauge/dbgauge/internal/dbms"
@@ -45,35 +46,56 @@ func (e *Engine) SyncReads(ctx context.Context) error {
 	return nil
 }
 
-// Position is the last Galera transaction this node has seen committed
-// (dbms.Replicator); "" on a server without Galera.
+// Position is the last Galera transaction this node has committed, by its
+// seqno in the cluster's history (dbms.Replicator); "" on a server
+// without Galera. The seqno, not MariaDB's GTID: without
+// wsrep_gtid_mode and a binary log each node counts GTIDs in memory from
+// its own start, so after a node's restart the nodes' GTIDs no longer
+// name the same transactions, while every node numbers a write set with
+// the same seqno.
 func (e *Engine) Position(ctx context.Context) (string, error) {
 	if !e.galera(ctx) {
 		return "", nil
 	}
-	var gtid sql.NullString
-	if err := e.Conn.QueryRowContext(ctx, "SELECT WSREP_LAST_SEEN_GTID()").Scan(&gtid); err != nil {
-		return "", e.classify(err)
+	n, err := e.lastCommitted(ctx)
+	if err != nil {
+		return "", err
 	}
-	return gtid.String, nil
+	return strconv.FormatInt(n, 10), nil
 }
 
-// WaitPosition waits until this Galera node has applied the transaction
-// pos (another node's Position): WSREP_SYNC_WAIT_UPTO_GTID, for at most
-// the time ctx leaves (at least a second).
+// WaitPosition waits until this Galera node has committed the write set
+// pos (another node's Position), asking every 20 ms while ctx lasts: each
+// question is short, so no I/O time-out ends a long wait.
 func (e *Engine) WaitPosition(ctx context.Context, pos string) error {
 	if pos == "" || !e.galera(ctx) {
 		return nil
 	}
-	limit := 600
-	if d, ok := ctx.Deadline(); ok {
-		limit = max(int(time.Until(d).Seconds()), 1)
+	want, err := strconv.ParseInt(pos, 10, 64)
+	if err != nil {
+		return fmt.Errorf("wait for Galera position %q: not a seqno", pos)
 	}
-	var ok sql.NullInt64
-	if err := e.Conn.QueryRowContext(ctx, "SELECT WSREP_SYNC_WAIT_UPTO_GTID(?, ?)", pos, limit).Scan(&ok); err != nil {
-		return e.classify(err)
+	for {
+		n, err := e.lastCommitted(ctx)
+		if err != nil || n >= want {
+			return err
+		}
+		select {
+		case <-ctx.Done():
+			return fmt.Errorf("node at seqno %d, waiting for %d: %w", n, want, ctx.Err())
+		case <-time.After(20 * time.Millisecond):
+		}
 	}
-	return nil
+}
+
+// lastCommitted is the node's wsrep_last_committed.
+func (e *Engine) lastCommitted(ctx context.Context) (int64, error) {
+	var name string
+	var n int64
+	if err := e.Conn.QueryRowContext(ctx, "SHOW STATUS LIKE 'wsrep_last_committed'").Scan(&name, &n); err != nil {
+		return 0, e.classify(err)
+	}
+	return n, nil
 }
 
 // galera says whether the server replicates with Galera (wsrep_on),

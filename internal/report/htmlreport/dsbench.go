@@ -58,6 +58,9 @@ func (r *Run) dsbenchDoc(d *Doc) error {
 		d.Sections = append(d.Sections, Section{ID: "failover", Title: "A node crashed under load", Reading: failoverReading(ds),
 			SVG: InlineSVG(charts["failover.svg"]), Table: t})
 	}
+	if t := report.DSBenchAcksTable(ds); t != nil {
+		d.Sections = append(d.Sections, Section{ID: "acks", Title: "Acknowledged writes checked", Reading: acksReading, Table: t})
+	}
 	if t := report.DSBenchFaultsTable(ds); t != nil {
 		d.Sections = append(d.Sections, Section{ID: "faults", Title: "Faults of the connection and the server", Reading: faultsReading(ds), Table: t})
 	}

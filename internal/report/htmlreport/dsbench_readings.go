@@ -184,6 +184,9 @@ func failoverReading(ds *results.DSBenchResults) string {
 	return b.String()
 }
 
+// acksReading says how --check-acks checked the acknowledged writes.
+const acksReading = "Every TPC-B transaction wrote its client's tag (client, sequence number) into its history row, and after each cycle every transaction acknowledged to a client was looked for in the history, read by a session whose reads wait for what every node committed. A lost write was acknowledged and is not there; each is named by its cycle, client, sequence number and the node the client's session was on."
+
 // clusterReading says what the per-node table counts.
 func clusterReading(ds *results.DSBenchResults) string {
 	return report.ClusterLine(ds) + ". Every committed transaction and every failed trial is counted for the node its session was on; the nodes' counts add up to the scale's. Roles are as each node said when the run began (read-only: a hot standby)."
