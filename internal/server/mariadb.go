@@ -124,6 +124,12 @@ func mariaArgs(inst *Instance, data string) []string {
 		args = append(args, mariaOpt(kv[0], kv[1]))
 	}
 	args = append(args, mariaUser()...)
+	// The statements' own times (TIMER_WAIT of each statement in the
+	// session's history) for engine-reported time; a --set may turn them
+	// off again, later options win.
+	for _, kv := range mariaEngineTime {
+		args = append(args, mariaOpt(kv[0], kv[1]))
+	}
 	keys := make([]string, 0, len(inst.Settings))
 	for k := range inst.Settings {
 		keys = append(keys, k)
@@ -133,6 +139,13 @@ func mariaArgs(inst *Instance, data string) []string {
 		args = append(args, mariaOpt(k, inst.Settings[k]))
 	}
 	return args
+}
+
+// mariaEngineTime turns on what the engine-reported time reads.
+var mariaEngineTime = [][2]string{
+	{"performance_schema", "ON"},
+	{"performance-schema-consumer-events-statements-current", "ON"},
+	{"performance-schema-consumer-events-statements-history", "ON"},
 }
 
 // mariaOpt is one option on the command line: --name or --name=value.

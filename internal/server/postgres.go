@@ -188,6 +188,10 @@ func writePostgresConf(path string, inst *Instance, sock string, owner osOwner) 
 	} else {
 		b.WriteString("unix_socket_directories = ''\n")
 	}
+	// Each statement's execution and planning time, summed by the server
+	// (pg_stat_statements), for engine-reported time; a --set of the
+	// same setting comes later and wins.
+	b.WriteString("shared_preload_libraries = 'pg_stat_statements'\npg_stat_statements.track_planning = on\n")
 	keys := make([]string, 0, len(inst.Settings))
 	for k := range inst.Settings {
 		keys = append(keys, k)

@@ -50,6 +50,9 @@ type Engine struct {
 	// wsrep caches whether the server replicates with Galera: 0 not
 	// asked yet, 1 yes, 2 no (readonly.go).
 	wsrep int
+	// threadID is the session's thread in performance_schema, for the
+	// engine's own times (enginetime.go); 0: not known yet.
+	threadID int64
 }
 
 // timedOut says why a call failed when one of the session's connections
@@ -104,6 +107,7 @@ func Open(ctx context.Context, u *dbms.URL) (dbms.Engine, error) {
 	e.SQLBase = dbms.SQLBase{DB: db, Conn: conn, TypeName: dbms.StandardType, ClassifyErr: e.classify, DirectStmts: true}
 	e.OnConnect = func(ctx context.Context) error {
 		e.isoSet = false // a new session has the server's default
+		e.threadID = 0
 		return e.rememberConnection(ctx)
 	}
 	if err := e.rememberConnection(ctx); err != nil {

@@ -38,6 +38,8 @@ type Engine struct {
 	buf      []byte
 	// socks are the session's blocking sockets (blockio), for Abort.
 	socks blockio.Group
+	// timing is the engine-reported time's state (enginetime.go).
+	timing pgTiming
 }
 
 var (

@@ -1,0 +1,104 @@
+package mysql
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+
+	"github.com/dbgauge/dbgauge/internal/dbms"
+)
+
+var _ dbms.EngineTimer = (*Engine)(nil)
+
+// engineTimeMark is the statement BeforeStatement runs: the session's
+// statement history is read back to it.
+const engineTimeMark = "SELECT 'dbgauge: engine time from here'"
+
+// EngineTiming uses performance_schema's history of the session's
+// statements (events_statements_history: each statement's TIMER_WAIT,
+// from the server's start of work on it to its end). It needs the server
+// started with performance_schema on and the consumers
+// events_statements_current and events_statements_history on (dbgauge
+// server start mariadb does). The server reports no planning time of its
+// own.
+func (e *Engine) EngineTiming(ctx context.Context) (dbms.EngineSource, error) {
+	var on sql.NullInt64
+	if err := e.Conn.QueryRowContext(ctx, "SELECT @@performance_schema").Scan(&on); err != nil {
+		return dbms.EngineSource{}, e.classify(err)
+	}
+	if on.Int64 != 1 {
+		return dbms.EngineSource{}, dbms.Wrap(dbms.Unsupported, fmt.Errorf("performance_schema is off on this server: start it with performance_schema=ON (dbgauge server start mariadb does)"))
+	}
+	rows, err := e.Conn.QueryContext(ctx, "SELECT NAME FROM performance_schema.setup_consumers WHERE NAME IN ('events_statements_current', 'events_statements_history') AND ENABLED = 'YES'")
+	if err != nil {
+		return dbms.EngineSource{}, e.classify(err)
+	}
+	n := 0
+	for rows.Next() {
+		n++
+	}
+	rows.Close()
+	if n != 2 {
+		return dbms.EngineSource{}, dbms.Wrap(dbms.Unsupported, fmt.Errorf("performance_schema does not keep the statements' history: start the server with performance-schema-consumer-events-statements-current=ON and performance-schema-consumer-events-statements-history=ON (dbgauge server start mariadb does)"))
+	}
+	if _, err := e.thread(ctx); err != nil {
+		return dbms.EngineSource{}, err
+	}
+	return dbms.EngineSource{Name: "performance_schema"}, nil
+}
+
+// thread is the session's THREAD_ID, asked once per connection.
+func (e *Engine) thread(ctx context.Context) (int64, error) {
+	if e.threadID != 0 {
+		return e.threadID, nil
+	}
+	var id int64
+	if err := e.Conn.QueryRowContext(ctx, "SELECT THREAD_ID FROM performance_schema.threads WHERE PROCESSLIST_ID = CONNECTION_ID()").Scan(&id); err != nil {
+		return 0, e.classify(err)
+	}
+	e.threadID = id
+	return id, nil
+}
+
+// BeforeStatement marks the history.
+func (e *Engine) BeforeStatement(ctx context.Context) error {
+	var s string
+	if err := e.Conn.QueryRowContext(ctx, engineTimeMark).Scan(&s); err != nil {
+		return e.classify(err)
+	}
+	return nil
+}
+
+// AfterStatement sums the times of the statements the history holds
+// after the mark: the timed statement's (the reading statement itself is
+// not in the history until it ends). Without the mark in the history
+// (more statements ran than it keeps), the time is not known.
+func (e *Engine) AfterStatement(ctx context.Context, _ string) (dbms.EngineTime, bool, error) {
+	id, err := e.thread(ctx)
+	if err != nil {
+		return dbms.EngineTime{}, false, err
+	}
+	rows, err := e.Conn.QueryContext(ctx, "SELECT TIMER_WAIT, SQL_TEXT FROM performance_schema.events_statements_history WHERE THREAD_ID = ? ORDER BY EVENT_ID DESC", id)
+	if err != nil {
+		return dbms.EngineTime{}, false, e.classify(err)
+	}
+	defer rows.Close()
+	var ps int64
+	n := 0
+	for rows.Next() {
+		var wait sql.NullInt64
+		var text sql.NullString
+		if err := rows.Scan(&wait, &text); err != nil {
+			return dbms.EngineTime{}, false, e.classify(err)
+		}
+		if text.String == engineTimeMark {
+			if n == 0 {
+				return dbms.EngineTime{}, false, nil
+			}
+			return dbms.EngineTime{TotalMS: float64(ps) / 1e9}, true, nil
+		}
+		ps += wait.Int64
+		n++
+	}
+	return dbms.EngineTime{}, false, e.classify(rows.Err())
+}

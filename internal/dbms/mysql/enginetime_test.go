@@ -1,0 +1,75 @@
+package mysql
+
+import (
+	"context"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/dbgauge/dbgauge/internal/dbms"
+	"github.com/dbgauge/dbgauge/internal/server"
+	"github.com/dbgauge/dbgauge/internal/server/servertest"
+)
+
+// TestEngineTime: the statement's time is read from performance_schema.
+// A statement made slower inside the server (SLEEP) shows it in the
+// engine time; a pause in the client before a quick statement shows in
+// the client's time only. A server without performance_schema says how
+// to turn it on.
+func TestEngineTime(t *testing.T) {
+	t.Run("performance_schema", func(t *testing.T) {
+		t.Parallel()
+		inst := servertest.Start(t, "mariadb", server.Options{})
+		ctx := context.Background()
+		e := open(t, ctx, inst.URL)
+		src, err := e.EngineTiming(ctx)
+		if err != nil || src.Name != "performance_schema" || src.Planning || src.Separate {
+			t.Fatalf("source %+v, %v: want performance_schema, no planning of its own", src, err)
+		}
+		slow, ok, client := timedStatement(t, e, 0, "SELECT SLEEP(0.2)")
+		if !ok || slow.TotalMS < 200 || slow.TotalMS > client {
+			t.Errorf("SLEEP(0.2): engine %+v (ok %v), client %.1f ms: want 200 ms or more in the engine, within the client's time", slow, ok, client)
+		}
+		quick, ok, client := timedStatement(t, e, 200*time.Millisecond, "SELECT 1")
+		if !ok || quick.TotalMS >= 200 || client < 200 {
+			t.Errorf("a client pause of 200 ms before SELECT 1: engine %+v (ok %v), client %.1f ms: want the pause in the client's time only", quick, ok, client)
+		}
+		// The session's thread is asked again after a reconnect.
+		if err := e.Reconnect(ctx); err != nil {
+			t.Fatal(err)
+		}
+		if again, ok, _ := timedStatement(t, e, 0, "SELECT SLEEP(0.1)"); !ok || again.TotalMS < 100 {
+			t.Errorf("after a reconnect: engine %+v (ok %v): want the new session's statement", again, ok)
+		}
+	})
+	t.Run("off", func(t *testing.T) {
+		t.Parallel()
+		inst := servertest.Start(t, "mariadb", server.Options{Settings: map[string]string{"performance_schema": "OFF"}})
+		ctx := context.Background()
+		_, err := open(t, ctx, inst.URL).EngineTiming(ctx)
+		if dbms.Classify(err) != dbms.Unsupported || !strings.Contains(err.Error(), "performance_schema=ON") {
+			t.Errorf("performance_schema off: %v: want unsupported, saying how to turn it on", err)
+		}
+	})
+}
+
+// timedStatement runs stmt between BeforeStatement and AfterStatement
+// after a pause of the client, timing the pause and the statement.
+func timedStatement(t *testing.T, e *Engine, pause time.Duration, stmt string) (dbms.EngineTime, bool, float64) {
+	t.Helper()
+	ctx := context.Background()
+	if err := e.BeforeStatement(ctx); err != nil {
+		t.Fatal(err)
+	}
+	start := time.Now()
+	time.Sleep(pause)
+	if _, err := e.QueryRows(ctx, stmt); err != nil {
+		t.Fatal(err)
+	}
+	client := float64(time.Since(start).Nanoseconds()) / 1e6
+	et, ok, err := e.AfterStatement(ctx, stmt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return et, ok, client
+}

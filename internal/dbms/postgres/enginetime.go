@@ -1,0 +1,138 @@
+package postgres
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/dbgauge/dbgauge/internal/dbms"
+)
+
+var _ dbms.EngineTimer = (*Engine)(nil)
+
+// pgTiming is how the session reads the engine's time: from
+// pg_stat_statements' running sums, or, where the extension is not
+// loaded, from EXPLAIN ANALYZE of a second execution.
+type pgTiming struct {
+	explain bool
+	// before are the sums BeforeStatement read.
+	before pgSums
+}
+
+// pgSums are pg_stat_statements' sums over this database's statements,
+// its own reads of them left out.
+type pgSums struct {
+	execMS, planMS float64
+	calls          int64
+}
+
+// pgSumsQuery reads them. The view's own queries name it, and are left
+// out; any other statement run since the last read, by any session of
+// the database, is in the sums, which AfterStatement sees in calls.
+const pgSumsQuery = `SELECT COALESCE(sum(total_exec_time), 0), COALESCE(sum(total_plan_time), 0), COALESCE(sum(calls), 0)
+ FROM pg_stat_statements WHERE dbid = (SELECT oid FROM pg_database WHERE datname = current_database())
+ AND query NOT LIKE '%pg_stat_statements%'`
+
+// EngineTiming uses pg_stat_statements (execution and planning time of
+// each statement, summed by the server as it runs them) when the server
+// loaded it (shared_preload_libraries; dbgauge server start postgres
+// does) and the extension can be created here; planning time only with
+// pg_stat_statements.track_planning on. Otherwise each timed statement
+// is executed a second time under EXPLAIN (ANALYZE, TIMING OFF), whose
+// planning and execution times stand for the timed execution's.
+func (e *Engine) EngineTiming(ctx context.Context) (dbms.EngineSource, error) {
+	e.timing = pgTiming{}
+	if _, err := e.Exec(ctx, "CREATE EXTENSION IF NOT EXISTS pg_stat_statements"); err == nil {
+		if _, err := e.readSums(ctx); err == nil {
+			planning, _ := dbms.FirstValue(ctx, e, "SHOW pg_stat_statements.track_planning")
+			return dbms.EngineSource{Name: "pg_stat_statements", Planning: planning == "on"}, nil
+		}
+	}
+	e.timing.explain = true
+	return dbms.EngineSource{Name: "explain analyze (a separate execution)", Planning: true, Separate: true}, nil
+}
+
+func (e *Engine) readSums(ctx context.Context) (pgSums, error) {
+	rows, err := e.QueryRows(ctx, pgSumsQuery)
+	if err != nil {
+		return pgSums{}, err
+	}
+	if len(rows) != 1 || len(rows[0]) != 3 {
+		return pgSums{}, fmt.Errorf("pg_stat_statements: unexpected %v", rows)
+	}
+	var s pgSums
+	var errs [3]error
+	s.execMS, errs[0] = strconv.ParseFloat(rows[0][0], 64)
+	s.planMS, errs[1] = strconv.ParseFloat(rows[0][1], 64)
+	s.calls, errs[2] = strconv.ParseInt(rows[0][2], 10, 64)
+	for _, err := range errs {
+		if err != nil {
+			return pgSums{}, fmt.Errorf("pg_stat_statements: %w", err)
+		}
+	}
+	return s, nil
+}
+
+// BeforeStatement reads the sums the statement will add to.
+func (e *Engine) BeforeStatement(ctx context.Context) error {
+	if e.timing.explain {
+		return nil
+	}
+	s, err := e.readSums(ctx)
+	e.timing.before = s
+	return err
+}
+
+// AfterStatement is the sums' increase, which is the statement's when it
+// was the one call added (a utility statement such as CREATE TABLE AS
+// has no planning of its own: its query is planned inside its execution);
+// or, without the extension, EXPLAIN ANALYZE's times of a second
+// execution of stmt, for statements that read only (a second update
+// would change the data).
+func (e *Engine) AfterStatement(ctx context.Context, stmt string) (dbms.EngineTime, bool, error) {
+	if e.timing.explain {
+		return e.explainTime(ctx, stmt)
+	}
+	after, err := e.readSums(ctx)
+	if err != nil {
+		return dbms.EngineTime{}, false, err
+	}
+	b := e.timing.before
+	if after.calls-b.calls != 1 || after.execMS < b.execMS || after.planMS < b.planMS {
+		return dbms.EngineTime{}, false, nil
+	}
+	plan := after.planMS - b.planMS
+	return dbms.EngineTime{TotalMS: after.execMS - b.execMS + plan, PlanMS: plan, HasPlan: true}, true, nil
+}
+
+// explainTime runs stmt under EXPLAIN (ANALYZE, TIMING OFF, FORMAT JSON):
+// TIMING OFF leaves out the per-node clock reads that would slow the
+// execution, and keeps the whole statement's times.
+func (e *Engine) explainTime(ctx context.Context, stmt string) (dbms.EngineTime, bool, error) {
+	if !readOnly(stmt) {
+		return dbms.EngineTime{}, false, nil
+	}
+	doc, err := dbms.FirstValue(ctx, e, "EXPLAIN (ANALYZE, TIMING OFF, FORMAT JSON) "+stmt)
+	if err != nil {
+		return dbms.EngineTime{}, false, err
+	}
+	var plans []struct {
+		Planning  float64 `json:"Planning Time"`
+		Execution float64 `json:"Execution Time"`
+	}
+	if err := json.Unmarshal([]byte(doc), &plans); err != nil || len(plans) != 1 {
+		return dbms.EngineTime{}, false, fmt.Errorf("EXPLAIN JSON: %v", err)
+	}
+	p := plans[0]
+	return dbms.EngineTime{TotalMS: p.Planning + p.Execution, PlanMS: p.Planning, HasPlan: true}, true, nil
+}
+
+// readOnly says whether stmt only reads: a SELECT (or a WITH query
+// without a data-modifying part, which the caller's statements never
+// have).
+func readOnly(stmt string) bool {
+	s := strings.ToUpper(strings.TrimSpace(stmt))
+	return strings.HasPrefix(s, "SELECT") || strings.HasPrefix(s, "WITH") || strings.HasPrefix(s, "VALUES")
+}
