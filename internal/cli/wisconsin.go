@@ -32,6 +32,7 @@ type wisconsinFlags struct {
 	reps            *flagtype.Value[int]
 	limit           *flagtype.Value[time.Duration]
 	drop            bool
+	engineTime      bool
 	session         []string
 }
 
@@ -68,6 +69,7 @@ func (f *wisconsinFlags) bind(fl *pflag.FlagSet) {
 	fl.Var(f.limit, "limit", "time limit of one execution; a query past it is reported as timed out and its other repetitions are skipped (0: none)")
 	fl.Var(f.protocol, "protocol", "none (wall clock only), or ttp: time every execution with the Tucson Timing Protocol and report its computed time beside the elapsed time (protocol.txt says how)")
 	fl.StringArrayVar(&f.session, "session", nil, "SQL run at the start of the session, repeatable (e.g. --session 'SET SESSION join_cache_level = 4')")
+	fl.BoolVar(&f.engineTime, "engine-time", true, "record the engine's own time of every execution beside the client's, where the engine reports it (PostgreSQL: pg_stat_statements, else EXPLAIN ANALYZE of a second execution; MariaDB: performance_schema; DuckDB: its profiler), and the time outside the engine; --engine-time=false leaves it out")
 }
 
 func init() {
@@ -126,7 +128,8 @@ func (f *wisconsinFlags) target() (db, out string) { return f.db, f.out }
 // line naming the flag and the fix, nothing touched.
 func (f *wisconsinFlags) plan() (experiment.WisconsinPlan, error) {
 	p := experiment.WisconsinPlan{Protocol: f.protocol.V == "ttp", Sizes: f.size.Values, Reps: f.reps.V, Dests: f.dest.Values,
-		Cold: f.cache.V == "cold", Queries: f.queries.V, Seed: f.seed.V, Drop: f.drop, Limit: f.limit.V, Session: f.session}
+		Cold: f.cache.V == "cold", Queries: f.queries.V, Seed: f.seed.V, Drop: f.drop, Limit: f.limit.V, Session: f.session,
+		NoEngineTime: !f.engineTime}
 	for _, o := range f.org.Values {
 		p.Orgs = append(p.Orgs, w.Org(o))
 	}

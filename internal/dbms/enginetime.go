@@ -45,6 +45,8 @@ type EngineSource struct {
 	// Separate says the times come from a second execution of the
 	// statement, not from the timed one.
 	Separate bool
+	// Note is what else a reader of the times must know.
+	Note string
 }
 
 // EngineTimeless is an engine that reports no time of its own per

@@ -41,6 +41,9 @@ type WisconsinPlan struct {
 	// is the engine's, for finding a server's process by its port.
 	Protocol bool
 	URL      string
+	// NoEngineTime leaves out the engine-reported time of the timed
+	// statements (wisconsin_enginetime.go).
+	NoEngineTime bool
 }
 
 // Wisconsin runs the plan on an open engine, writing into run. It returns
@@ -95,6 +98,9 @@ type wisconsinRun struct {
 	pr                      *progress.Printer
 	info                    dbms.Info
 	ttp                     *wisconsinTTP // nil without --protocol ttp
+	// engineTimer reads the engine's own time of each timed statement
+	// (nil: none, and res.EngineTime says why).
+	engineTimer dbms.EngineTimer
 	// units are the query results (wisconsin_resume.go); done what a
 	// resumed run completed before it stopped (nil for a new run).
 	units *units
@@ -213,8 +219,12 @@ func (r *wisconsinRun) queryAt(ctx context.Context, data *w.Data, q w.Query, des
 		return nil
 	}
 	r.ttpBegin(q, data.N, dest)
-	err := r.repetitions(ctx, data, q, dest, &qr)
+	var es engineSamples
+	err := r.repetitions(ctx, data, q, dest, &qr, &es)
 	r.ttpEnd()
+	if r.engineTimer != nil {
+		qr.Engine, qr.EngineNone = es.result()
+	}
 	// Whatever stopped the repetitions, what they measured is kept.
 	r.record(qr)
 	return err
@@ -223,7 +233,7 @@ func (r *wisconsinRun) queryAt(ctx context.Context, data *w.Data, q w.Query, des
 // repetitions runs the repetitions of q at dest into qr. It returns an error
 // only when the run cannot go on (interrupted, connection lost, relations in
 // an unknown state); a failed query is recorded in qr instead.
-func (r *wisconsinRun) repetitions(ctx context.Context, data *w.Data, q w.Query, dest string, qr *results.QueryResult) error {
+func (r *wisconsinRun) repetitions(ctx context.Context, data *w.Data, q w.Query, dest string, qr *results.QueryResult, es *engineSamples) error {
 	// One generator per (query, size, organisation): constants are
 	// reproducible from the seed whatever else was selected.
 	rng := rand.New(rand.NewPCG(r.plan.Seed, uint64(q.Num)<<48^uint64(data.N)<<8^uint64(orgIndex(q.Org))))
@@ -277,6 +287,7 @@ func (r *wisconsinRun) repetitions(ctx context.Context, data *w.Data, q w.Query,
 		}
 		qr.Rows = ex.rows
 		qr.SamplesMS = append(qr.SamplesMS, ex.ms)
+		es.add(ex.ms, ex.engine, ex.engineNone)
 		if ex.rows != st.Expected && qr.Status == results.StatusOK {
 			qr.Status, qr.Reason = results.StatusMismatch, fmt.Sprintf("repetition %d returned %d rows, expected %d", rep+1, ex.rows, st.Expected)
 		}
@@ -296,14 +307,15 @@ func (r *wisconsinRun) interrupt(qr *results.QueryResult, why string) {
 	qr.Reason += "; then " + why
 }
 
-// setupSession runs the plan's session statements.
+// setupSession runs the plan's session statements and readies the
+// engine's own timing.
 func (r *wisconsinRun) setupSession(ctx context.Context) error {
 	for _, s := range r.plan.Session {
 		if _, err := r.e.Exec(ctx, s); err != nil {
 			return fmt.Errorf("session statement %q: %w", s, err)
 		}
 	}
-	return nil
+	return r.startEngineTime(ctx)
 }
 
 func orgIndex(o w.Org) int { return slices.Index(w.Orgs, o) }

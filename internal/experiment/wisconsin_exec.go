@@ -18,6 +18,10 @@ type execution struct {
 	ms       float64
 	rows     int64
 	timedOut bool
+	// engine is the engine's own time of the execution (nil: none, and
+	// engineNone says why when the run has an engine timer).
+	engine     *dbms.EngineTime
+	engineNone string
 	// stateLost is set when an update's restore failed: the relations are
 	// no longer the benchmark's, so the run must stop.
 	stateLost error
@@ -109,7 +113,16 @@ func (r *wisconsinRun) timed(parent context.Context, st w.Stmt, dest string) (ex
 		}
 		ex.rows, ex.ms, err = r.ttpMeasure(ctx, explain, statement)
 	} else {
-		ex.ms, ex.rows, err = timed(parent, func() (int64, error) { return statement(ctx) })
+		// The statement the engine times: a retrieval's query (a second
+		// execution, where the engine times one, runs the query without
+		// its destination), an update itself.
+		engineStmt := st.Select
+		if st.Timed != "" {
+			engineStmt = st.Timed
+		}
+		ex.ms, ex.rows, ex.engine, ex.engineNone, err = r.engineTimed(parent, engineStmt, func() (float64, int64, error) {
+			return timed(parent, func() (int64, error) { return statement(ctx) })
+		})
 	}
 	elapsed := time.Duration(ex.ms * 1e6)
 	if r.plan.Limit == 0 || parent.Err() != nil {

@@ -338,6 +338,9 @@ func WisconsinText(runs []*results.WisconsinResults) []byte {
 	for _, r := range runs {
 		LoadTable(r).Text(&b)
 		DetailTable(r).Text(&b)
+		if t := EngineTimeTable(r); t != nil {
+			t.Text(&b)
+		}
 		for _, wmsg := range r.Warnings {
 			fmt.Fprintf(&b, "warning: %s\n", wmsg)
 		}
@@ -365,6 +368,9 @@ func WisconsinCSV(runs []*results.WisconsinResults) map[string][]byte {
 		DetailTable(r).CSV(dw)
 		dw.Flush()
 		out["results_"+r.Engine+".csv"] = db.Bytes()
+		if t := EngineTimeTable(r); t != nil && len(t.Rows) > 0 {
+			out["enginetime_"+r.Engine+".csv"] = t.CSVBytes()
+		}
 		if len(r.Sizes) > 1 {
 			var sb bytes.Buffer
 			sw := csv.NewWriter(&sb)

@@ -39,6 +39,23 @@ type WisconsinResults struct {
 	BufferRatios []BufferRatio    `json:"buffer_ratios"`
 	CacheFlush   *CacheFlush      `json:"cache_flush,omitempty"`
 	Protocol     *Protocol        `json:"protocol,omitempty"`
+	// EngineTime says where the engine-reported times of the queries
+	// come from, or why there are none.
+	EngineTime *EngineTiming `json:"engine_time,omitempty"`
+}
+
+// EngineTiming is where a run's engine-reported times come from: Source
+// names the mechanism (pg_stat_statements, performance_schema, ...),
+// Planning says whether planning time is reported apart, Separate that
+// the times are of a second execution of each statement, not of the
+// timed one. None says why there are none (the engine keeps none, an
+// extension is missing, --engine-time off).
+type EngineTiming struct {
+	Source   string `json:"source,omitempty"`
+	Planning bool   `json:"planning,omitempty"`
+	Separate bool   `json:"separate,omitempty"`
+	Note     string `json:"note,omitempty"`
+	None     string `json:"none,omitempty"`
 }
 
 // QueryResult is one query at one size, organisation and destination.
@@ -64,6 +81,26 @@ type QueryResult struct {
 	FineComputedMS   *Estimate `json:"fine_computed_ms,omitempty"`
 	ProtocolRetained *bool     `json:"protocol_retained,omitempty"`
 	ProtocolDrops    []string  `json:"protocol_drops,omitempty"`
+	// Engine is the engine's own time of the repetitions, beside the
+	// client's (WisconsinResults.EngineTime says whose); absent where
+	// the engine could not tell for every repetition, and then
+	// EngineNone says why.
+	Engine     *EngineTimes `json:"engine,omitempty"`
+	EngineNone string       `json:"engine_none,omitempty"`
+}
+
+// EngineTimes are the engine-reported times of a query's repetitions,
+// one sample per repetition of SamplesMS: the engine's whole time
+// (planning included), its planning part when reported, and what the
+// client measured beyond the engine ("outside the engine": network,
+// driver, the result's transfer), with its share of the client's median.
+type EngineTimes struct {
+	TotalMS        stats.Summary  `json:"total_ms"`
+	TotalSamplesMS []float64      `json:"total_samples_ms"`
+	PlanMS         *stats.Summary `json:"plan_ms,omitempty"`
+	PlanSamplesMS  []float64      `json:"plan_samples_ms,omitempty"`
+	OutsideMS      stats.Summary  `json:"outside_ms"`
+	OutsideShare   float64        `json:"outside_share"`
 }
 
 // LoadResult is the load of one relation.

@@ -35,6 +35,9 @@ const pgSumsQuery = `SELECT COALESCE(sum(total_exec_time), 0), COALESCE(sum(tota
  FROM pg_stat_statements WHERE dbid = (SELECT oid FROM pg_database WHERE datname = current_database())
  AND query NOT LIKE '%pg_stat_statements%'`
 
+// pgUtilityNote says why a stored result has no planning time.
+const pgUtilityNote = "a CREATE TABLE AS (results stored into a relation) plans its query inside its execution, so its planning counts as execution"
+
 // EngineTiming uses pg_stat_statements (execution and planning time of
 // each statement, summed by the server as it runs them) when the server
 // loaded it (shared_preload_libraries; dbgauge server start postgres
@@ -47,7 +50,7 @@ func (e *Engine) EngineTiming(ctx context.Context) (dbms.EngineSource, error) {
 	if _, err := e.Exec(ctx, "CREATE EXTENSION IF NOT EXISTS pg_stat_statements"); err == nil {
 		if _, err := e.readSums(ctx); err == nil {
 			planning, _ := dbms.FirstValue(ctx, e, "SHOW pg_stat_statements.track_planning")
-			return dbms.EngineSource{Name: "pg_stat_statements", Planning: planning == "on"}, nil
+			return dbms.EngineSource{Name: "pg_stat_statements", Planning: planning == "on", Note: pgUtilityNote}, nil
 		}
 	}
 	e.timing.explain = true

@@ -36,6 +36,9 @@ func (r *Run) wisconsinDoc(d *Doc) error {
 		}
 	}
 	d.Sections = append(d.Sections, Section{ID: "results", Title: "Every query result", Table: report.DetailTable(w)})
+	if t := report.EngineTimeTable(w); t != nil {
+		d.Sections = append(d.Sections, Section{ID: "enginetime", Title: "Where the time goes: client and engine", Table: t})
+	}
 	if len(w.Sizes) > 1 {
 		d.Sections = append(d.Sections, Section{ID: "scaleup", Title: "Queries by relation size", Table: report.ScaleTable(w)})
 	}

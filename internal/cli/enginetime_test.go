@@ -1,0 +1,99 @@
+package cli
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/dbgauge/dbgauge/internal/results"
+	"github.com/dbgauge/dbgauge/internal/server"
+	"github.com/dbgauge/dbgauge/internal/server/servertest"
+)
+
+// TestWisconsinEngineTime: a Wisconsin run records, beside the client's
+// time of every repetition, the engine's own, from the source the engine
+// has; the engine's time of a repetition lies within the client's where
+// both clocks bracket the same execution (PostgreSQL); an engine
+// without its own times, a server without the extension, and
+// --engine-time=false say so.
+func TestWisconsinEngineTime(t *testing.T) {
+	for _, tc := range []struct {
+		name, engine string
+		settings     map[string]string
+		args         []string
+		source, none string
+		within       bool // each engine sample within the client's
+		updateNone   string
+	}{
+		{name: "postgres", engine: "postgres", source: "pg_stat_statements", within: true},
+		{name: "postgres-without-extension", engine: "postgres", settings: map[string]string{"shared_preload_libraries": ""},
+			source: "explain analyze (a separate execution)", updateNone: "a second execution would change the data"},
+		// MariaDB's statement event ends after its reply went out: no
+		// "within" (the adapter's note says so).
+		{name: "mariadb", engine: "mariadb", source: "performance_schema"},
+		{name: "duckdb", source: "duckdb profiling"},
+		{name: "sqlite", engine: "sqlite", none: "SQLite keeps no time of its own"},
+		{name: "off", engine: "sqlite", args: []string{"--engine-time=false"}, none: "--engine-time=false"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			dir := t.TempDir()
+			db := "duckdb:" + filepath.Join(dir, "w.db")
+			switch tc.engine {
+			case "postgres", "mariadb":
+				db = servertest.Start(t, tc.engine, server.Options{Settings: tc.settings}).URL
+			case "sqlite":
+				db = "sqlite:" + filepath.Join(dir, "w.db")
+			}
+			out := filepath.Join(dir, "run")
+			args := append([]string{"wisconsin", "--db", db, "--size", "1000", "--reps", "3", "--queries", "1,2,9,26", "--org", "heap", "--dest", "relation,client", "--out", out}, tc.args...)
+			code, _, stderr := run(args...)
+			if code != 0 {
+				t.Fatalf("exit %d: %s", code, stderr)
+			}
+			var res results.WisconsinResults
+			b, _ := os.ReadFile(filepath.Join(out, "results.json"))
+			if err := json.Unmarshal(b, &res); err != nil {
+				t.Fatal(err)
+			}
+			et := res.EngineTime
+			if et == nil || et.Source != tc.source || !strings.Contains(et.None, tc.none) || (tc.none == "") != (et.None == "") {
+				t.Fatalf("engine_time %+v: want source %q, none %q", et, tc.source, tc.none)
+			}
+			tables, _ := os.ReadFile(filepath.Join(out, "tables.txt"))
+			if !strings.Contains(string(tables), "Where the time goes") {
+				t.Errorf("tables.txt has no engine time table")
+			}
+			for _, q := range res.Queries {
+				e := q.Engine
+				switch {
+				case q.Status != results.StatusOK:
+					t.Errorf("Q%d %s: %s %s", q.Query, q.Destination, q.Status, q.Reason)
+				case tc.none != "":
+					if e != nil {
+						t.Errorf("Q%d %s: engine times %+v without a source", q.Query, q.Destination, e)
+					}
+				case q.Destination == results.DestUpdate && tc.updateNone != "":
+					if e != nil || !strings.Contains(q.EngineNone, tc.updateNone) {
+						t.Errorf("Q%d: engine %+v, %q: want none, saying %q", q.Query, e, q.EngineNone, tc.updateNone)
+					}
+				case e == nil || len(e.TotalSamplesMS) != q.Reps || e.TotalMS.Median <= 0:
+					t.Errorf("Q%d %s: engine times %+v (%q): want one per repetition", q.Query, q.Destination, e, q.EngineNone)
+				case tc.within:
+					for i, v := range e.TotalSamplesMS {
+						if v > q.SamplesMS[i] {
+							t.Errorf("Q%d %s repetition %d: engine %.3f ms, client %.3f ms: the engine's time must lie within the client's", q.Query, q.Destination, i+1, v, q.SamplesMS[i])
+						}
+					}
+				}
+			}
+			if tc.none == "" {
+				if _, err := os.Stat(filepath.Join(out, "enginetime_"+res.Engine+".csv")); err != nil {
+					t.Errorf("no enginetime csv: %v", err)
+				}
+			}
+		})
+	}
+}
