@@ -338,8 +338,10 @@ func WisconsinText(runs []*results.WisconsinResults) []byte {
 	for _, r := range runs {
 		LoadTable(r).Text(&b)
 		DetailTable(r).Text(&b)
-		if t := EngineTimeTable(r); t != nil {
-			t.Text(&b)
+		for _, t := range []*Table{EngineTimeTable(r), AdjustedTable(r)} {
+			if t != nil {
+				t.Text(&b)
+			}
 		}
 		for _, wmsg := range r.Warnings {
 			fmt.Fprintf(&b, "warning: %s\n", wmsg)
@@ -370,6 +372,9 @@ func WisconsinCSV(runs []*results.WisconsinResults) map[string][]byte {
 		out["results_"+r.Engine+".csv"] = db.Bytes()
 		if t := EngineTimeTable(r); t != nil && len(t.Rows) > 0 {
 			out["enginetime_"+r.Engine+".csv"] = t.CSVBytes()
+		}
+		if t := AdjustedTable(r); t != nil {
+			out["adjusted_"+r.Engine+".csv"] = t.CSVBytes()
 		}
 		if len(r.Sizes) > 1 {
 			var sb bytes.Buffer

@@ -10,36 +10,53 @@ import (
 // EngineTimeTable puts the engine's own time of each query result beside
 // the client's: the medians of the client's time, the engine's (planning
 // included), its planning part, and the difference, the time outside the
-// engine, with its share of the client's. Nil when the run recorded
-// nothing about engine time; a note only when the engine reported none.
+// engine, with its share of the client's; and seed 004's effective
+// transaction rate of each, queries per second from the client's time
+// and from the engine's (its "rate = 60 / set 5 ticks"). Nil when the run
+// recorded nothing about engine time (a run of an earlier version).
 func EngineTimeTable(r *results.WisconsinResults) *Table {
 	et := r.EngineTime
 	if et == nil {
 		return nil
 	}
-	t := &Table{Title: []string{fmt.Sprintf("Where the time goes: the client's time and %s's own (%s %s), median ms", r.Engine, r.Engine, r.EngineVersion)}}
-	if et.None != "" {
-		t.Notes = []string{"engine time: none: " + et.None}
-		return t
-	}
-	t.Rows = append(t.Rows, []string{"size", "query", "class", "organization", "destination", "client_ms", "engine_ms", "planning_ms", "outside_ms", "outside_share"})
+	t := &Table{Title: []string{fmt.Sprintf("Where the time goes: the client's time and %s's own (%s %s), median ms, and the effective rate in queries/s", r.Engine, r.Engine, r.EngineVersion)}}
+	t.Rows = append(t.Rows, []string{"size", "query", "class", "organization", "destination", "client_ms", "engine_ms", "planning_ms", "outside_ms", "outside_share", "rate_client_qps", "rate_engine_qps"})
 	for _, q := range r.Queries {
+		if q.Status != results.StatusOK || q.Reps == 0 {
+			continue
+		}
+		row := []string{strconv.FormatInt(q.Size, 10), strconv.Itoa(q.Query), q.Class, q.Organization, q.Destination, ms(q.ElapsedMS.Median)}
 		e := q.Engine
 		if e == nil {
 			if q.EngineNone != "" {
 				t.Notes = append(t.Notes, fmt.Sprintf("N=%d Q%d %s %s: no engine time: %s", q.Size, q.Query, q.Organization, q.Destination, q.EngineNone))
 			}
+			t.Rows = append(t.Rows, append(row, "-", "-", "-", "-", EffectiveRate(q.ElapsedMS.Median), "-"))
 			continue
 		}
 		plan := "-"
 		if e.PlanMS != nil {
 			plan = ms(e.PlanMS.Median)
 		}
-		t.Rows = append(t.Rows, []string{strconv.FormatInt(q.Size, 10), strconv.Itoa(q.Query), q.Class, q.Organization, q.Destination,
-			ms(q.ElapsedMS.Median), ms(e.TotalMS.Median), plan, ms(e.OutsideMS.Median), strconv.FormatFloat(100*e.OutsideShare, 'f', 1, 64) + "%"})
+		t.Rows = append(t.Rows, append(row, ms(e.TotalMS.Median), plan, ms(e.OutsideMS.Median), strconv.FormatFloat(100*e.OutsideShare, 'f', 1, 64)+"%",
+			EffectiveRate(q.ElapsedMS.Median), EffectiveRate(e.TotalMS.Median)))
 	}
-	t.Notes = append(t.Notes, engineTimeNote(et))
+	if et.None != "" {
+		t.Notes = append(t.Notes, "engine time: none: "+et.None)
+	} else {
+		t.Notes = append(t.Notes, engineTimeNote(et))
+	}
+	t.Notes = append(t.Notes, "effective rate (seed 004): 1000 / median ms, the queries per second one session would run back to back")
 	return t
+}
+
+// EffectiveRate is seed 004's effective transaction rate of a query whose
+// median time is ms: queries per second.
+func EffectiveRate(ms float64) string {
+	if ms <= 0 {
+		return "-"
+	}
+	return sigDigits(1000/ms, 4)
 }
 
 // engineTimeNote says whose times the table holds.

@@ -77,7 +77,7 @@ func (c *comparison) metricsSection() Section {
 	head := []string{"metric", "unit", c.name(0) + " (baseline)"}
 	for i := 1; i < len(c.runs); i++ {
 		l := c.letters[i] + "/" + c.letters[0]
-		head = append(head, c.name(i), l, fmt.Sprintf("%g%% interval of %s", 100*compareLevel, l), "p (adjusted)", "verdict "+c.letters[i])
+		head = append(head, c.name(i), l, "improvement "+c.letters[i], fmt.Sprintf("%g%% interval of %s", 100*compareLevel, l), "p (adjusted)", "verdict "+c.letters[i])
 	}
 	head = append(head, "repetitions")
 	var rows [][]cmpCell
@@ -91,7 +91,7 @@ func (c *comparison) metricsSection() Section {
 				ratio = num(v.Ratio)
 			}
 			cells = append(cells, cmpCell{Text: cmpValueText(row.per[i]), Class: "num"}, cmpCell{Text: ratio, Class: "num"},
-				cmpCell{Text: cmpIntervalText(v), Class: "num"}, cmpCell{Text: cmpPText(v), Class: "num"},
+				cmpCell{Text: cmpImprovementText(v.Ratio, row.Better), Class: "num"}, cmpCell{Text: cmpIntervalText(v), Class: "num"}, cmpCell{Text: cmpPText(v), Class: "num"},
 				cmpCell{Text: cmpVerdictText(v), Class: cmpVerdictClass(v.Verdict)})
 			reps = append(reps, cmpRepsText(row.per[i]))
 		}
@@ -105,11 +105,25 @@ func (c *comparison) metricsSection() Section {
 	}{head, rows}); err != nil {
 		return Section{ID: "metrics", Title: "Metrics side by side", Reading: "The table could not be written: " + err.Error()}
 	}
-	reading := "Each run's median over its repetitions; the ratio to the baseline with its interval; the verdict."
+	reading := "Each run's median over its repetitions; the ratio to the baseline; the improvement, seed 004's percent change of the rate (a time's rate is its inverse: queries per second, its effective transaction rate), positive when the run is better; the ratio's interval; the verdict."
 	if len(c.rows) == 0 {
 		reading = "The runs have no metric to compare."
 	}
 	return Section{ID: "metrics", Title: "Metrics side by side", Reading: reading, HTML: template.HTML(b.String())}
+}
+
+// cmpImprovementText is seed 004's percent improvement of the other run
+// over the baseline, on the rate: (rate - baseline rate) / baseline rate,
+// where a time's rate is its inverse (its effective transaction rate).
+func cmpImprovementText(ratio float64, better stats.Better) string {
+	if math.IsNaN(ratio) || ratio <= 0 {
+		return "—"
+	}
+	gain := ratio - 1
+	if better == stats.SmallerIsBetter {
+		gain = 1/ratio - 1
+	}
+	return fmt.Sprintf("%+.1f%%", 100*gain)
 }
 
 func cmpRepsText(m *Metric) string {

@@ -39,6 +39,9 @@ func (r *Run) wisconsinDoc(d *Doc) error {
 	if t := report.EngineTimeTable(w); t != nil {
 		d.Sections = append(d.Sections, Section{ID: "enginetime", Title: "Where the time goes: client and engine", Table: t})
 	}
+	if t := report.AdjustedTable(w); t != nil {
+		d.Sections = append(d.Sections, Section{ID: "adjusted", Title: "Processing without storing the result (adjusted tables)", Table: t})
+	}
 	if len(w.Sizes) > 1 {
 		d.Sections = append(d.Sections, Section{ID: "scaleup", Title: "Queries by relation size", Table: report.ScaleTable(w)})
 	}

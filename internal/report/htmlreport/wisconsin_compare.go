@@ -68,6 +68,12 @@ func wisconsinMetrics(runs []*Run) [][]Metric {
 				m.Missing = cmpQueryNote(q)
 			}
 			out[i] = append(out[i], m)
+			// The engine's own time of the query, where the run has it:
+			// its improvement is seed 004's, from the engine's times.
+			if e := q.Engine; e != nil && q.Status == results.StatusOK {
+				out[i] = append(out[i], Metric{Key: "engine|" + m.Key, Label: m.Label + ", engine time", Short: m.Short + " eng",
+					Unit: "ms", Better: stats.SmallerIsBetter, Samples: e.TotalSamplesMS})
+			}
 		}
 	}
 	for i, r := range runs {
