@@ -4,6 +4,8 @@ import (
 	"context"
 	"testing"
 	"time"
+
+	"github.com/dbgauge/dbgauge/internal/dbms/dbmstest"
 )
 
 // TestEngineTime: the query's time comes from DuckDB's profiler: a query
@@ -17,31 +19,17 @@ func TestEngineTime(t *testing.T) {
 	if err != nil || src.Name != "duckdb profiling" || !src.Planning || src.Separate {
 		t.Fatalf("source %+v, %v: want duckdb profiling with planning", src, err)
 	}
-	run := func(pause time.Duration, q string) (float64, float64, float64, bool) {
-		t.Helper()
-		if err := e.BeforeStatement(ctx); err != nil {
-			t.Fatal(err)
-		}
-		start := time.Now()
-		time.Sleep(pause)
-		if _, err := e.QueryCount(ctx, q); err != nil {
-			t.Fatal(err)
-		}
-		client := float64(time.Since(start).Nanoseconds()) / 1e6
-		et, ok, err := e.AfterStatement(ctx, q)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return et.TotalMS, et.PlanMS, client, ok && et.HasPlan
-	}
-	total, plan, client, ok := run(0, "SELECT sum(range % 7) FROM range(20000000)")
+	et, ok, client := dbmstest.EngineTimed(t, e, 0, "SELECT sum(range % 7) FROM range(20000000)")
+	total, plan := et.TotalMS, et.PlanMS
+	ok = ok && et.HasPlan
 	// Not asserted: the engine's time within the client's. DuckDB ends a
 	// query's profile when it cleans the query up, which may come a
 	// little after the client's last call returned.
 	if !ok || total <= 0 || plan <= 0 || plan > total {
 		t.Errorf("a 20-million-row sum: engine %.3f ms (planning %.3f, ok %v), client %.3f ms: want the engine's time, planning within it", total, plan, ok, client)
 	}
-	total, _, client, ok = run(200*time.Millisecond, "SELECT 1")
+	et, ok, client = dbmstest.EngineTimed(t, e, 200*time.Millisecond, "SELECT 1")
+	total = et.TotalMS
 	if !ok || total >= 200 || client < 200 {
 		t.Errorf("a client pause of 200 ms before SELECT 1: engine %.3f ms (ok %v), client %.3f ms: want the pause in the client's time only", total, ok, client)
 	}

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/dbgauge/dbgauge/internal/dbms"
+	"github.com/dbgauge/dbgauge/internal/dbms/dbmstest"
 	"github.com/dbgauge/dbgauge/internal/server"
 	"github.com/dbgauge/dbgauge/internal/server/servertest"
 )
@@ -26,11 +27,11 @@ func TestEngineTime(t *testing.T) {
 		if err != nil || src.Name != "performance_schema" || src.Planning || src.Separate {
 			t.Fatalf("source %+v, %v: want performance_schema, no planning of its own", src, err)
 		}
-		slow, ok, client := timedStatement(t, e, 0, "SELECT SLEEP(0.2)")
+		slow, ok, client := dbmstest.EngineTimed(t, e, 0, "SELECT SLEEP(0.2)")
 		if !ok || slow.TotalMS < 200 || slow.TotalMS > client {
 			t.Errorf("SLEEP(0.2): engine %+v (ok %v), client %.1f ms: want 200 ms or more in the engine, within the client's time", slow, ok, client)
 		}
-		quick, ok, client := timedStatement(t, e, 200*time.Millisecond, "SELECT 1")
+		quick, ok, client := dbmstest.EngineTimed(t, e, 200*time.Millisecond, "SELECT 1")
 		if !ok || quick.TotalMS >= 200 || client < 200 {
 			t.Errorf("a client pause of 200 ms before SELECT 1: engine %+v (ok %v), client %.1f ms: want the pause in the client's time only", quick, ok, client)
 		}
@@ -38,7 +39,7 @@ func TestEngineTime(t *testing.T) {
 		if err := e.Reconnect(ctx); err != nil {
 			t.Fatal(err)
 		}
-		if again, ok, _ := timedStatement(t, e, 0, "SELECT SLEEP(0.1)"); !ok || again.TotalMS < 100 {
+		if again, ok, _ := dbmstest.EngineTimed(t, e, 0, "SELECT SLEEP(0.1)"); !ok || again.TotalMS < 100 {
 			t.Errorf("after a reconnect: engine %+v (ok %v): want the new session's statement", again, ok)
 		}
 	})
@@ -51,25 +52,4 @@ func TestEngineTime(t *testing.T) {
 			t.Errorf("performance_schema off: %v: want unsupported, saying how to turn it on", err)
 		}
 	})
-}
-
-// timedStatement runs stmt between BeforeStatement and AfterStatement
-// after a pause of the client, timing the pause and the statement.
-func timedStatement(t *testing.T, e *Engine, pause time.Duration, stmt string) (dbms.EngineTime, bool, float64) {
-	t.Helper()
-	ctx := context.Background()
-	if err := e.BeforeStatement(ctx); err != nil {
-		t.Fatal(err)
-	}
-	start := time.Now()
-	time.Sleep(pause)
-	if _, err := e.QueryRows(ctx, stmt); err != nil {
-		t.Fatal(err)
-	}
-	client := float64(time.Since(start).Nanoseconds()) / 1e6
-	et, ok, err := e.AfterStatement(ctx, stmt)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return et, ok, client
 }

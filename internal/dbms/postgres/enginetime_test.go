@@ -5,7 +5,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/dbgauge/dbgauge/internal/dbms"
+	"github.com/dbgauge/dbgauge/internal/dbms/dbmstest"
 	"github.com/dbgauge/dbgauge/internal/server"
 	"github.com/dbgauge/dbgauge/internal/server/servertest"
 )
@@ -35,49 +35,21 @@ func TestEngineTime(t *testing.T) {
 			if err != nil || src.Name != tc.source || !src.Planning || src.Separate != tc.separate {
 				t.Fatalf("source %+v, %v: want %q with planning, separate %v", src, err, tc.source, tc.separate)
 			}
-			slow := engineTimed(t, e, 0, "SELECT pg_sleep(0.2)")
-			if !slow.ok || slow.engine.TotalMS < 200 || !slow.engine.HasPlan || slow.engine.PlanMS < 0 || slow.engine.PlanMS > slow.engine.TotalMS {
-				t.Errorf("pg_sleep(0.2): engine %+v (ok %v), client %.1f ms: want 200 ms or more in the engine, planning within it", slow.engine, slow.ok, slow.clientMS)
+			slow, ok, client := dbmstest.EngineTimed(t, e, 0, "SELECT pg_sleep(0.2)")
+			if !ok || slow.TotalMS < 200 || !slow.HasPlan || slow.PlanMS < 0 || slow.PlanMS > slow.TotalMS {
+				t.Errorf("pg_sleep(0.2): engine %+v (ok %v), client %.1f ms: want 200 ms or more in the engine, planning within it", slow, ok, client)
 			}
-			if !tc.separate && slow.engine.TotalMS > slow.clientMS {
-				t.Errorf("pg_sleep(0.2): engine %.1f ms, more than the client's %.1f ms around it", slow.engine.TotalMS, slow.clientMS)
+			if !tc.separate && slow.TotalMS > client {
+				t.Errorf("pg_sleep(0.2): engine %.1f ms, more than the client's %.1f ms around it", slow.TotalMS, client)
 			}
-			quick := engineTimed(t, e, 200*time.Millisecond, "SELECT 1")
-			if !quick.ok || quick.engine.TotalMS >= 200 || quick.clientMS < 200 {
-				t.Errorf("a client pause of 200 ms before SELECT 1: engine %+v (ok %v), client %.1f ms: want the pause in the client's time only", quick.engine, quick.ok, quick.clientMS)
+			quick, ok, client := dbmstest.EngineTimed(t, e, 200*time.Millisecond, "SELECT 1")
+			if !ok || quick.TotalMS >= 200 || client < 200 {
+				t.Errorf("a client pause of 200 ms before SELECT 1: engine %+v (ok %v), client %.1f ms: want the pause in the client's time only", quick, ok, client)
 			}
 			exec(t, e, "CREATE TABLE et (a int)")
-			upd := engineTimed(t, e, 0, "UPDATE et SET a = 1")
-			if upd.ok == tc.separate {
-				t.Errorf("an update: engine time known %v: want it from pg_stat_statements, not from a second execution", upd.ok)
+			if _, ok, _ := dbmstest.EngineTimed(t, e, 0, "UPDATE et SET a = 1"); ok == tc.separate {
+				t.Errorf("an update: engine time known %v: want it from pg_stat_statements, not from a second execution", ok)
 			}
 		})
 	}
-}
-
-type engineTiming struct {
-	engine   dbms.EngineTime
-	ok       bool
-	clientMS float64
-}
-
-// engineTimed runs stmt between BeforeStatement and AfterStatement after
-// a pause of the client, timing the pause and the statement.
-func engineTimed(t *testing.T, e *Engine, pause time.Duration, stmt string) engineTiming {
-	t.Helper()
-	ctx := context.Background()
-	if err := e.BeforeStatement(ctx); err != nil {
-		t.Fatal(err)
-	}
-	start := time.Now()
-	time.Sleep(pause)
-	if _, err := e.Exec(ctx, stmt); err != nil {
-		t.Fatal(err)
-	}
-	client := float64(time.Since(start).Nanoseconds()) / 1e6
-	et, ok, err := e.AfterStatement(ctx, stmt)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return engineTiming{et, ok, client}
 }
