@@ -28,7 +28,7 @@ type abtestFlags struct {
 	a, b, aSession, bSession []string
 	reps, warmup             *flagtype.Value[int]
 	level                    *flagtype.Value[float64]
-	drop                     bool
+	drop, engineTime         bool
 }
 
 // newABTestFlags are the defaults.
@@ -74,6 +74,7 @@ func (f *abtestFlags) bind(fl *pflag.FlagSet) {
 	fl.StringVar(&f.server, "server", "", "directory of the private instance --db names ('dbgauge server start'): restarted before every cold execution to empty its cache")
 	fl.Var(f.seed, "seed", "seed of the data and of the query constants")
 	fl.BoolVar(&f.drop, "drop", false, "drop the Wisconsin relations at the end")
+	fl.BoolVar(&f.engineTime, "engine-time", true, "also compare the engines' own times of the pairs, where both engines report them (abtest.txt's second table, results.json's engine_comparison); --engine-time=false leaves them out")
 	fl.StringVar(&f.out, "out", "", "run directory (default runs/<UTC time>-abtest)")
 }
 
@@ -148,7 +149,7 @@ func (f *abtestFlags) plan() (experiment.ABTestPlan, error) {
 			return p, err
 		}
 	}
-	p.Drop = f.drop
+	p.Drop, p.NoEngineTime = f.drop, !f.engineTime
 	return p, nil
 }
 

@@ -97,3 +97,56 @@ func TestWisconsinEngineTime(t *testing.T) {
 		})
 	}
 }
+
+// TestABTestEngineTime: abtest compares the engines' own times of the
+// pairs beside the client's, when both report them (PostgreSQL); SQLite
+// says it keeps none.
+func TestABTestEngineTime(t *testing.T) {
+	for _, tc := range []struct {
+		name, engine, none string
+	}{{"postgres", "postgres", ""}, {"sqlite", "sqlite", "SQLite keeps no time of its own"}} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			dir := t.TempDir()
+			db := "sqlite:" + filepath.Join(dir, "w.db")
+			if tc.engine == "postgres" {
+				db = servertest.Start(t, "postgres", server.Options{}).URL
+			}
+			out := filepath.Join(dir, "run")
+			if code, _, stderr := run("abtest", "--db", db, "--a-session", "SELECT 1", "--b-session", "SELECT 2", "--wisconsin", "1,9", "--size", "1000", "--reps", "3", "--dest", "client", "--out", out); code != 0 {
+				t.Fatalf("exit %d: %s", code, stderr)
+			}
+			var res results.ABTestResults
+			b, _ := os.ReadFile(filepath.Join(out, "results.json"))
+			if err := json.Unmarshal(b, &res); err != nil {
+				t.Fatal(err)
+			}
+			if res.EngineTimeA == nil || res.EngineTimeB == nil || !strings.Contains(res.EngineTimeA.None, tc.none) || (tc.none == "") != (res.EngineTimeA.None == "") {
+				t.Fatalf("engine times A %+v, B %+v: want none %q", res.EngineTimeA, res.EngineTimeB, tc.none)
+			}
+			for _, q := range res.Queries {
+				for _, r := range q.Runs {
+					if tc.none != "" {
+						if r.EngineComparison != nil {
+							t.Errorf("%s %s: an engine comparison without engine times", q.Label, r.Cache)
+						}
+						continue
+					}
+					if r.EngineComparison == nil || len(r.AEngineMS) != len(r.AMS) || len(r.BEngineMS) != len(r.BMS) || r.EngineComparison.RateA <= 0 {
+						t.Errorf("%s %s: engine comparison %+v, %d/%d engine times (%q): want one per pair", q.Label, r.Cache, r.EngineComparison, len(r.AEngineMS), len(r.AMS), r.EngineNone)
+						continue
+					}
+					for i := range r.AMS {
+						if r.AEngineMS[i] > r.AMS[i] || r.BEngineMS[i] > r.BMS[i] {
+							t.Errorf("%s pair %d: engine %.3f/%.3f ms, client %.3f/%.3f ms: want the engine's within the client's", q.Label, i+1, r.AEngineMS[i], r.BEngineMS[i], r.AMS[i], r.BMS[i])
+						}
+					}
+				}
+			}
+			txt, _ := os.ReadFile(filepath.Join(out, "abtest.txt"))
+			if !strings.Contains(string(txt), "engines' own times") {
+				t.Errorf("abtest.txt has no engine time table")
+			}
+		})
+	}
+}

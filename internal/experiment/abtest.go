@@ -43,6 +43,8 @@ type ABTestPlan struct {
 	// (--server): a cold execution then starts with its cache empty.
 	Restart func(context.Context) error
 	Drop    bool
+	// NoEngineTime leaves out the engine's own time of the pairs.
+	NoEngineTime bool
 }
 
 // abVariant is an open variant.
@@ -54,6 +56,11 @@ type abVariant struct {
 	// stale: a restart for the other variant's cold execution ended this
 	// session; it reconnects before its next statement.
 	stale bool
+	// noClock says why the engine's own time is not read ("": it is);
+	// clock reads it (nil: none, and timing says why).
+	noClock string
+	clock   *engineClock
+	timing  *results.EngineTiming
 }
 
 type abRun struct {
@@ -115,6 +122,9 @@ func RunABTest(ctx context.Context, s Setup, plan ABTestPlan, pr *progress.Print
 		return abandon(fmt.Errorf("variant B: read %s version and settings: %w", b.e.Name(), err))
 	}
 	for _, v := range []*abVariant{a, b} {
+		if plan.NoEngineTime {
+			v.noClock = noEngineTime
+		}
 		if err := v.setup(ctx); err != nil {
 			return abandon(dbms.Wrap(dbms.BadInput, err))
 		}
@@ -125,7 +135,8 @@ func RunABTest(ctx context.Context, s Setup, plan ABTestPlan, pr *progress.Print
 		B:      results.ABVariant{Name: "B", DB: redacted(b.url), Engine: b.e.Name(), EngineVersion: infoB.Version, Session: b.session},
 		Reps:   plan.Reps, Warmup: plan.Warmup, Caches: plan.Caches, Destination: plan.Dest,
 		Level: plan.Level, Resamples: ABResamples, Seed: plan.Seed,
-		Order: "pairs: A then B with the same statement, repetition by repetition, each query's pairs in a row; untimed warm-up executions (A, B alternating) before the warm pairs; cold: caches emptied before every execution",
+		Order:       "pairs: A then B with the same statement, repetition by repetition, each query's pairs in a row; untimed warm-up executions (A, B alternating) before the warm pairs; cold: caches emptied before every execution",
+		EngineTimeA: a.timing, EngineTimeB: b.timing,
 	}}
 	if len(plan.SQL) > 0 {
 		r.res.Workload = "sql"
@@ -179,6 +190,10 @@ func (v *abVariant) setup(ctx context.Context) error {
 		if _, err := v.e.Exec(ctx, s); err != nil {
 			return fmt.Errorf("variant %s: session statement %q: %w", v.name, s, err)
 		}
+	}
+	var err error
+	if v.clock, v.timing, err = startEngineClock(ctx, v.e, v.noClock); err != nil {
+		return fmt.Errorf("variant %s: %w", v.name, err)
 	}
 	return nil
 }

@@ -52,6 +52,7 @@ func (r *abRun) pairs(ctx context.Context, q results.ABQuery, cache string, stmt
 	for i, sql := range stmts {
 		unit := abPairUnit(q.Label, cache, i)
 		ms, rows, restored := r.restorePair(unit)
+		var eng [2]destRun
 		if !restored {
 			var where string
 			tries := 0
@@ -71,13 +72,13 @@ func (r *abRun) pairs(ctx context.Context, q results.ABQuery, cache string, stmt
 					}
 				}
 				for j, v := range []*abVariant{r.a, r.b} {
-					t, n, err := r.execute(ctx, v, sql, cols, cold)
-					r.journal(q, cache, "pair", i, v, t, n, err)
+					x, err := r.execute(ctx, v, sql, cols, cold)
+					r.journal(q, cache, "pair", i, v, x.ms, x.rows, err)
 					if err != nil {
 						where = fmt.Sprintf("pair %d on %s", i+1, v.name)
 						return err
 					}
-					ms[j], rows[j] = t, n
+					ms[j], rows[j], eng[j] = x.ms, x.rows, x
 				}
 				return nil
 			})
@@ -106,9 +107,35 @@ func (r *abRun) pairs(ctx context.Context, q results.ABQuery, cache string, stmt
 			run.Rows = rows[j]
 		}
 		run.AMS, run.BMS = append(run.AMS, ms[0]), append(run.BMS, ms[1])
+		r.engineTimes(run, eng, restored)
 		r.pr.Live("%s %s pair %d/%d  A %.2f ms  B %.2f ms", q.Label, cache, i+1, len(stmts), ms[0], ms[1])
 	}
 	return nil
+}
+
+// engineTimes adds a pair's engine times to run, where both variants'
+// engines told theirs; a pair without them (an engine without a clock, a
+// record that could not be read, a pair taken back from the journal of a
+// resumed run) leaves the query without engine times, and says why.
+func (r *abRun) engineTimes(run *results.ABCacheRun, eng [2]destRun, restored bool) {
+	if r.a.clock == nil || r.b.clock == nil || run.EngineNone != "" {
+		return
+	}
+	why := ""
+	switch {
+	case restored:
+		why = "pairs taken back from the first part of a resumed run carry no engine time"
+	case eng[0].engine == nil:
+		why = "A: " + eng[0].engineNone
+	case eng[1].engine == nil:
+		why = "B: " + eng[1].engineNone
+	}
+	if why != "" {
+		run.AEngineMS, run.BEngineMS, run.EngineNone = nil, nil, why
+		return
+	}
+	run.AEngineMS = append(run.AEngineMS, eng[0].engine.TotalMS)
+	run.BEngineMS = append(run.BEngineMS, eng[1].engine.TotalMS)
 }
 
 // warmup runs the untimed executions before a query's warm pairs, A and B
@@ -116,8 +143,8 @@ func (r *abRun) pairs(ctx context.Context, q results.ABQuery, cache string, stmt
 func (r *abRun) warmup(ctx context.Context, q results.ABQuery, cache string, stmts []string, cols []dbms.Column, where *string) error {
 	for i := 0; i < r.plan.Warmup; i++ {
 		for _, v := range []*abVariant{r.a, r.b} {
-			ms, rows, err := r.execute(ctx, v, stmts[i%len(stmts)], cols, false)
-			r.journal(q, cache, "warmup", i, v, ms, rows, err)
+			x, err := r.execute(ctx, v, stmts[i%len(stmts)], cols, false)
+			r.journal(q, cache, "warmup", i, v, x.ms, x.rows, err)
 			if err != nil {
 				*where = fmt.Sprintf("warm-up %d on %s", i+1, v.name)
 				return err
@@ -151,16 +178,16 @@ func (r *abRun) failed(ctx context.Context, run *results.ABCacheRun, where strin
 // execute times one execution on v into the run's destination (see
 // intoDest). A cold execution first empties what can be emptied; that is
 // outside the timed region.
-func (r *abRun) execute(ctx context.Context, v *abVariant, sql string, cols []dbms.Column, cold bool) (float64, int64, error) {
+func (r *abRun) execute(ctx context.Context, v *abVariant, sql string, cols []dbms.Column, cold bool) (destRun, error) {
 	if err := v.ready(ctx); err != nil {
-		return 0, 0, err
+		return destRun{}, err
 	}
 	if cold {
 		if err := r.cold(ctx, v); err != nil {
-			return 0, 0, err
+			return destRun{}, err
 		}
 	}
-	return intoDest(ctx, v.e, sql, cols, r.plan.Dest)
+	return intoDestTimed(ctx, v.e, v.clock, sql, cols, r.plan.Dest)
 }
 
 // cold empties the caches before v's execution. A restart of the shared
@@ -199,6 +226,11 @@ func (r *abRun) summarize(label string, run *results.ABCacheRun) {
 			run.RateAPerS, run.RateBPerS = 1000*c.RateA, 1000*c.RateB
 		} else {
 			r.warn(fmt.Sprintf("%s %s: %v", label, run.Cache, err))
+		}
+	}
+	if len(run.AEngineMS) > 0 && len(run.AEngineMS) == len(run.AMS) {
+		if c, err := stats.CompareAB(run.AEngineMS, run.BEngineMS, r.plan.Level, ABResamples, stats.DefaultBootstrapSeed); err == nil {
+			run.EngineComparison = &c
 		}
 	}
 	mark := run.Status

@@ -18,9 +18,26 @@ import (
 //
 // cols describe the result for engines that need them to create it.
 func intoDest(ctx context.Context, e dbms.Engine, sql string, cols []dbms.Column, dest string) (float64, int64, error) {
+	x, err := intoDestTimed(ctx, e, nil, sql, cols, dest)
+	return x.ms, x.rows, err
+}
+
+// destRun is one retrieval into its destination: the client's time, the
+// cardinality, and the engine's own time of it (nil: none, engineNone
+// says why when the engine has a clock).
+type destRun struct {
+	ms         float64
+	rows       int64
+	engine     *dbms.EngineTime
+	engineNone string
+}
+
+// intoDestTimed is intoDest with the engine's own time read by clock
+// around the timed statement (a nil clock reads none).
+func intoDestTimed(ctx context.Context, e dbms.Engine, clock *engineClock, sql string, cols []dbms.Column, dest string) (destRun, error) {
 	if dest == results.DestRelation {
 		if err := e.DropTable(ctx, resultTable); err != nil {
-			return 0, 0, fmt.Errorf("drop result relation: %w", err)
+			return destRun{}, fmt.Errorf("drop result relation: %w", err)
 		}
 	}
 	var stmt func() (int64, error)
@@ -32,19 +49,21 @@ func intoDest(ctx context.Context, e dbms.Engine, sql string, cols []dbms.Column
 	case results.DestClient:
 		stmt = func() (int64, error) { return e.QueryCount(ctx, sql) }
 	default:
-		return 0, 0, fmt.Errorf("unknown destination %q", dest)
+		return destRun{}, fmt.Errorf("unknown destination %q", dest)
 	}
-	ms, rows, err := timed(ctx, stmt)
+	var x destRun
+	var err error
+	x.ms, x.rows, x.engine, x.engineNone, err = clock.around(ctx, sql, func() (float64, int64, error) { return timed(ctx, stmt) })
 	if err != nil || dest != results.DestRelation {
-		return ms, rows, err
+		return x, err
 	}
-	if rows, err = countOf(ctx, e, "SELECT COUNT(*) FROM "+resultTable); err != nil {
-		return ms, 0, fmt.Errorf("count result relation: %w", err)
+	if x.rows, err = countOf(ctx, e, "SELECT COUNT(*) FROM "+resultTable); err != nil {
+		return x, fmt.Errorf("count result relation: %w", err)
 	}
 	if err := e.DropTable(ctx, resultTable); err != nil {
-		return ms, rows, fmt.Errorf("drop result relation: %w", err)
+		return x, fmt.Errorf("drop result relation: %w", err)
 	}
-	return ms, rows, nil
+	return x, nil
 }
 
 // countOf runs a one-value COUNT query.

@@ -98,9 +98,9 @@ type wisconsinRun struct {
 	pr                      *progress.Printer
 	info                    dbms.Info
 	ttp                     *wisconsinTTP // nil without --protocol ttp
-	// engineTimer reads the engine's own time of each timed statement
-	// (nil: none, and res.EngineTime says why).
-	engineTimer dbms.EngineTimer
+	// clock reads the engine's own time of each timed statement (nil:
+	// none, and res.EngineTime says why).
+	clock *engineClock
 	// units are the query results (wisconsin_resume.go); done what a
 	// resumed run completed before it stopped (nil for a new run).
 	units *units
@@ -222,7 +222,7 @@ func (r *wisconsinRun) queryAt(ctx context.Context, data *w.Data, q w.Query, des
 	var es engineSamples
 	err := r.repetitions(ctx, data, q, dest, &qr, &es)
 	r.ttpEnd()
-	if r.engineTimer != nil {
+	if r.clock != nil {
 		qr.Engine, qr.EngineNone = es.result()
 	}
 	// Whatever stopped the repetitions, what they measured is kept.

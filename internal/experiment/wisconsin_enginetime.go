@@ -2,7 +2,6 @@ package experiment
 
 import (
 	"context"
-	"fmt"
 
 	"github.com/dbgauge/dbgauge/internal/dbms"
 	"github.com/dbgauge/dbgauge/internal/results"
@@ -14,39 +13,22 @@ import (
 // statements, so a reconnect (a cold execution, a cancelled statement)
 // readies the new session too.
 func (r *wisconsinRun) startEngineTime(ctx context.Context) error {
+	off := ""
 	switch {
 	case r.plan.NoEngineTime:
-		r.res.EngineTime = &results.EngineTiming{None: "--engine-time=false"}
-		return nil
+		off = noEngineTime
 	case r.plan.Protocol:
-		r.res.EngineTime = &results.EngineTiming{None: "with --protocol ttp the protocol's computed time (the query process's own CPU and I/O time) stands for the engine's"}
-		return nil
+		off = "with --protocol ttp the protocol's computed time (the query process's own CPU and I/O time) stands for the engine's"
 	}
-	et, ok := r.e.(dbms.EngineTimer)
-	if !ok {
-		why := r.e.Name() + " reports no time of its own per statement"
-		if tl, ok := r.e.(dbms.EngineTimeless); ok {
-			why = tl.NoEngineTime()
-		}
-		r.res.EngineTime = &results.EngineTiming{None: why}
-		return nil
-	}
-	src, err := et.EngineTiming(ctx)
+	first := r.res.EngineTime == nil
+	clock, timing, err := startEngineClock(ctx, r.e, off)
 	if err != nil {
-		if c := dbms.Classify(err); c.Transient() || c == dbms.Timeout {
-			return fmt.Errorf("ready the engine's own timing: %w", err)
-		}
-		// The engine could tell, but not on this server as it runs: the
-		// run times without, and says how to get it.
-		r.res.EngineTime = &results.EngineTiming{None: err.Error()}
-		r.engineTimer = nil
-		return nil
+		return err
 	}
-	if r.engineTimer == nil {
-		r.pr.Line("engine time from %s", src.Name)
+	if first && clock != nil {
+		r.pr.Line("engine time from %s", timing.Source)
 	}
-	r.res.EngineTime = &results.EngineTiming{Source: src.Name, Planning: src.Planning, Separate: src.Separate, Note: src.Note}
-	r.engineTimer = et
+	r.clock, r.res.EngineTime = clock, timing
 	return nil
 }
 
@@ -97,31 +79,4 @@ func (s *engineSamples) result() (*results.EngineTimes, string) {
 		et.PlanMS, et.PlanSamplesMS = &p, s.plan
 	}
 	return et, ""
-}
-
-// engineTimed runs statement, the timed call, between the engine
-// timer's calls, which stay outside the client's timed region. The
-// engine's time is nil, with the reason, when it could not be read.
-func (r *wisconsinRun) engineTimed(ctx context.Context, stmt string, statement func() (float64, int64, error)) (ms float64, rows int64, t *dbms.EngineTime, none string, err error) {
-	et := r.engineTimer
-	if et == nil {
-		ms, rows, err = statement()
-		return ms, rows, nil, "", err
-	}
-	if berr := et.BeforeStatement(ctx); berr != nil {
-		ms, rows, err = statement()
-		return ms, rows, nil, fmt.Sprintf("the engine's time could not be read: %v", berr), err
-	}
-	ms, rows, err = statement()
-	if err != nil {
-		return ms, rows, nil, "", err
-	}
-	got, ok, aerr := et.AfterStatement(ctx, stmt)
-	switch {
-	case aerr != nil:
-		return ms, rows, nil, fmt.Sprintf("the engine's time could not be read: %v", aerr), nil
-	case !ok:
-		return ms, rows, nil, "the engine's record could not be attributed to the timed execution alone (another statement ran meanwhile, or a second execution would change the data)", nil
-	}
-	return ms, rows, &got, "", nil
 }

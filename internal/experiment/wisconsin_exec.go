@@ -120,7 +120,7 @@ func (r *wisconsinRun) timed(parent context.Context, st w.Stmt, dest string) (ex
 		if st.Timed != "" {
 			engineStmt = st.Timed
 		}
-		ex.ms, ex.rows, ex.engine, ex.engineNone, err = r.engineTimed(parent, engineStmt, func() (float64, int64, error) {
+		ex.ms, ex.rows, ex.engine, ex.engineNone, err = r.clock.around(parent, engineStmt, func() (float64, int64, error) {
 			return timed(parent, func() (int64, error) { return statement(ctx) })
 		})
 	}

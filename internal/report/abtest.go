@@ -180,6 +180,9 @@ func dash(s string) string {
 func ABTestText(r *results.ABTestResults) []byte {
 	var b bytes.Buffer
 	abTable(r, false).Text(&b)
+	if t := ABTestEngineTable(r); t != nil {
+		t.Text(&b)
+	}
 	return b.Bytes()
 }
 

@@ -25,6 +25,10 @@ type ABTestResults struct {
 	Organize   []ABOrganize `json:"organize,omitempty"`
 	Queries    []ABQuery    `json:"queries"`
 	CacheFlush *CacheFlush  `json:"cache_flush,omitempty"`
+	// EngineTimeA and EngineTimeB say where each variant's engine times
+	// come from, or why there are none.
+	EngineTimeA *EngineTiming `json:"engine_time_a,omitempty"`
+	EngineTimeB *EngineTiming `json:"engine_time_b,omitempty"`
 }
 
 // ABVariant is one side of the comparison.
@@ -78,6 +82,15 @@ type ABCacheRun struct {
 	// executions per second.
 	RateAPerS float64 `json:"rate_a_per_s"`
 	RateBPerS float64 `json:"rate_b_per_s"`
+	// AEngineMS and BEngineMS are the engines' own times of the pairs
+	// (ABTestResults.EngineTimeA and B say whose), and EngineComparison
+	// compares them as Comparison compares the client's: its rates and
+	// improvement are seed 004's, from the engines' times. Absent when a
+	// pair lacks them; EngineNone then says why.
+	AEngineMS        []float64           `json:"a_engine_ms,omitempty"`
+	BEngineMS        []float64           `json:"b_engine_ms,omitempty"`
+	EngineComparison *stats.ABComparison `json:"engine_comparison,omitempty"`
+	EngineNone       string              `json:"engine_none,omitempty"`
 }
 
 // Run returns q's run in cache mode c, nil when it was not run.

@@ -40,6 +40,9 @@ func (r *Run) abtestDoc(d *Doc) error {
 			d.Sections = append(d.Sections, Section{ID: "table-" + c, Title: fmt.Sprintf("Every query, %s cache", c), Table: t})
 		}
 	}
+	if t := report.ABTestEngineTable(a); t != nil {
+		d.Sections = append(d.Sections, Section{ID: "enginetime", Title: "The engines' own times", Table: t})
+	}
 	return err
 }
 
