@@ -74,7 +74,7 @@ func (f *abtestFlags) bind(fl *pflag.FlagSet) {
 	fl.StringVar(&f.server, "server", "", "directory of the private instance --db names ('dbgauge server start'): restarted before every cold execution to empty its cache")
 	fl.Var(f.seed, "seed", "seed of the data and of the query constants")
 	fl.BoolVar(&f.drop, "drop", false, "drop the Wisconsin relations at the end")
-	fl.BoolVar(&f.engineTime, "engine-time", true, "also compare the engines' own times of the pairs, where both engines report them (abtest.txt's second table, results.json's engine_comparison); --engine-time=false leaves them out")
+	bindEngineTime(fl, &f.engineTime, "compared as the client's are in abtest.txt's second table, where both engines report them")
 	fl.StringVar(&f.out, "out", "", "run directory (default runs/<UTC time>-abtest)")
 }
 

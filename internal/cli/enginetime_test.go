@@ -150,3 +150,31 @@ func TestABTestEngineTime(t *testing.T) {
 		})
 	}
 }
+
+// TestSizeSweepEngineTime: sizesweep reads the engine's own time of
+// every retrieve beside the client's (DuckDB's profiler) and reports its
+// median per size and method.
+func TestSizeSweepEngineTime(t *testing.T) {
+	dir := t.TempDir()
+	out := filepath.Join(dir, "run")
+	if code, _, stderr := run("sizesweep", "--db", "duckdb:"+filepath.Join(dir, "s.db"), "--sizes", "1000,2000", "--reps", "3", "--warmup", "1", "--out", out); code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	var res results.SizeSweepResults
+	b, _ := os.ReadFile(filepath.Join(out, "results.json"))
+	if err := json.Unmarshal(b, &res); err != nil {
+		t.Fatal(err)
+	}
+	if res.EngineTime == nil || res.EngineTime.Source != "duckdb profiling" {
+		t.Fatalf("engine_time %+v: want duckdb profiling", res.EngineTime)
+	}
+	for _, p := range res.Points {
+		if len(p.EngineMS) != len(p.TimesMS) || p.EngineSummary == nil || p.EngineSummary.Median <= 0 {
+			t.Errorf("N=%d %s: %d engine times for %d retrieves, summary %+v (%q)", p.Size, p.Access, len(p.EngineMS), len(p.TimesMS), p.EngineSummary, p.EngineNone)
+		}
+	}
+	txt, _ := os.ReadFile(filepath.Join(out, "sizesweep.txt"))
+	if !strings.Contains(string(txt), "_engine_median") || !strings.Contains(string(txt), "engine time from duckdb profiling") {
+		t.Errorf("sizesweep.txt lacks the engine column or its source:\n%s", txt)
+	}
+}

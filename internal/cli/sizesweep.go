@@ -12,13 +12,13 @@ import (
 
 // sizeSweepFlags are sizesweep's flags, typed: Set has validated each.
 type sizeSweepFlags struct {
-	db, out         string
-	sizes           *flagtype.List[int64]
-	access          *flagtype.List[string]
-	retrieve, basis *flagtype.Value[string]
-	reps, warmup    *flagtype.Value[int]
-	seed            *flagtype.Value[uint64]
-	keep            bool
+	db, out          string
+	sizes            *flagtype.List[int64]
+	access           *flagtype.List[string]
+	retrieve, basis  *flagtype.Value[string]
+	reps, warmup     *flagtype.Value[int]
+	seed             *flagtype.Value[uint64]
+	keep, engineTime bool
 }
 
 // sweepAccessOrder is the order methods are built, timed and reported in.
@@ -49,6 +49,7 @@ func (f *sizeSweepFlags) bind(fl *pflag.FlagSet) {
 	fl.Var(f.warmup, "warmup", "untimed retrieves per size and access method before the timed ones")
 	fl.Var(f.seed, "seed", "seed of the retrieves' constants")
 	fl.BoolVar(&f.keep, "keep", false, "keep the relations in the database (default: each size's are dropped once measured)")
+	bindEngineTime(fl, &f.engineTime, "sizesweep.txt's engine column and results.json's engine_ms per point")
 	fl.StringVar(&f.out, "out", "", "run directory (default runs/<UTC time>-sizesweep)")
 }
 
@@ -90,7 +91,7 @@ fetches a 1% range, as seed 003's selections do.`,
 // line naming the flag and the fix, nothing touched.
 func (f *sizeSweepFlags) plan() (experiment.SizeSweepPlan, error) {
 	p := experiment.SizeSweepPlan{Sizes: f.sizes.Values, Access: f.access.Values, Retrieve: f.retrieve.V, Basis: f.basis.V,
-		Reps: f.reps.V, Warmup: f.warmup.V, Keep: f.keep, Seed: f.seed.V}
+		Reps: f.reps.V, Warmup: f.warmup.V, Keep: f.keep, Seed: f.seed.V, NoEngineTime: !f.engineTime}
 	if p.Retrieve == experiment.RetrievePercent && p.Sizes[0] < 100 {
 		return p, usagef("--sizes: %d has no 1%% range; with --retrieve 1pct give sizes of at least 100", p.Sizes[0])
 	}

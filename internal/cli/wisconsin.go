@@ -69,7 +69,7 @@ func (f *wisconsinFlags) bind(fl *pflag.FlagSet) {
 	fl.Var(f.limit, "limit", "time limit of one execution; a query past it is reported as timed out and its other repetitions are skipped (0: none)")
 	fl.Var(f.protocol, "protocol", "none (wall clock only), or ttp: time every execution with the Tucson Timing Protocol and report its computed time beside the elapsed time (protocol.txt says how)")
 	fl.StringArrayVar(&f.session, "session", nil, "SQL run at the start of the session, repeatable (e.g. --session 'SET SESSION join_cache_level = 4')")
-	fl.BoolVar(&f.engineTime, "engine-time", true, "record the engine's own time of every execution beside the client's, where the engine reports it (PostgreSQL: pg_stat_statements, else EXPLAIN ANALYZE of a second execution; MariaDB: performance_schema; DuckDB: its profiler), and the time outside the engine; --engine-time=false leaves it out")
+	bindEngineTime(fl, &f.engineTime, "tables.txt's table 'Where the time goes', with the time outside the engine and the effective rates")
 }
 
 func init() {

@@ -39,10 +39,15 @@ type SizeSweepPlan struct {
 	// tables are dropped once it is measured, so a sweep never holds more
 	// than one size's worth.
 	Keep bool
+	// NoEngineTime leaves out the engine's own time of the retrieves.
+	NoEngineTime bool
 }
 
 type sizeSweepRun struct {
 	e    dbms.Engine
+	// clock reads the engine's own time of each retrieve (nil: none, and
+	// res.EngineTime says why).
+	clock *engineClock
 	plan SizeSweepPlan
 	run  *results.Run
 	res  *results.SizeSweepResults
@@ -78,7 +83,10 @@ func RunSizeSweep(ctx context.Context, s Setup, plan SizeSweepPlan, pr *progress
 	r.units, r.done, r.o = newUnits(s, o.run, &r.res.Header, pr), s.Resume, o
 	pr.Line("dbgauge sizesweep on %s %s: %s retrieves, sizes %v, access %v, %d reps (+%d warm-up), run directory %s",
 		o.man.Engine.Engine, o.man.Engine.Version, plan.Retrieve, plan.Sizes, plan.Access, plan.Reps, plan.Warmup, o.run.Dir)
-	runErr := r.measure(ctx)
+	runErr := r.startClock(ctx)
+	if runErr == nil {
+		runErr = r.measure(ctx)
+	}
 	if !plan.Keep && r.base != "" {
 		r.drop(context.WithoutCancel(ctx), r.base)
 	}
@@ -103,6 +111,9 @@ func (r *sizeSweepRun) measure(ctx context.Context) error {
 				// (a server that went away may have lost it).
 				err := r.o.reopen(ctx)
 				r.e, r.base, r.baseSize = r.o.e, "", 0
+				if err == nil {
+					err = r.startClock(ctx)
+				}
 				if err != nil {
 					return err
 				}
@@ -141,7 +152,7 @@ func (r *sizeSweepRun) timeSize(ctx context.Context, n int64, tables []sweepTabl
 	}
 	for w := 0; w < r.plan.Warmup; w++ {
 		for _, t := range tables {
-			if _, _, err := r.retrieve(ctx, t, r.key(n)); err != nil {
+			if _, _, _, err := r.retrieve(ctx, t, r.key(n)); err != nil {
 				return fmt.Errorf("%s warm-up: %w", t.access, err)
 			}
 		}
@@ -150,11 +161,14 @@ func (r *sizeSweepRun) timeSize(ctx context.Context, n int64, tables []sweepTabl
 		key := r.key(n)
 		for j := range tables {
 			i := (rep + j) % len(tables)
-			ms, rows, err := r.retrieve(ctx, tables[i], key)
+			ms, rows, eng, err := r.retrieve(ctx, tables[i], key)
 			if err != nil {
 				return fmt.Errorf("%s rep %d: %w", tables[i].access, rep+1, err)
 			}
 			pts[i].TimesMS = append(pts[i].TimesMS, ms)
+			if r.clock != nil {
+				addEngineTime(pts[i], eng)
+			}
 			pts[i].Keys = append(pts[i].Keys, key)
 			r.run.Journal().Append(results.SizeSweepRetrieve{Size: n, Access: tables[i].access, Rep: rep + 1, Key: key, MS: ms, Rows: rows})
 			r.pr.Live("N=%d rep %d/%d %s: %.3f ms", n, rep+1, r.plan.Reps, tables[i].access, ms)
@@ -178,17 +192,45 @@ func (r *sizeSweepRun) key(n int64) int64 {
 }
 
 // retrieve times one statement, the only thing inside the timed region:
-// every row is fetched to the client, then the count is checked.
-func (r *sizeSweepRun) retrieve(ctx context.Context, t sweepTable, key int64) (float64, int64, error) {
+// every row is fetched to the client, then the count is checked. The
+// engine's own time of it is read around it, outside the timed region.
+func (r *sizeSweepRun) retrieve(ctx context.Context, t sweepTable, key int64) (float64, int64, destRun, error) {
 	sql, want := t.retrieve(r.plan.Retrieve, key)
-	ms, rows, err := timed(ctx, func() (int64, error) { return r.e.QueryCount(ctx, sql) })
+	var x destRun
+	var err error
+	x.ms, x.rows, x.engine, x.engineNone, err = r.clock.around(ctx, sql, func() (float64, int64, error) {
+		return timed(ctx, func() (int64, error) { return r.e.QueryCount(ctx, sql) })
+	})
 	if err != nil {
-		return 0, 0, err
+		return 0, 0, x, err
 	}
-	if rows != want {
-		return 0, 0, fmt.Errorf("%s returned %d rows, expected %d: the engine answered a different query", sql, rows, want)
+	if x.rows != want {
+		return 0, 0, x, fmt.Errorf("%s returned %d rows, expected %d: the engine answered a different query", sql, x.rows, want)
 	}
-	return ms, rows, nil
+	return x.ms, x.rows, x, nil
+}
+
+// addEngineTime records a repetition's engine time in p; one repetition
+// without leaves the point without engine times, and says why.
+func addEngineTime(p *results.SizeSweepPoint, x destRun) {
+	switch {
+	case p.EngineNone != "":
+	case x.engine == nil:
+		p.EngineMS, p.EngineNone = nil, x.engineNone
+	default:
+		p.EngineMS = append(p.EngineMS, x.engine.TotalMS)
+	}
+}
+
+// startClock readies the engine's own timing of the session's retrieves.
+func (r *sizeSweepRun) startClock(ctx context.Context) error {
+	off := ""
+	if r.plan.NoEngineTime {
+		off = noEngineTime
+	}
+	clock, timing, err := startEngineClock(ctx, r.e, off)
+	r.clock, r.res.EngineTime = clock, timing
+	return err
 }
 
 // explain returns the engine's plan of sql, "" when it cannot show one; a

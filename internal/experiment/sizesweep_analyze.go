@@ -16,7 +16,12 @@ import (
 // computed (too few sizes, a failed run) is a note, not an error.
 func (r *sizeSweepRun) analyze() {
 	for i := range r.res.Points {
-		r.res.Points[i].Summary = stats.Summarize(r.res.Points[i].TimesMS)
+		p := &r.res.Points[i]
+		p.Summary = stats.Summarize(p.TimesMS)
+		if len(p.EngineMS) > 0 && len(p.EngineMS) == len(p.TimesMS) {
+			s := stats.Summarize(p.EngineMS)
+			p.EngineSummary = &s
+		}
 	}
 	a := &results.SizeSweepAnalysis{}
 	note := func(format string, args ...any) { a.Notes = append(a.Notes, fmt.Sprintf(format, args...)) }

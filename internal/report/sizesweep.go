@@ -54,25 +54,42 @@ func sweepTimesTable(r *results.SizeSweepResults) *Table {
 			sweepRetrieve(r), r.Engine, r.EngineVersion, r.Reps, r.Warmup),
 		"times in ms: mean (the seed's average) and median; none scans unique2, clustered reads unique2 through its clustered index, nonclustered unique1 through a secondary index",
 	}}
+	engine := r.EngineTime != nil && r.EngineTime.None == ""
 	head := []string{"size"}
 	for _, a := range r.Access {
 		head = append(head, a+"_mean", a+"_median")
+		if engine {
+			head = append(head, a+"_engine_median")
+		}
 	}
 	t.Rows = append(t.Rows, head)
 	for _, n := range r.Sizes {
 		row := []string{strconv.FormatInt(n, 10)}
 		any := false
 		for _, a := range r.Access {
-			if p := sweepPoint(r, n, a); p != nil && p.Summary.N > 0 {
+			p := sweepPoint(r, n, a)
+			if p != nil && p.Summary.N > 0 {
 				row = append(row, ms(p.Summary.Mean), ms(p.Summary.Median))
 				any = true
 			} else {
 				row = append(row, "-", "-")
 			}
+			if engine {
+				cell := "-"
+				if p != nil && p.EngineSummary != nil {
+					cell = ms(p.EngineSummary.Median)
+				} else if p != nil && p.EngineNone != "" {
+					t.Notes = append(t.Notes, fmt.Sprintf("N=%d %s: no engine time: %s", n, a, p.EngineNone))
+				}
+				row = append(row, cell)
+			}
 		}
 		if any {
 			t.Rows = append(t.Rows, row)
 		}
+	}
+	if et := r.EngineTime; et != nil {
+		t.Notes = append(t.Notes, engineTimingLine(et)+" (docs/wisconsin.md §8): the engine's own time of each retrieve, its median per size and method")
 	}
 	if !r.Complete && r.Error != "" {
 		t.Notes = append(t.Notes, "INCOMPLETE: "+r.Error)

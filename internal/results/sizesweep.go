@@ -29,6 +29,9 @@ type SizeSweepResults struct {
 	Loads    []LoadResult       `json:"loads,omitempty"`
 	Points   []SizeSweepPoint   `json:"points"`
 	Analysis *SizeSweepAnalysis `json:"analysis,omitempty"`
+	// EngineTime says where the engine's own times of the retrieves come
+	// from, or why there are none.
+	EngineTime *EngineTiming `json:"engine_time,omitempty"`
 }
 
 // SizeSweepPoint is one size under one access method.
@@ -46,7 +49,15 @@ type SizeSweepPoint struct {
 	TimesMS []float64     `json:"times_ms"`
 	Keys    []int64       `json:"keys"`
 	Summary stats.Summary `json:"summary_ms"`
+	// EngineMS are the engine's own times of the repetitions, one per
+	// TimesMS (SizeSweepResults.EngineTime says whose), summarised in
+	// EngineSummary; absent when a repetition lacked one, and EngineNone
+	// says why.
+	EngineMS      []float64      `json:"engine_ms,omitempty"`
+	EngineSummary *stats.Summary `json:"engine_summary_ms,omitempty"`
+	EngineNone    string         `json:"engine_none,omitempty"`
 }
+
 
 // SizeSweepAnalysis is what the times say (seed 004 Test 2).
 type SizeSweepAnalysis struct {
