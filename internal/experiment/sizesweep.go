@@ -44,15 +44,15 @@ type SizeSweepPlan struct {
 }
 
 type sizeSweepRun struct {
-	e    dbms.Engine
+	e dbms.Engine
 	// clock reads the engine's own time of each retrieve (nil: none, and
 	// res.EngineTime says why).
 	clock *engineClock
-	plan SizeSweepPlan
-	run  *results.Run
-	res  *results.SizeSweepResults
-	pr   *progress.Printer
-	rng  *rand.Rand
+	plan  SizeSweepPlan
+	run   *results.Run
+	res   *results.SizeSweepResults
+	pr    *progress.Printer
+	rng   *rand.Rand
 	// base is the generated TENKTUP1 the current sizes are cut from.
 	base     string
 	baseSize int64

@@ -58,7 +58,6 @@ type SizeSweepPoint struct {
 	EngineNone    string         `json:"engine_none,omitempty"`
 }
 
-
 // SizeSweepAnalysis is what the times say (seed 004 Test 2).
 type SizeSweepAnalysis struct {
 	// NoIndexFit is time = intercept + slope x size for the scans, ms and
