@@ -178,3 +178,28 @@ func TestSizeSweepEngineTime(t *testing.T) {
 		t.Errorf("sizesweep.txt lacks the engine column or its source:\n%s", txt)
 	}
 }
+
+// TestSpeedupEngineTime: speedup reads the engine's own time of every
+// repetition at every degree of parallelism (DuckDB's profiler).
+func TestSpeedupEngineTime(t *testing.T) {
+	dir := t.TempDir()
+	out := filepath.Join(dir, "run")
+	if code, _, stderr := run("speedup", "--db", "duckdb:"+filepath.Join(dir, "s.db"), "--parallelism", "1,2", "--size", "1000", "--reps", "2", "--out", out); code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	var res results.SpeedupResults
+	b, _ := os.ReadFile(filepath.Join(out, "results.json"))
+	if err := json.Unmarshal(b, &res); err != nil {
+		t.Fatal(err)
+	}
+	if res.Speedup == nil || len(res.Speedup.Curves) == 0 {
+		t.Fatalf("no speedup curves: %+v", res.Speedup)
+	}
+	for _, c := range res.Speedup.Curves {
+		for _, p := range c.Points {
+			if len(p.EngineMS) != len(p.TimesMS) || p.EngineMedianMS <= 0 || p.EngineNone != "" {
+				t.Errorf("%s p=%d: %d engine times for %d repetitions, median %.3f (%q)", c.Class, p.X, len(p.EngineMS), len(p.TimesMS), p.EngineMedianMS, p.EngineNone)
+			}
+		}
+	}
+}

@@ -22,6 +22,7 @@ type speedupFlags struct {
 	dest              *flagtype.Value[string]
 	seed              *flagtype.Value[uint64]
 	ref, sweepP, reps *flagtype.Value[int]
+	engineTime        bool
 }
 
 // newSpeedupFlags are the defaults.
@@ -72,6 +73,7 @@ func (f *speedupFlags) bind(fl *pflag.FlagSet) {
 	fl.Var(f.sweepP, "sweep-p", "the fixed p of --memory-sweep (default --ref, or 1 without --parallelism)")
 	fl.Var(f.pageSizes, "page-sizes", "page sizes in bytes or KiB (e.g. 1KiB,2KiB,4KiB,8KiB,16KiB,32KiB): SQLite and Firebird")
 	fl.Var(f.dest, "dest", "where each result goes: relation (stored with CREATE TABLE AS) or count (COUNT(*) inside the engine)")
+	bindEngineTime(fl, &f.engineTime, "speedup.csv's engine_median_ms and results.json's engine_ms per point")
 	fl.Var(f.seed, "seed", "seed of the data and of the query constants")
 	fl.StringVar(&f.out, "out", "", "run directory (default runs/<UTC time>-speedup)")
 }
@@ -114,7 +116,7 @@ Firebird) beside --db and removes it afterwards.`,
 // Set, and refuses what involves several flags or the outside world: one
 // line naming the flag and the fix, nothing touched.
 func (f *speedupFlags) plan() (experiment.SpeedupPlan, error) {
-	p := experiment.SpeedupPlan{Dest: f.dest.V, Memory: f.memory.V, MemorySweep: f.sweep.Values, PageSizes: f.pageSizes.Values,
+	p := experiment.SpeedupPlan{Dest: f.dest.V, NoEngineTime: !f.engineTime, Memory: f.memory.V, MemorySweep: f.sweep.Values, PageSizes: f.pageSizes.Values,
 		Size: f.size.V, Reps: f.reps.V, Seed: f.seed.V}
 	if !f.parallelism.IsSet() && !f.sweep.IsSet() && !f.pageSizes.IsSet() {
 		return p, usagef("give what to vary: --parallelism LIST (e.g. 1,2,4), --memory-sweep LIST or --page-sizes LIST")

@@ -40,6 +40,19 @@ func startEngineClock(ctx context.Context, e dbms.Engine, off string) (*engineCl
 	return &engineClock{et}, &results.EngineTiming{Source: src.Name, Planning: src.Planning, Separate: src.Separate, Note: src.Note}, nil
 }
 
+// addEngineTime records a repetition's engine time in samples, or why
+// it has none in none: one repetition without leaves no engine times at
+// all (they would not be the repetitions').
+func addEngineTime(samples *[]float64, none *string, x destRun) {
+	switch {
+	case *none != "":
+	case x.engine == nil:
+		*samples, *none = nil, x.engineNone
+	default:
+		*samples = append(*samples, x.engine.TotalMS)
+	}
+}
+
 // noEngineTime is why --engine-time=false runs have none.
 const noEngineTime = "--engine-time=false"
 

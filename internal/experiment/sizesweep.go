@@ -167,7 +167,7 @@ func (r *sizeSweepRun) timeSize(ctx context.Context, n int64, tables []sweepTabl
 			}
 			pts[i].TimesMS = append(pts[i].TimesMS, ms)
 			if r.clock != nil {
-				addEngineTime(pts[i], eng)
+				addEngineTime(&pts[i].EngineMS, &pts[i].EngineNone, eng)
 			}
 			pts[i].Keys = append(pts[i].Keys, key)
 			r.run.Journal().Append(results.SizeSweepRetrieve{Size: n, Access: tables[i].access, Rep: rep + 1, Key: key, MS: ms, Rows: rows})
@@ -208,18 +208,6 @@ func (r *sizeSweepRun) retrieve(ctx context.Context, t sweepTable, key int64) (f
 		return 0, 0, x, fmt.Errorf("%s returned %d rows, expected %d: the engine answered a different query", sql, x.rows, want)
 	}
 	return x.ms, x.rows, x, nil
-}
-
-// addEngineTime records a repetition's engine time in p; one repetition
-// without leaves the point without engine times, and says why.
-func addEngineTime(p *results.SizeSweepPoint, x destRun) {
-	switch {
-	case p.EngineNone != "":
-	case x.engine == nil:
-		p.EngineMS, p.EngineNone = nil, x.engineNone
-	default:
-		p.EngineMS = append(p.EngineMS, x.engine.TotalMS)
-	}
 }
 
 // startClock readies the engine's own timing of the session's retrieves.

@@ -33,6 +33,8 @@ type SpeedupPlan struct {
 	// Dest is where each result goes: results.DestRelation (stored, the
 	// seeds' way and the default) or results.DestCount.
 	Dest string
+	// NoEngineTime leaves out the engine's own time of the repetitions.
+	NoEngineTime bool
 }
 
 type speedupRun struct {

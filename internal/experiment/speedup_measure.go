@@ -123,19 +123,32 @@ func (r *speedupRun) measurePoint(ctx context.Context, e dbms.Engine, q speedupQ
 		return fail(fmt.Errorf("warm-up: %w", err))
 	}
 	pt.WorkersPlanned, pt.WorkersLaunched, pt.HashBatches, pt.TempBytes = facts.WorkersPlanned, facts.WorkersLaunched, facts.HashBatches, temp
+	off := ""
+	if r.plan.NoEngineTime {
+		off = noEngineTime
+	}
+	clock, timing, err := startEngineClock(ctx, e, off)
+	if err != nil {
+		return fail(err)
+	}
+	pt.EngineNone = timing.None
 	for i := 0; i < r.plan.Reps; i++ {
-		ms, n, err := intoDest(ctx, e, q.sql, q.columns, r.plan.Dest)
+		x, err := intoDestTimed(ctx, e, clock, q.sql, q.columns, r.plan.Dest)
 		if err != nil {
 			return fail(err)
 		}
-		if n != q.expected {
-			return fail(fmt.Errorf("%d rows, expected %d: the engine answered a different query", n, q.expected))
+		if x.rows != q.expected {
+			return fail(fmt.Errorf("%d rows, expected %d: the engine answered a different query", x.rows, q.expected))
 		}
-		pt.TimesMS = append(pt.TimesMS, ms)
-		pt.Rows = n
+		pt.TimesMS = append(pt.TimesMS, x.ms)
+		pt.Rows = x.rows
+		addEngineTime(&pt.EngineMS, &pt.EngineNone, x)
 	}
 	s := stats.Summarize(pt.TimesMS)
 	pt.MedianMS, pt.MinMS, pt.MaxMS = s.Median, s.Min, s.Max
+	if len(pt.EngineMS) > 0 {
+		pt.EngineMedianMS = stats.Median(pt.EngineMS)
+	}
 	pt.RSD = stats.RSD(pt.TimesMS)
 	r.run.Journal().Append(results.SpeedupPointEntry{Query: q.label(), Point: pt})
 	extra := ""

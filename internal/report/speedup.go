@@ -180,7 +180,7 @@ func sortedKeys(m map[string]string) []string {
 // speedupLong is every point with its detail.
 func speedupLong(part *results.SpeedupPart) *Table {
 	t := &Table{}
-	t.Rows = append(t.Rows, []string{"part", "query", "organization", "attribute", part.Variable, "median_ms", "min_ms", "max_ms", "rsd",
+	t.Rows = append(t.Rows, []string{"part", "query", "organization", "attribute", part.Variable, "median_ms", "min_ms", "max_ms", "rsd", "engine_median_ms",
 		"speedup", "ideal", "workers_launched", "workers_planned", "hash_batches", "temp_bytes", "page_bytes", "rows", "settings", "error"})
 	for _, c := range part.Curves {
 		for i := range c.Points {
@@ -192,12 +192,15 @@ func speedupLong(part *results.SpeedupPart) *Table {
 					id = strconv.FormatFloat(pt.Ideal, 'f', 2, 64)
 				}
 			}
-			pb := "-"
+			pb, eng := "-", "-"
 			if pt.PageBytes > 0 {
 				pb = strconv.FormatInt(pt.PageBytes, 10)
 			}
+			if len(pt.EngineMS) > 0 {
+				eng = ms(pt.EngineMedianMS)
+			}
 			t.Rows = append(t.Rows, []string{part.Variable, curveClass(c), c.Org, c.Attribute, strconv.FormatInt(pt.X, 10),
-				ms(pt.MedianMS), ms(pt.MinMS), ms(pt.MaxMS), strconv.FormatFloat(pt.RSD, 'f', 3, 64), sp, id,
+				ms(pt.MedianMS), ms(pt.MinMS), ms(pt.MaxMS), strconv.FormatFloat(pt.RSD, 'f', 3, 64), eng, sp, id,
 				intCell(pt, func(p *results.SpeedupPoint) int64 { return int64(p.WorkersLaunched) }),
 				intCell(pt, func(p *results.SpeedupPoint) int64 { return int64(p.WorkersPlanned) }),
 				intCell(pt, func(p *results.SpeedupPoint) int64 { return int64(p.HashBatches) }),

@@ -86,4 +86,11 @@ type SpeedupPoint struct {
 	// PageBytes is the page size the database really has (page sizes).
 	PageBytes int64  `json:"page_bytes,omitempty"`
 	Error     string `json:"error,omitempty"`
+	// EngineMS are the engine's own times of the repetitions, one per
+	// TimesMS, and EngineMedianMS their median (docs/wisconsin.md §8);
+	// EngineNone says why there are none (the engine keeps none, a
+	// repetition's record could not be read, --engine-time=false).
+	EngineMS       []float64 `json:"engine_ms,omitempty"`
+	EngineMedianMS float64   `json:"engine_median_ms,omitempty"`
+	EngineNone     string    `json:"engine_none,omitempty"`
 }
