@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
@@ -48,16 +47,7 @@ func TestWisconsinEngineTime(t *testing.T) {
 				db = "sqlite:" + filepath.Join(dir, "w.db")
 			}
 			out := filepath.Join(dir, "run")
-			args := append([]string{"wisconsin", "--db", db, "--size", "1000", "--reps", "3", "--queries", "1,2,9,26", "--org", "heap", "--dest", "relation,client", "--out", out}, tc.args...)
-			code, _, stderr := run(args...)
-			if code != 0 {
-				t.Fatalf("exit %d: %s", code, stderr)
-			}
-			var res results.WisconsinResults
-			b, _ := os.ReadFile(filepath.Join(out, "results.json"))
-			if err := json.Unmarshal(b, &res); err != nil {
-				t.Fatal(err)
-			}
+			res := runFor[results.WisconsinResults](t, out, append([]string{"wisconsin", "--db", db, "--size", "1000", "--reps", "3", "--queries", "1,2,9,26", "--org", "heap", "--dest", "relation,client"}, tc.args...)...)
 			et := res.EngineTime
 			if et == nil || et.Source != tc.source || !strings.Contains(et.None, tc.none) || (tc.none == "") != (et.None == "") {
 				t.Fatalf("engine_time %+v: want source %q, none %q", et, tc.source, tc.none)
@@ -113,14 +103,7 @@ func TestABTestEngineTime(t *testing.T) {
 				db = servertest.Start(t, "postgres", server.Options{}).URL
 			}
 			out := filepath.Join(dir, "run")
-			if code, _, stderr := run("abtest", "--db", db, "--a-session", "SELECT 1", "--b-session", "SELECT 2", "--wisconsin", "1,9", "--size", "1000", "--reps", "3", "--dest", "client", "--out", out); code != 0 {
-				t.Fatalf("exit %d: %s", code, stderr)
-			}
-			var res results.ABTestResults
-			b, _ := os.ReadFile(filepath.Join(out, "results.json"))
-			if err := json.Unmarshal(b, &res); err != nil {
-				t.Fatal(err)
-			}
+			res := runFor[results.ABTestResults](t, out, "abtest", "--db", db, "--a-session", "SELECT 1", "--b-session", "SELECT 2", "--wisconsin", "1,9", "--size", "1000", "--reps", "3", "--dest", "client")
 			if res.EngineTimeA == nil || res.EngineTimeB == nil || !strings.Contains(res.EngineTimeA.None, tc.none) || (tc.none == "") != (res.EngineTimeA.None == "") {
 				t.Fatalf("engine times A %+v, B %+v: want none %q", res.EngineTimeA, res.EngineTimeB, tc.none)
 			}
@@ -157,14 +140,7 @@ func TestABTestEngineTime(t *testing.T) {
 func TestSizeSweepEngineTime(t *testing.T) {
 	dir := t.TempDir()
 	out := filepath.Join(dir, "run")
-	if code, _, stderr := run("sizesweep", "--db", "duckdb:"+filepath.Join(dir, "s.db"), "--sizes", "1000,2000", "--reps", "3", "--warmup", "1", "--out", out); code != 0 {
-		t.Fatalf("exit %d: %s", code, stderr)
-	}
-	var res results.SizeSweepResults
-	b, _ := os.ReadFile(filepath.Join(out, "results.json"))
-	if err := json.Unmarshal(b, &res); err != nil {
-		t.Fatal(err)
-	}
+	res := runFor[results.SizeSweepResults](t, out, "sizesweep", "--db", "duckdb:"+filepath.Join(dir, "s.db"), "--sizes", "1000,2000", "--reps", "3", "--warmup", "1")
 	if res.EngineTime == nil || res.EngineTime.Source != "duckdb profiling" {
 		t.Fatalf("engine_time %+v: want duckdb profiling", res.EngineTime)
 	}
@@ -184,14 +160,7 @@ func TestSizeSweepEngineTime(t *testing.T) {
 func TestSpeedupEngineTime(t *testing.T) {
 	dir := t.TempDir()
 	out := filepath.Join(dir, "run")
-	if code, _, stderr := run("speedup", "--db", "duckdb:"+filepath.Join(dir, "s.db"), "--parallelism", "1,2", "--size", "1000", "--reps", "2", "--out", out); code != 0 {
-		t.Fatalf("exit %d: %s", code, stderr)
-	}
-	var res results.SpeedupResults
-	b, _ := os.ReadFile(filepath.Join(out, "results.json"))
-	if err := json.Unmarshal(b, &res); err != nil {
-		t.Fatal(err)
-	}
+	res := runFor[results.SpeedupResults](t, out, "speedup", "--db", "duckdb:"+filepath.Join(dir, "s.db"), "--parallelism", "1,2", "--size", "1000", "--reps", "2")
 	if res.Speedup == nil || len(res.Speedup.Curves) == 0 {
 		t.Fatalf("no speedup curves: %+v", res.Speedup)
 	}
@@ -202,4 +171,14 @@ func TestSpeedupEngineTime(t *testing.T) {
 			}
 		}
 	}
+}
+
+// runFor runs dbgauge with args into the run directory out, which must
+// succeed, and returns its results.json.
+func runFor[T any](t *testing.T, out string, args ...string) T {
+	t.Helper()
+	if code, _, stderr := run(append(args, "--out", out)...); code != 0 {
+		t.Fatalf("dbgauge %v: exit %d: %s", args, code, stderr)
+	}
+	return readJSON[T](t, filepath.Join(out, "results.json"))
 }
