@@ -154,7 +154,9 @@ func TestFormLaunchesRuns(t *testing.T) {
 
 	t.Run("same-as-command-line", func(t *testing.T) {
 		h, dir := formUI(t, bin, false)
-		flags := []string{"size", "1000", "reps", "2"}
+		// engine-time is a checkbox ticked by default: a browser posts it
+		// (an unticked one is not posted, and means false).
+		flags := []string{"size", "1000", "reps", "2", "engine-time", "true"}
 		rel := launch(t, h, "wisconsin", flags...)
 		if j := waitJob(t, h, rel); j.ExitCode != 0 {
 			t.Fatalf("the launched run: exit code %d\n%s", j.ExitCode, strings.Join(j.Lines, "\n"))

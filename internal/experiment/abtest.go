@@ -122,9 +122,7 @@ func RunABTest(ctx context.Context, s Setup, plan ABTestPlan, pr *progress.Print
 		return abandon(fmt.Errorf("variant B: read %s version and settings: %w", b.e.Name(), err))
 	}
 	for _, v := range []*abVariant{a, b} {
-		if plan.NoEngineTime {
-			v.noClock = noEngineTime
-		}
+		v.noClock = engineOff(plan.NoEngineTime)
 		if err := v.setup(ctx); err != nil {
 			return abandon(dbms.Wrap(dbms.BadInput, err))
 		}
@@ -191,10 +189,16 @@ func (v *abVariant) setup(ctx context.Context) error {
 			return fmt.Errorf("variant %s: session statement %q: %w", v.name, s, err)
 		}
 	}
-	var err error
-	if v.clock, v.timing, err = startEngineClock(ctx, v.e, v.noClock); err != nil {
+	clock, timing, err := startEngineClock(ctx, v.e, v.noClock)
+	if err != nil {
 		return fmt.Errorf("variant %s: %w", v.name, err)
 	}
+	if v.timing == nil {
+		v.timing = timing
+	} else if !sameTiming(v.timing, timing) {
+		clock = nil // a new session that times otherwise: the rest has none
+	}
+	v.clock = clock
 	return nil
 }
 

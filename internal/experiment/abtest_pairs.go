@@ -1,6 +1,7 @@
 package experiment
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 
@@ -72,7 +73,7 @@ func (r *abRun) pairs(ctx context.Context, q results.ABQuery, cache string, stmt
 					}
 				}
 				for j, v := range []*abVariant{r.a, r.b} {
-					x, err := r.execute(ctx, v, sql, cols, cold)
+					x, err := r.execute(ctx, v, sql, cols, cold, true)
 					r.journal(q, cache, "pair", i, v, x.ms, x.rows, err)
 					if err != nil {
 						where = fmt.Sprintf("pair %d on %s", i+1, v.name)
@@ -118,17 +119,17 @@ func (r *abRun) pairs(ctx context.Context, q results.ABQuery, cache string, stmt
 // record that could not be read, a pair taken back from the journal of a
 // resumed run) leaves the query without engine times, and says why.
 func (r *abRun) engineTimes(run *results.ABCacheRun, eng [2]destRun, restored bool) {
-	if r.a.clock == nil || r.b.clock == nil || run.EngineNone != "" {
-		return
+	if r.res.EngineTimeA.None != "" || r.res.EngineTimeB.None != "" || run.EngineNone != "" {
+		return // no engine times at all (the run says why), or no more for this query
 	}
 	why := ""
 	switch {
 	case restored:
 		why = "pairs taken back from the first part of a resumed run carry no engine time"
 	case eng[0].engine == nil:
-		why = "A: " + eng[0].engineNone
+		why = "A: " + cmp.Or(eng[0].engineNone, clockLost)
 	case eng[1].engine == nil:
-		why = "B: " + eng[1].engineNone
+		why = "B: " + cmp.Or(eng[1].engineNone, clockLost)
 	}
 	if why != "" {
 		run.AEngineMS, run.BEngineMS, run.EngineNone = nil, nil, why
@@ -143,7 +144,7 @@ func (r *abRun) engineTimes(run *results.ABCacheRun, eng [2]destRun, restored bo
 func (r *abRun) warmup(ctx context.Context, q results.ABQuery, cache string, stmts []string, cols []dbms.Column, where *string) error {
 	for i := 0; i < r.plan.Warmup; i++ {
 		for _, v := range []*abVariant{r.a, r.b} {
-			x, err := r.execute(ctx, v, stmts[i%len(stmts)], cols, false)
+			x, err := r.execute(ctx, v, stmts[i%len(stmts)], cols, false, false)
 			r.journal(q, cache, "warmup", i, v, x.ms, x.rows, err)
 			if err != nil {
 				*where = fmt.Sprintf("warm-up %d on %s", i+1, v.name)
@@ -176,9 +177,10 @@ func (r *abRun) failed(ctx context.Context, run *results.ABCacheRun, where strin
 }
 
 // execute times one execution on v into the run's destination (see
-// intoDest). A cold execution first empties what can be emptied; that is
-// outside the timed region.
-func (r *abRun) execute(ctx context.Context, v *abVariant, sql string, cols []dbms.Column, cold bool) (destRun, error) {
+// intoDest), with the engine's own time when engine says so (a pair,
+// not a warm-up). A cold execution first empties what can be emptied;
+// that is outside the timed region.
+func (r *abRun) execute(ctx context.Context, v *abVariant, sql string, cols []dbms.Column, cold, engine bool) (destRun, error) {
 	if err := v.ready(ctx); err != nil {
 		return destRun{}, err
 	}
@@ -187,7 +189,15 @@ func (r *abRun) execute(ctx context.Context, v *abVariant, sql string, cols []db
 			return destRun{}, err
 		}
 	}
-	return intoDestTimed(ctx, v.e, v.clock, sql, cols, r.plan.Dest)
+	clock := v.clock
+	if !engine || (cold && clock != nil && clock.separate) {
+		clock = nil
+	}
+	x, err := intoDestTimed(ctx, v.e, clock, sql, cols, r.plan.Dest)
+	if engine && cold && clock == nil && v.clock != nil {
+		x.engineNone = coldSecondExecution
+	}
+	return x, err
 }
 
 // cold empties the caches before v's execution. A restart of the shared

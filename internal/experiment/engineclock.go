@@ -1,6 +1,7 @@
 package experiment
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 
@@ -9,8 +10,30 @@ import (
 )
 
 // engineClock reads the engine's own time of the statements a session
-// times (docs/wisconsin.md §8). A nil clock reads nothing.
-type engineClock struct{ et dbms.EngineTimer }
+// times (docs/wisconsin.md §8). A nil clock reads nothing. separate: the
+// times come from a second execution of each statement.
+type engineClock struct {
+	et       dbms.EngineTimer
+	separate bool
+}
+
+// engineOff is why a run does not read engine times ("": it does).
+func engineOff(noEngineTime bool) string {
+	if noEngineTime {
+		return "--engine-time=false"
+	}
+	return ""
+}
+
+// coldSecondExecution is why a cold execution gets no engine time from
+// a second execution: that one runs right after it, warm.
+const coldSecondExecution = "with the cache emptied before each execution, a second execution (the engine's only way to time here) would run warm"
+
+// sameTiming says whether a session's timing after a reconnect is the one
+// the run records: if not, the later times would not be the same kind.
+func sameTiming(a, b *results.EngineTiming) bool {
+	return a == nil || b == nil || (a.Source == b.Source && a.None == b.None && a.Separate == b.Separate)
+}
 
 // startEngineClock readies e's own timing. It returns the clock (nil
 // when there is none) and what the run records of it: the source, or
@@ -37,7 +60,7 @@ func startEngineClock(ctx context.Context, e dbms.Engine, off string) (*engineCl
 		}
 		return nil, &results.EngineTiming{None: err.Error()}, nil
 	}
-	return &engineClock{et}, &results.EngineTiming{Source: src.Name, Planning: src.Planning, Separate: src.Separate, Note: src.Note}, nil
+	return &engineClock{et: et, separate: src.Separate}, &results.EngineTiming{Source: src.Name, Planning: src.Planning, Separate: src.Separate, Note: src.Note}, nil
 }
 
 // addEngineTime records a repetition's engine time in samples, or why
@@ -47,14 +70,15 @@ func addEngineTime(samples *[]float64, none *string, x destRun) {
 	switch {
 	case *none != "":
 	case x.engine == nil:
-		*samples, *none = nil, x.engineNone
+		*samples, *none = nil, cmp.Or(x.engineNone, clockLost)
 	default:
 		*samples = append(*samples, x.engine.TotalMS)
 	}
 }
 
-// noEngineTime is why --engine-time=false runs have none.
-const noEngineTime = "--engine-time=false"
+// clockLost is why a repetition had no engine time when nothing else
+// said why: the session was replaced, and its engine timing with it.
+const clockLost = "the session was replaced, and its engine timing with it"
 
 // around runs statement, the timed call, between the engine clock's
 // reads, which stay outside the client's timed region; stmt is what the
@@ -67,6 +91,12 @@ func (c *engineClock) around(ctx context.Context, stmt string, statement func() 
 		return ms, rows, nil, "", err
 	}
 	if berr := c.et.BeforeStatement(ctx); berr != nil {
+		if cl := dbms.Classify(berr); cl.Transient() || cl == dbms.Timeout {
+			// The session is in trouble (a server that went silent, a
+			// lost connection): that is the run's fault to name, not an
+			// engine time to do without.
+			return 0, 0, nil, "", berr
+		}
 		ms, rows, err = statement()
 		return ms, rows, nil, fmt.Sprintf("the engine's time could not be read: %v", berr), err
 	}

@@ -152,7 +152,7 @@ func (r *sizeSweepRun) timeSize(ctx context.Context, n int64, tables []sweepTabl
 	}
 	for w := 0; w < r.plan.Warmup; w++ {
 		for _, t := range tables {
-			if _, _, _, err := r.retrieve(ctx, t, r.key(n)); err != nil {
+			if _, _, _, err := r.retrieve(ctx, nil, t, r.key(n)); err != nil {
 				return fmt.Errorf("%s warm-up: %w", t.access, err)
 			}
 		}
@@ -161,7 +161,7 @@ func (r *sizeSweepRun) timeSize(ctx context.Context, n int64, tables []sweepTabl
 		key := r.key(n)
 		for j := range tables {
 			i := (rep + j) % len(tables)
-			ms, rows, eng, err := r.retrieve(ctx, tables[i], key)
+			ms, rows, eng, err := r.retrieve(ctx, r.clock, tables[i], key)
 			if err != nil {
 				return fmt.Errorf("%s rep %d: %w", tables[i].access, rep+1, err)
 			}
@@ -193,12 +193,13 @@ func (r *sizeSweepRun) key(n int64) int64 {
 
 // retrieve times one statement, the only thing inside the timed region:
 // every row is fetched to the client, then the count is checked. The
-// engine's own time of it is read around it, outside the timed region.
-func (r *sizeSweepRun) retrieve(ctx context.Context, t sweepTable, key int64) (float64, int64, destRun, error) {
+// engine's own time of it is read around it by clock (nil for a
+// warm-up), outside the timed region.
+func (r *sizeSweepRun) retrieve(ctx context.Context, clock *engineClock, t sweepTable, key int64) (float64, int64, destRun, error) {
 	sql, want := t.retrieve(r.plan.Retrieve, key)
 	var x destRun
 	var err error
-	x.ms, x.rows, x.engine, x.engineNone, err = r.clock.around(ctx, sql, func() (float64, int64, error) {
+	x.ms, x.rows, x.engine, x.engineNone, err = clock.around(ctx, sql, func() (float64, int64, error) {
 		return timed(ctx, func() (int64, error) { return r.e.QueryCount(ctx, sql) })
 	})
 	if err != nil {
@@ -212,12 +213,13 @@ func (r *sizeSweepRun) retrieve(ctx context.Context, t sweepTable, key int64) (f
 
 // startClock readies the engine's own timing of the session's retrieves.
 func (r *sizeSweepRun) startClock(ctx context.Context) error {
-	off := ""
-	if r.plan.NoEngineTime {
-		off = noEngineTime
+	clock, timing, err := startEngineClock(ctx, r.e, engineOff(r.plan.NoEngineTime))
+	if r.res.EngineTime == nil {
+		r.res.EngineTime = timing
+	} else if !sameTiming(r.res.EngineTime, timing) {
+		clock = nil // a new session that times otherwise: the rest has none
 	}
-	clock, timing, err := startEngineClock(ctx, r.e, off)
-	r.clock, r.res.EngineTime = clock, timing
+	r.clock = clock
 	return err
 }
 

@@ -123,13 +123,14 @@ func (r *speedupRun) measurePoint(ctx context.Context, e dbms.Engine, q speedupQ
 		return fail(fmt.Errorf("warm-up: %w", err))
 	}
 	pt.WorkersPlanned, pt.WorkersLaunched, pt.HashBatches, pt.TempBytes = facts.WorkersPlanned, facts.WorkersLaunched, facts.HashBatches, temp
-	off := ""
-	if r.plan.NoEngineTime {
-		off = noEngineTime
-	}
-	clock, timing, err := startEngineClock(ctx, e, off)
+	clock, timing, err := startEngineClock(ctx, e, engineOff(r.plan.NoEngineTime))
 	if err != nil {
 		return fail(err)
+	}
+	if r.res.EngineTime == nil {
+		r.res.EngineTime = timing
+	} else if !sameTiming(r.res.EngineTime, timing) {
+		clock, timing.None = nil, "this point's session times otherwise than the run's first"
 	}
 	pt.EngineNone = timing.None
 	for i := 0; i < r.plan.Reps; i++ {

@@ -1,6 +1,7 @@
 package experiment
 
 import (
+	"cmp"
 	"context"
 
 	"github.com/dbgauge/dbgauge/internal/dbms"
@@ -13,22 +14,29 @@ import (
 // statements, so a reconnect (a cold execution, a cancelled statement)
 // readies the new session too.
 func (r *wisconsinRun) startEngineTime(ctx context.Context) error {
-	off := ""
-	switch {
-	case r.plan.NoEngineTime:
-		off = noEngineTime
-	case r.plan.Protocol:
+	off := engineOff(r.plan.NoEngineTime)
+	if off == "" && r.plan.Protocol {
 		off = "with --protocol ttp the protocol's computed time (the query process's own CPU and I/O time) stands for the engine's"
 	}
-	first := r.res.EngineTime == nil
 	clock, timing, err := startEngineClock(ctx, r.e, off)
 	if err != nil {
 		return err
 	}
-	if first && clock != nil {
-		r.pr.Line("engine time from %s", timing.Source)
+	if clock != nil && clock.separate && r.plan.Cold {
+		clock, timing = nil, &results.EngineTiming{None: coldSecondExecution + " (" + timing.Note + ")"}
 	}
-	r.clock, r.res.EngineTime = clock, timing
+	switch {
+	case r.res.EngineTime == nil:
+		if clock != nil {
+			r.pr.Line("engine time from %s", timing.Source)
+		}
+		r.res.EngineTime = timing
+	case !sameTiming(r.res.EngineTime, timing):
+		// A new session that times otherwise than the first (an
+		// extension gone after a restart): the rest has none.
+		clock = nil
+	}
+	r.clock = clock
 	return nil
 }
 
@@ -48,7 +56,7 @@ func (s *engineSamples) add(clientMS float64, t *dbms.EngineTime, none string) {
 		return
 	}
 	if t == nil {
-		s.none = none
+		s.none = cmp.Or(none, clockLost)
 		return
 	}
 	if len(s.total) == 0 {

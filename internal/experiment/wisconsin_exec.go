@@ -96,7 +96,7 @@ func (r *wisconsinRun) timed(parent context.Context, st w.Stmt, dest string) (ex
 		case dest == results.DestClient:
 			return r.e.QueryCount(ctx, st.Select)
 		case dest == results.DestCount:
-			v, err := dbms.FirstValue(ctx, r.e, "SELECT COUNT(*) FROM ("+st.Select+") AS q")
+			v, err := dbms.FirstValue(ctx, r.e, countSQL(st.Select))
 			if err != nil {
 				return 0, err
 			}
@@ -113,12 +113,16 @@ func (r *wisconsinRun) timed(parent context.Context, st w.Stmt, dest string) (ex
 		}
 		ex.rows, ex.ms, err = r.ttpMeasure(ctx, explain, statement)
 	} else {
-		// The statement the engine times: a retrieval's query (a second
-		// execution, where the engine times one, runs the query without
-		// its destination), an update itself.
+		// The statement the engine times (where it times a second
+		// execution, the one it runs): an update itself, a count the
+		// count, a retrieval into a relation or to the client its query,
+		// without the destination.
 		engineStmt := st.Select
-		if st.Timed != "" {
+		switch {
+		case st.Timed != "":
 			engineStmt = st.Timed
+		case dest == results.DestCount:
+			engineStmt = countSQL(st.Select)
 		}
 		ex.ms, ex.rows, ex.engine, ex.engineNone, err = r.clock.around(parent, engineStmt, func() (float64, int64, error) {
 			return timed(parent, func() (int64, error) { return statement(ctx) })

@@ -114,6 +114,9 @@ func speedupWide(r *results.SpeedupResults, part *results.SpeedupPart) *Table {
 		t.Rows = append(t.Rows, row)
 	}
 	t.Notes = partNotes(part)
+	if et := r.EngineTime; et != nil {
+		t.Notes = append(t.Notes, engineTimingLine(et)+" (docs/wisconsin.md §8): each point's engine_ms and engine_median_ms in results.json and speedup.csv")
+	}
 	return t
 }
 

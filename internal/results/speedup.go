@@ -16,6 +16,9 @@ type SpeedupResults struct {
 	// in parallel.
 	Destination string       `json:"destination"`
 	Loads       []LoadResult `json:"loads,omitempty"`
+	// EngineTime says where the points' engine times come from (the
+	// first point's session), or why there are none.
+	EngineTime *EngineTiming `json:"engine_time,omitempty"`
 	// Speedup is the parallelism part; nil when --parallelism was not given.
 	Speedup *SpeedupPart `json:"speedup,omitempty"`
 	// Memory is the join-memory sweep at fixed parallelism (--memory-sweep).

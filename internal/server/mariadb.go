@@ -102,9 +102,28 @@ func mariaInstall(ctx context.Context, dir string, opts ...string) error {
 	out, err := cmd.CombinedOutput()
 	os.WriteFile(filepath.Join(dir, "install-db.log"), out, 0o644)
 	if err != nil {
-		return fmt.Errorf("mariadb-install-db: %w: %s", err, mariaLastLines(string(out), 10))
+		// Its last lines are a boilerplate plea for a bug report: the
+		// lines that say ERROR come first.
+		return fmt.Errorf("mariadb-install-db: %w: %s (log: %s)", err, mariaErrorLines(string(out), 10), filepath.Join(dir, "install-db.log"))
 	}
 	return nil
+}
+
+// mariaErrorLines are s's lines that name an error, else its last n.
+func mariaErrorLines(s string, n int) string {
+	var errs []string
+	for _, l := range strings.Split(s, "\n") {
+		if strings.Contains(l, "ERROR") || strings.Contains(l, "[ERROR]") {
+			errs = append(errs, strings.TrimSpace(l))
+		}
+	}
+	if len(errs) == 0 {
+		return mariaLastLines(s, n)
+	}
+	if len(errs) > n {
+		errs = errs[:n]
+	}
+	return strings.Join(errs, " | ")
 }
 
 // mariaUser is the --user option: mariadbd refuses to run as root unless told

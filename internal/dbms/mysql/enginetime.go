@@ -43,7 +43,11 @@ func (e *Engine) EngineTiming(ctx context.Context) (dbms.EngineSource, error) {
 	for rows.Next() {
 		n++
 	}
+	rerr := rows.Err()
 	rows.Close()
+	if rerr != nil {
+		return dbms.EngineSource{}, e.classify(rerr)
+	}
 	if n != 2 {
 		return dbms.EngineSource{}, dbms.Wrap(dbms.Unsupported, fmt.Errorf("performance_schema does not keep the statements' history: start the server with performance-schema-consumer-events-statements-current=ON and performance-schema-consumer-events-statements-history=ON (dbgauge server start mariadb does)"))
 	}

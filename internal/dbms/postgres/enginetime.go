@@ -17,6 +17,8 @@ var _ dbms.EngineTimer = (*Engine)(nil)
 // loaded, from EXPLAIN ANALYZE of a second execution.
 type pgTiming struct {
 	explain bool
+	// planning: pg_stat_statements.track_planning is on.
+	planning bool
 	// before are the sums BeforeStatement read.
 	before pgSums
 }
@@ -47,14 +49,21 @@ const pgUtilityNote = "a CREATE TABLE AS (results stored into a relation) plans 
 // planning and execution times stand for the timed execution's.
 func (e *Engine) EngineTiming(ctx context.Context) (dbms.EngineSource, error) {
 	e.timing = pgTiming{}
-	if _, err := e.Exec(ctx, "CREATE EXTENSION IF NOT EXISTS pg_stat_statements"); err == nil {
-		if _, err := e.readSums(ctx); err == nil {
-			planning, _ := dbms.FirstValue(ctx, e, "SHOW pg_stat_statements.track_planning")
-			return dbms.EngineSource{Name: "pg_stat_statements", Planning: planning == "on", Note: pgUtilityNote}, nil
-		}
+	_, err := e.Exec(ctx, "CREATE EXTENSION IF NOT EXISTS pg_stat_statements")
+	if err == nil {
+		_, err = e.readSums(ctx)
+	}
+	if err == nil {
+		planning, _ := dbms.FirstValue(ctx, e, "SHOW pg_stat_statements.track_planning")
+		e.timing.planning = planning == "on"
+		return dbms.EngineSource{Name: "pg_stat_statements", Planning: e.timing.planning, Note: pgUtilityNote}, nil
+	}
+	if c := dbms.Classify(err); c.Transient() || c == dbms.Timeout {
+		return dbms.EngineSource{}, err // the session's trouble, not the extension's absence
 	}
 	e.timing.explain = true
-	return dbms.EngineSource{Name: "explain analyze (a separate execution)", Planning: true, Separate: true}, nil
+	return dbms.EngineSource{Name: "explain analyze (a separate execution)", Planning: true, Separate: true,
+		Note: "pg_stat_statements is not usable here (" + err.Error() + "): load it with shared_preload_libraries = 'pg_stat_statements' to time the executions themselves"}, nil
 }
 
 func (e *Engine) readSums(ctx context.Context) (pgSums, error) {
@@ -107,7 +116,9 @@ func (e *Engine) AfterStatement(ctx context.Context, stmt string) (dbms.EngineTi
 		return dbms.EngineTime{}, false, nil
 	}
 	plan := after.planMS - b.planMS
-	return dbms.EngineTime{TotalMS: after.execMS - b.execMS + plan, PlanMS: plan, HasPlan: true}, true, nil
+	// No planning recorded: track_planning off, or a utility statement
+	// (CREATE TABLE AS) that plans inside its execution.
+	return dbms.EngineTime{TotalMS: after.execMS - b.execMS + plan, PlanMS: plan, HasPlan: e.timing.planning && plan > 0}, true, nil
 }
 
 // explainTime runs stmt under EXPLAIN (ANALYZE, TIMING OFF, FORMAT JSON):
@@ -125,8 +136,11 @@ func (e *Engine) explainTime(ctx context.Context, stmt string) (dbms.EngineTime,
 		Planning  float64 `json:"Planning Time"`
 		Execution float64 `json:"Execution Time"`
 	}
-	if err := json.Unmarshal([]byte(doc), &plans); err != nil || len(plans) != 1 {
-		return dbms.EngineTime{}, false, fmt.Errorf("EXPLAIN JSON: %v", err)
+	if err := json.Unmarshal([]byte(doc), &plans); err != nil {
+		return dbms.EngineTime{}, false, fmt.Errorf("EXPLAIN JSON: %w", err)
+	}
+	if len(plans) != 1 {
+		return dbms.EngineTime{}, false, fmt.Errorf("EXPLAIN JSON: %d plans, want one", len(plans))
 	}
 	p := plans[0]
 	return dbms.EngineTime{TotalMS: p.Planning + p.Execution, PlanMS: p.Planning, HasPlan: true}, true, nil
