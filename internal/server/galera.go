@@ -355,5 +355,31 @@ func (galeraKind) failover(context.Context, *Cluster, int) (int, error) { return
 func (k galeraKind) rejoin(ctx context.Context, c *Cluster, n *Node) (string, error) {
 	ctx, cancel := context.WithTimeout(ctx, rejoinLimit)
 	defer cancel()
-	return "restarted; state transfer from a running node until synced", k.startNode(ctx, c, n, false)
+	logPath := filepath.Join(n.Dir, mariaLog)
+	var logStart int64
+	if st, err := os.Stat(logPath); err == nil {
+		logStart = st.Size()
+	}
+	if err := k.startNode(ctx, c, n, false); err != nil {
+		return "restarted; state transfer from a running node", err
+	}
+	return "restarted; " + galeraTransfer(logPath, logStart) + " from a running node until synced", nil
+}
+
+// galeraTransfer says how a joining node was brought level, as the rsync
+// state transfer script logged it since from: an incremental transfer
+// from a donor's write-set cache, or a full copy (whose donor refuses
+// writes meanwhile).
+func galeraTransfer(logPath string, from int64) string {
+	b, err := os.ReadFile(logPath)
+	if err == nil && from <= int64(len(b)) {
+		b = b[from:]
+	}
+	switch s := string(b); {
+	case strings.Contains(s, "rsync SST completed on joiner"):
+		return "full state transfer (SST)"
+	case strings.Contains(s, "rsync IST completed on joiner"):
+		return "incremental state transfer (IST)"
+	}
+	return "state transfer"
 }

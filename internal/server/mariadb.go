@@ -109,21 +109,19 @@ func mariaInstall(ctx context.Context, dir string, opts ...string) error {
 	return nil
 }
 
-// mariaErrorLines are s's lines that name an error, else its last n.
+// mariaErrorLines are the last n of s's lines that name an error (a
+// server's [ERROR], an install script's ERROR), else its last n lines.
 func mariaErrorLines(s string, n int) string {
 	var errs []string
 	for _, l := range strings.Split(s, "\n") {
-		if strings.Contains(l, "ERROR") || strings.Contains(l, "[ERROR]") {
+		if strings.Contains(l, "ERROR") {
 			errs = append(errs, strings.TrimSpace(l))
 		}
 	}
 	if len(errs) == 0 {
 		return mariaLastLines(s, n)
 	}
-	if len(errs) > n {
-		errs = errs[:n]
-	}
-	return strings.Join(errs, " | ")
+	return mariaLastLines(strings.Join(errs, "\n"), n)
 }
 
 // mariaUser is the --user option: mariadbd refuses to run as root unless told
@@ -342,16 +340,7 @@ func mariaTail(path string, from int64) string {
 	if from <= int64(len(b)) {
 		b = b[from:]
 	}
-	var errs []string
-	for _, line := range strings.Split(string(b), "\n") {
-		if strings.Contains(line, "[ERROR]") {
-			errs = append(errs, line)
-		}
-	}
-	if len(errs) > 0 {
-		return mariaLastLines(strings.Join(errs, "\n"), 5)
-	}
-	return mariaLastLines(string(b), 8)
+	return mariaErrorLines(string(b), 8)
 }
 
 func mariaLastLines(s string, n int) string {

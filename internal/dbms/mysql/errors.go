@@ -5,6 +5,7 @@ import (
 	"errors"
 	"io"
 	"net"
+	"strings"
 	"syscall"
 
 	"github.com/dbgauge/dbgauge/internal/dbms"
@@ -26,6 +27,7 @@ const (
 	erDBAccessDenied      = 1044
 	erBadDB               = 1049
 	erServerShutdown      = 1053
+	erUnknownCom          = 1047 // Galera: "WSREP has not yet prepared node for application use"
 	erConnectionKilled    = 1927 // MariaDB: KILL of this session
 	erStatementTimeout    = 1969 // MariaDB: max_statement_time exceeded
 	erQueryTimeout        = 3024 // MySQL: max_execution_time exceeded
@@ -69,6 +71,13 @@ func classOf(err error) dbms.Class {
 			return dbms.ConnectionLost
 		case erServerShutdown:
 			return dbms.ServerUnavailable
+		case erUnknownCom:
+			// A Galera node that is joining (state transfer) or has lost
+			// its cluster's primary component answers every statement so:
+			// it comes back, as a restarting server does.
+			if strings.Contains(me.Message, "WSREP") {
+				return dbms.ServerUnavailable
+			}
 		case erTooManyConnections:
 			return dbms.TooManyConnections
 		case erConnectionRefused, erConnectionHost:
