@@ -193,12 +193,7 @@ func (v *abVariant) setup(ctx context.Context) error {
 	if err != nil {
 		return fmt.Errorf("variant %s: %w", v.name, err)
 	}
-	if v.timing == nil {
-		v.timing = timing
-	} else if !sameTiming(v.timing, timing) {
-		clock = nil // a new session that times otherwise: the rest has none
-	}
-	v.clock = clock
+	v.clock = keepTiming(&v.timing, clock, timing)
 	return nil
 }
 

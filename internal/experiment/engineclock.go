@@ -29,10 +29,19 @@ func engineOff(noEngineTime bool) string {
 // a second execution: that one runs right after it, warm.
 const coldSecondExecution = "with the cache emptied before each execution, a second execution (the engine's only way to time here) would run warm"
 
-// sameTiming says whether a session's timing after a reconnect is the one
-// the run records: if not, the later times would not be the same kind.
-func sameTiming(a, b *results.EngineTiming) bool {
-	return a == nil || b == nil || (a.Source == b.Source && a.None == b.None && a.Separate == b.Separate)
+// keepTiming records a session's timing as the run's when the run has
+// none yet, and returns the session's clock; a later session (after a
+// reconnect) that times otherwise than the recorded one gets none: the
+// rest of the run has no engine times rather than times of another kind.
+func keepTiming(recorded **results.EngineTiming, clock *engineClock, timing *results.EngineTiming) *engineClock {
+	a := *recorded
+	switch {
+	case a == nil:
+		*recorded = timing
+	case a.Source != timing.Source || a.None != timing.None || a.Separate != timing.Separate:
+		return nil
+	}
+	return clock
 }
 
 // startEngineClock readies e's own timing. It returns the clock (nil

@@ -214,13 +214,11 @@ func (r *sizeSweepRun) retrieve(ctx context.Context, clock *engineClock, t sweep
 // startClock readies the engine's own timing of the session's retrieves.
 func (r *sizeSweepRun) startClock(ctx context.Context) error {
 	clock, timing, err := startEngineClock(ctx, r.e, engineOff(r.plan.NoEngineTime))
-	if r.res.EngineTime == nil {
-		r.res.EngineTime = timing
-	} else if !sameTiming(r.res.EngineTime, timing) {
-		clock = nil // a new session that times otherwise: the rest has none
+	if err != nil {
+		return err
 	}
-	r.clock = clock
-	return err
+	r.clock = keepTiming(&r.res.EngineTime, clock, timing)
+	return nil
 }
 
 // explain returns the engine's plan of sql, "" when it cannot show one; a

@@ -127,12 +127,10 @@ func (r *speedupRun) measurePoint(ctx context.Context, e dbms.Engine, q speedupQ
 	if err != nil {
 		return fail(err)
 	}
-	if r.res.EngineTime == nil {
-		r.res.EngineTime = timing
-	} else if !sameTiming(r.res.EngineTime, timing) {
-		clock, timing.None = nil, "this point's session times otherwise than the run's first"
-	}
 	pt.EngineNone = timing.None
+	if clock = keepTiming(&r.res.EngineTime, clock, timing); clock == nil && pt.EngineNone == "" {
+		pt.EngineNone = "this point's session times otherwise than the run's first"
+	}
 	for i := 0; i < r.plan.Reps; i++ {
 		x, err := intoDestTimed(ctx, e, clock, q.sql, q.columns, r.plan.Dest)
 		if err != nil {

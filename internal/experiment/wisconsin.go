@@ -287,7 +287,7 @@ func (r *wisconsinRun) repetitions(ctx context.Context, data *w.Data, q w.Query,
 		}
 		qr.Rows = ex.rows
 		qr.SamplesMS = append(qr.SamplesMS, ex.ms)
-		es.add(ex.ms, ex.engine, ex.engineNone)
+		es.add(ex.destRun)
 		if ex.rows != st.Expected && qr.Status == results.StatusOK {
 			qr.Status, qr.Reason = results.StatusMismatch, fmt.Sprintf("repetition %d returned %d rows, expected %d", rep+1, ex.rows, st.Expected)
 		}

@@ -1,10 +1,8 @@
 package experiment
 
 import (
-	"cmp"
 	"context"
 
-	"github.com/dbgauge/dbgauge/internal/dbms"
 	"github.com/dbgauge/dbgauge/internal/results"
 	"github.com/dbgauge/dbgauge/internal/stats"
 )
@@ -25,18 +23,10 @@ func (r *wisconsinRun) startEngineTime(ctx context.Context) error {
 	if clock != nil && clock.separate && r.plan.Cold {
 		clock, timing = nil, &results.EngineTiming{None: coldSecondExecution + " (" + timing.Note + ")"}
 	}
-	switch {
-	case r.res.EngineTime == nil:
-		if clock != nil {
-			r.pr.Line("engine time from %s", timing.Source)
-		}
-		r.res.EngineTime = timing
-	case !sameTiming(r.res.EngineTime, timing):
-		// A new session that times otherwise than the first (an
-		// extension gone after a restart): the rest has none.
-		clock = nil
+	if r.res.EngineTime == nil && clock != nil {
+		r.pr.Line("engine time from %s", timing.Source)
 	}
-	r.clock = clock
+	r.clock = keepTiming(&r.res.EngineTime, clock, timing)
 	return nil
 }
 
@@ -50,22 +40,16 @@ type engineSamples struct {
 	none string
 }
 
-// add records one measured repetition.
-func (s *engineSamples) add(clientMS float64, t *dbms.EngineTime, none string) {
-	if s.none != "" {
+// add records one measured repetition (addEngineTime's rule: one
+// without engine time leaves the query without).
+func (s *engineSamples) add(x destRun) {
+	if addEngineTime(&s.total, &s.none, x); s.none != "" {
 		return
 	}
-	if t == nil {
-		s.none = cmp.Or(none, clockLost)
-		return
-	}
-	if len(s.total) == 0 {
-		s.planKnown = t.HasPlan
-	}
-	s.planKnown = s.planKnown && t.HasPlan
-	s.total = append(s.total, t.TotalMS)
+	t := x.engine
+	s.planKnown = t.HasPlan && (len(s.plan) == 0 || s.planKnown)
 	s.plan = append(s.plan, t.PlanMS)
-	s.client = append(s.client, clientMS)
+	s.client = append(s.client, x.ms)
 }
 
 // result summarises the samples: the engine's total, its planning, and

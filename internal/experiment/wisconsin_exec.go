@@ -14,14 +14,11 @@ import (
 // resultTable is the result relation of "into a relation" executions.
 const resultTable = "wisc_result"
 
+// execution is one repetition: the timed statement into its destination
+// (time, rows, the engine's own time) and what went wrong around it.
 type execution struct {
-	ms       float64
-	rows     int64
+	destRun
 	timedOut bool
-	// engine is the engine's own time of the execution (nil: none, and
-	// engineNone says why when the run has an engine timer).
-	engine     *dbms.EngineTime
-	engineNone string
 	// stateLost is set when an update's restore failed: the relations are
 	// no longer the benchmark's, so the run must stop.
 	stateLost error

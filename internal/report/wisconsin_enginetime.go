@@ -41,11 +41,7 @@ func EngineTimeTable(r *results.WisconsinResults) *Table {
 		t.Rows = append(t.Rows, append(row, ms(e.TotalMS.Median), plan, ms(e.OutsideMS.Median), strconv.FormatFloat(100*e.OutsideShare, 'f', 1, 64)+"%",
 			EffectiveRate(q.ElapsedMS.Median), EffectiveRate(e.TotalMS.Median)))
 	}
-	if et.None != "" {
-		t.Notes = append(t.Notes, "engine time: none: "+et.None)
-	} else {
-		t.Notes = append(t.Notes, engineTimeNote(et))
-	}
+	t.Notes = append(t.Notes, engineTimeNote(et))
 	t.Notes = append(t.Notes, "effective rate (seed 004): 1000 / median ms, the queries per second one session would run back to back")
 	return t
 }
@@ -61,7 +57,10 @@ func EffectiveRate(ms float64) string {
 
 // engineTimeNote says whose times the table holds.
 func engineTimeNote(et *results.EngineTiming) string {
-	n := "engine time from " + et.Source + ": the engine's time of each repetition, planning included"
+	if et.None != "" {
+		return engineTimingLine(et)
+	}
+	n := engineTimingLine(et) + ": the engine's time of each repetition, planning included"
 	if !et.Planning {
 		n += " (no planning time reported apart)"
 	}
