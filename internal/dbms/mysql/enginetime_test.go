@@ -28,9 +28,12 @@ func TestEngineTime(t *testing.T) {
 		if err != nil || src.Name != "performance_schema" || src.Planning || src.Separate {
 			t.Fatalf("source %+v, %v: want performance_schema, no planning of its own", src, err)
 		}
+		// The statement's event ends after its reply was sent, so the
+		// engine may count a little past the client's receipt (seen:
+		// 0.09 ms of 200): within the client's time means within 1 %.
 		slow, ok, client := dbmstest.EngineTimed(t, e, 0, "SELECT SLEEP(0.2)")
-		if !ok || slow.TotalMS < 200 || slow.TotalMS > client {
-			t.Errorf("SLEEP(0.2): engine %+v (ok %v), client %.1f ms: want 200 ms or more in the engine, within the client's time", slow, ok, client)
+		if !ok || slow.TotalMS < 200 || slow.TotalMS > client*1.01 {
+			t.Errorf("SLEEP(0.2): engine %+v (ok %v), client %.3f ms: want 200 ms or more in the engine, within the client's time (1 %% for the reply sent before the event ends)", slow, ok, client)
 		}
 		quick, ok, client := dbmstest.EngineTimed(t, e, 200*time.Millisecond, "SELECT 1")
 		if !ok || quick.TotalMS >= 200 || client < 200 {
