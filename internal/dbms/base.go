@@ -3,6 +3,7 @@ package dbms
 import (
 	"context"
 	"database/sql"
+	"database/sql/driver"
 	"fmt"
 	"strings"
 	"time"
@@ -60,11 +61,15 @@ type SQLBase struct {
 // shared checks (package dbmstest) reach its switches through it.
 func (b *SQLBase) Base() *SQLBase { return b }
 
-// Reconnect replaces the pinned connection with a new one from the pool:
+// Reconnect replaces the pinned connection with a new session:
 // after a cancelled statement some drivers leave the old one closed. Session
 // state (SET, temporary tables) does not survive it.
 func (b *SQLBase) Reconnect(ctx context.Context) error {
 	b.endSession()
+	// Closing a healthy sql.Conn hands its session back to the pool,
+	// and the next Conn would be that same session again; a driver
+	// connection answered with ErrBadConn is closed instead.
+	b.Conn.Raw(func(any) error { return driver.ErrBadConn })
 	b.Conn.Close()
 	c, err := b.DB.Conn(ctx)
 	if err != nil {

@@ -330,3 +330,29 @@ func BeginAll(t *testing.T, ctx context.Context, iso dbms.Isolation, sessions ..
 		mustBegin(t, ctx, s, iso)
 	}
 }
+
+// CheckReconnect checks that Reconnect gives e a new session of the
+// server: idQuery (the engine's own session number) answers differently
+// after it. database/sql hands a closed connection back to its pool, so
+// a careless Reconnect gets the same session again.
+func CheckReconnect(t *testing.T, ctx context.Context, e Session, idQuery string) {
+	t.Helper()
+	rc, ok := e.(dbms.Reconnecter)
+	if !ok {
+		t.Fatalf("%s sessions cannot reconnect", e.Name())
+	}
+	before, err := e.QueryInt(ctx, idQuery)
+	if err != nil {
+		t.Fatalf("%s: %v", idQuery, err)
+	}
+	if err := rc.Reconnect(ctx); err != nil {
+		t.Fatal(err)
+	}
+	after, err := e.QueryInt(ctx, idQuery)
+	if err != nil {
+		t.Fatalf("%s after Reconnect: %v", idQuery, err)
+	}
+	if after == before {
+		t.Errorf("%s: %d before and after Reconnect: want a new session", idQuery, before)
+	}
+}

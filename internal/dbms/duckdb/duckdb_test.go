@@ -368,3 +368,20 @@ func TestCreateTableAsAndDrop(t *testing.T) {
 		t.Errorf("%s tables left", got)
 	}
 }
+
+// TestReconnectKeepsMemoryDatabase: Reconnect closes the session's
+// connection; an in-memory database belongs to the driver's connector,
+// not to the connection, so its tables are still there.
+func TestReconnectKeepsMemoryDatabase(t *testing.T) {
+	ctx := context.Background()
+	e := openURL(t, "duckdb::memory:")
+	if _, err := e.Exec(ctx, "CREATE TABLE kept AS SELECT 42 AS v"); err != nil {
+		t.Fatal(err)
+	}
+	if err := e.Reconnect(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if v, err := e.QueryInt(ctx, "SELECT v FROM kept"); err != nil || v != 42 {
+		t.Errorf("after Reconnect: %d, %v: want the in-memory table's 42", v, err)
+	}
+}

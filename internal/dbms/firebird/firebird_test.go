@@ -55,6 +55,9 @@ func TestFirebird(t *testing.T) {
 		}
 	})
 	t.Run("Explain", func(t *testing.T) { dbmstest.CheckExplain(t, ctxT(t), openURL(t, inst.URL), "ex_acct", true) })
+	t.Run("Reconnect", func(t *testing.T) {
+		dbmstest.CheckReconnect(t, ctxT(t), openURL(t, inst.URL), "SELECT CURRENT_CONNECTION FROM RDB$DATABASE")
+	})
 }
 
 func testInfo(t *testing.T, inst *server.Instance) {

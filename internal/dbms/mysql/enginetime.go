@@ -57,14 +57,22 @@ func (e *Engine) EngineTiming(ctx context.Context) (dbms.EngineSource, error) {
 	return dbms.EngineSource{Name: "performance_schema", Note: mysqlAfterReplyNote}, nil
 }
 
-// thread is the session's THREAD_ID, asked once per connection.
+// thread is the session's THREAD_ID, asked once per connection. A
+// session performance_schema does not instrument, or keeps no history
+// of (setup_actors decides when the session starts), would have no
+// statements to read: that is said once here rather than as every
+// statement's missing time.
 func (e *Engine) thread(ctx context.Context) (int64, error) {
 	if e.threadID != 0 {
 		return e.threadID, nil
 	}
 	var id int64
-	if err := e.Conn.QueryRowContext(ctx, "SELECT THREAD_ID FROM performance_schema.threads WHERE PROCESSLIST_ID = CONNECTION_ID()").Scan(&id); err != nil {
+	var instrumented, history string
+	if err := e.Conn.QueryRowContext(ctx, "SELECT THREAD_ID, INSTRUMENTED, HISTORY FROM performance_schema.threads WHERE PROCESSLIST_ID = CONNECTION_ID()").Scan(&id, &instrumented, &history); err != nil {
 		return 0, e.classify(err)
+	}
+	if instrumented != "YES" || history != "YES" {
+		return 0, dbms.Wrap(dbms.Unsupported, fmt.Errorf("performance_schema does not record this session's statements (instrumented %s, history %s): enable its user in performance_schema.setup_actors (ENABLED and HISTORY 'YES') and reconnect", instrumented, history))
 	}
 	e.threadID = id
 	return id, nil

@@ -46,6 +46,17 @@ func TestEngineTime(t *testing.T) {
 		if again, ok, _ := dbmstest.EngineTimed(t, e, 0, "SELECT SLEEP(0.1)"); !ok || again.TotalMS < 100 {
 			t.Errorf("after a reconnect: engine %+v (ok %v): want the new session's statement", again, ok)
 		}
+		// A session performance_schema keeps no history of is said at
+		// the start, not as every statement's missing time.
+		if _, err := e.Exec(ctx, "UPDATE performance_schema.setup_actors SET HISTORY = 'NO'"); err != nil {
+			t.Fatal(err)
+		}
+		if err := e.Reconnect(ctx); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := e.EngineTiming(ctx); dbms.Classify(err) != dbms.Unsupported || !strings.Contains(err.Error(), "setup_actors") {
+			t.Errorf("a session without history: %v: want unsupported, naming setup_actors", err)
+		}
 	})
 	t.Run("off", func(t *testing.T) {
 		inst := servertest.Start(t, "mariadb", server.Options{Settings: map[string]string{"performance_schema": "OFF"}})

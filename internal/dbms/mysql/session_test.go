@@ -34,6 +34,9 @@ func TestSessions(t *testing.T) {
 	t.Run("TableBytes", func(t *testing.T) {
 		dbmstest.CheckTableBytes(t, ctx, open(t, ctx, inst.URL), "sized", 1000, nil)
 	})
+	t.Run("Reconnect", func(t *testing.T) {
+		dbmstest.CheckReconnect(t, ctx, open(t, ctx, inst.URL), "SELECT CONNECTION_ID()")
+	})
 }
 
 // testIsolation: Begin sets the session's level, once per change, and a

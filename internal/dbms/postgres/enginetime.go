@@ -38,7 +38,7 @@ const pgSumsQuery = `SELECT COALESCE(sum(total_exec_time), 0), COALESCE(sum(tota
  AND query NOT LIKE '%pg_stat_statements%'`
 
 // pgUtilityNote says why a stored result has no planning time.
-const pgUtilityNote = "a CREATE TABLE AS (results stored into a relation) plans its query inside its execution, so its planning counts as execution"
+const pgUtilityNote = "a CREATE TABLE AS plans its query inside its execution, so its planning counts as execution"
 
 // EngineTiming uses pg_stat_statements (execution and planning time of
 // each statement, summed by the server as it runs them) when the server

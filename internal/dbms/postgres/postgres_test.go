@@ -39,6 +39,9 @@ func TestPostgres(t *testing.T) {
 		{"Explain", func(t *testing.T, inst *server.Instance) {
 			dbmstest.CheckExplain(t, context.Background(), open(t, inst.URL), "ex_acct", true)
 		}},
+		{"Reconnect", func(t *testing.T, inst *server.Instance) {
+			dbmstest.CheckReconnect(t, context.Background(), open(t, inst.URL), "SELECT pg_backend_pid()")
+		}},
 		{"OpenErrors", testOpenErrors},
 		{"WrongPassword", testWrongPassword},
 		{"RuntimeErrors", testRuntimeErrors},
