@@ -8,7 +8,6 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/dbgauge/dbgauge/internal/cli/flagtype"
-	"github.com/dbgauge/dbgauge/internal/dbms"
 	"github.com/dbgauge/dbgauge/internal/experiment"
 	"github.com/dbgauge/dbgauge/internal/report"
 	"github.com/dbgauge/dbgauge/internal/results"
@@ -18,32 +17,18 @@ import (
 
 // clusterSizeFlags are clustersize's flags, typed: Set has validated each.
 type clusterSizeFlags struct {
-	fs                           *pflag.FlagSet
-	cluster, out, url            string
-	sizes                        *flagtype.List[int64]
-	mode                         *flagtype.Value[string]
-	isolation                    *flagtype.Value[dbms.Isolation]
-	scale                        *flagtype.Value[int64]
-	seed                         *flagtype.Value[uint64]
-	cycles, threads, connections *flagtype.Value[int]
-	duration                     *flagtype.Value[time.Duration]
-	retry, prepare               bool
-	spread                       *spreadFlag
-	session                      []string
+	*sweepFlags
+	fs                *pflag.FlagSet
+	cluster, out, url string
+	sizes             *flagtype.List[int64]
+	scale             *flagtype.Value[int64]
 }
 
 func newClusterSizeFlags() *clusterSizeFlags {
 	return &clusterSizeFlags{
-		sizes:       flagtype.Counts("").Sorted(flagtype.Ascending).WithExample("1,2,3"),
-		mode:        flagtype.Choice("tpcb", "tpcb", "select"),
-		isolation:   flagtype.Func("repeatable-read", dbms.ParseIsolation),
-		scale:       flagtype.Count("1", "scale").Check(tpcb.CheckScale),
-		cycles:      flagtype.Int(5).Check(flagtype.AtLeast(1, "cycle")),
-		duration:    flagtype.Duration(30 * time.Second),
-		threads:     flagtype.Int(8).Check(flagtype.AtLeast(1, "thread")),
-		connections: flagtype.Int(1).Check(flagtype.AtLeast(1, "connection")),
-		seed:        flagtype.Seed("1"),
-		spread:      newSpreadFlag(),
+		sweepFlags: newSweepFlags(5, 30*time.Second, flagtype.Int(8).Check(flagtype.AtLeast(1, "thread"))),
+		sizes:      flagtype.Counts("").Sorted(flagtype.Ascending).WithExample("1,2,3"),
+		scale:      flagtype.Count("1", "scale").Check(tpcb.CheckScale),
 	}
 }
 
@@ -51,18 +36,9 @@ func (f *clusterSizeFlags) bind(fl *pflag.FlagSet) {
 	f.fs = fl
 	fl.StringVar(&f.cluster, "cluster", "", "the directory of a cluster started by dbgauge server start (required): its nodes are stopped and started to run each size")
 	fl.Var(f.sizes, "sizes", "numbers of nodes to run on, each the cluster's first nodes (default: 1 up to all of them)")
-	fl.Var(f.mode, "mode", "tpcb (the TPC-B transaction) or select (read one account)")
-	f.spread.bind(fl)
-	fl.Var(f.scale, "scale", "the scale of the sweep at every size (1 scale = 100,000 accounts)")
-	fl.Var(f.cycles, "cycles", "cycles at every size")
-	fl.Var(f.duration, "duration", "demanded duration D of a cycle")
-	fl.Var(f.threads, "threads", "client threads")
-	fl.Var(f.connections, "connections", "connections per thread, used round robin")
-	fl.BoolVar(&f.retry, "retry", false, "repeat a failed transaction with the same inputs until it commits")
-	fl.BoolVar(&f.prepare, "prepare", false, "prepare the statements once per session")
-	fl.StringArrayVar(&f.session, "session", nil, "SQL every client session runs first, repeatable (e.g. 'SET synchronous_commit = remote_apply')")
-	fl.Var(f.isolation, "isolation", "repeatable-read, read-committed or serializable")
-	fl.Var(f.seed, "seed", "seed of the transaction inputs")
+	f.sweepFlags.bind(fl, func() {
+		fl.Var(f.scale, "scale", "the scale of the sweep at every size (1 scale = 100,000 accounts)")
+	}, "cycles at every size", "client threads")
 	fl.StringVar(&f.out, "out", "", "run directory (default runs/<UTC time>-clustersize)")
 }
 
@@ -98,6 +74,9 @@ sizes start at 2.`,
 			for _, p := range r.Sizes {
 				if !p.Consistent {
 					return fmt.Errorf("%d nodes: the sweep failed its consistency check: see %s", p.Nodes, p.Dir)
+				}
+				if err := lostAcks(fmt.Sprintf("%d nodes", p.Nodes), p.Acks, p.Dir+"/acks.txt"); err != nil {
+					return err
 				}
 			}
 			return nil
@@ -135,14 +114,12 @@ func (f *clusterSizeFlags) plan() (experiment.ClusterSizePlan, error) {
 	if c.Nodes[0].Role == server.RoleStandby {
 		return p, usagef("--cluster %s: sizes count from node 1, which must be the primary, and it is a standby now (%s, after a failover): start a new cluster", f.cluster, strings.Join(roles(c), ", "))
 	}
-	spread, err := f.spread.plan(c.URL)
+	sweep, err := f.sweepFlags.plan(c.URL)
 	if err != nil {
 		return p, err
 	}
-	p = experiment.ClusterSizePlan{Cluster: c, URL: c.URL, Sweep: experiment.DSBenchPlan{
-		Mode: f.mode.V, Form: "", Scales: []int64{f.scale.V}, Cycles: f.cycles.V, Duration: f.duration.V,
-		Nodes: 1, Threads: f.threads.V, Conns: f.connections.V, Retry: f.retry, Prepare: f.prepare,
-		Isolation: f.isolation.V, Seed: f.seed.V, Spread: spread, Session: f.session, Confidence: flagtype.Percentages(dsbenchConfidence).Values}}
+	sweep.Scales, sweep.Nodes, sweep.Confidence = []int64{f.scale.V}, 1, flagtype.Percentages(dsbenchConfidence).Values
+	p = experiment.ClusterSizePlan{Cluster: c, URL: c.URL, Sweep: sweep}
 	for _, k := range sizes {
 		p.Sizes = append(p.Sizes, int(k))
 	}

@@ -19,16 +19,18 @@ import (
 // nodes of the size, the rate and residence times against the number of
 // nodes in results.json, the table and the diagram; every node running
 // again at the end; and `dbgauge report` rewriting every file of the run
-// from results.json alone.
+// from results.json alone. The Galera sweep checks every acknowledged
+// write (--check-acks) at every size.
 func TestClusterSize(t *testing.T) {
 	for _, tc := range []struct {
 		name, kind string
 		mode       string
 		spread     string
 		everyNode  bool // every node of a size serves clients
+		acks       bool // --check-acks
 	}{
-		{"galera", "galera", "tpcb", "writes-to-first", false},
-		{"postgres-standbys", "postgres", "select", "round-robin", true},
+		{"galera", "galera", "tpcb", "writes-to-first", false, true},
+		{"postgres-standbys", "postgres", "select", "round-robin", true, false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
@@ -38,8 +40,12 @@ func TestClusterSize(t *testing.T) {
 				t.Errorf("--sizes 4 of 3 nodes: exit %d, %q: want 2 and the --sizes line", code, stderr)
 			}
 			dir := filepath.Join(tmp, "run")
-			code, stdout, stderr := run("clustersize", "--cluster", c.Dir, "--mode", tc.mode, "--spread", tc.spread,
-				"--cycles", "2", "--duration", "2s", "--threads", "4", "--out", dir)
+			args := []string{"clustersize", "--cluster", c.Dir, "--mode", tc.mode, "--spread", tc.spread,
+				"--cycles", "2", "--duration", "2s", "--threads", "4", "--out", dir}
+			if tc.acks {
+				args = append(args, "--check-acks")
+			}
+			code, stdout, stderr := run(args...)
 			if code != 0 {
 				t.Fatalf("exit %d\n%s\n%s", code, stdout, stderr)
 			}
@@ -61,6 +67,9 @@ func TestClusterSize(t *testing.T) {
 				if _, err := os.Stat(filepath.Join(dir, p.Dir, "results.json")); err != nil {
 					t.Errorf("size %d: its sweep's run directory: %v", p.Nodes, err)
 				}
+				if checked := p.Acks != nil && p.Acks.Checked && p.Acks.Acked > 0; checked != tc.acks || (p.Acks != nil && p.Acks.LostAcked != 0) {
+					t.Errorf("size %d: acknowledged writes %+v: want checked %v, none lost", p.Nodes, p.Acks, tc.acks)
+				}
 				if p.Nodes == 1 {
 					continue // one server: no spread
 				}
@@ -73,6 +82,9 @@ func TestClusterSize(t *testing.T) {
 						t.Errorf("size %d: node %d served %d transactions under %s", p.Nodes, j+1, n.Transactions, tc.spread)
 					}
 				}
+			}
+			if txt, _ := os.ReadFile(filepath.Join(dir, "clustersize.txt")); strings.Contains(string(txt), "acknowledged") != tc.acks {
+				t.Errorf("clustersize.txt:\n%s\nwant the acknowledged and lost columns with --check-acks only", txt)
 			}
 			for _, f := range []string{"clustersize.txt", "clustersize.csv", "clustersize.svg", "clustersize.png", "report.html"} {
 				if _, err := os.Stat(filepath.Join(dir, f)); err != nil {

@@ -10,7 +10,6 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/dbgauge/dbgauge/internal/cli/flagtype"
-	"github.com/dbgauge/dbgauge/internal/dbms"
 	"github.com/dbgauge/dbgauge/internal/experiment"
 	"github.com/dbgauge/dbgauge/internal/report"
 	"github.com/dbgauge/dbgauge/internal/results"
@@ -28,70 +27,47 @@ var (
 
 // dsbenchFlags are dsbench's flags, typed: Set has validated each.
 type dsbenchFlags struct {
-	fs                                        *pflag.FlagSet // bound to: which flags were given
-	db, out                                   string
-	mode, form                                *flagtype.Value[string]
-	isolation                                 *flagtype.Value[dbms.Isolation]
-	scales                                    *flagtype.List[int64]
-	confidence                                *flagtype.List[float64]
-	seed                                      *flagtype.Value[uint64]
-	cycles, threads, connections, nodes       *flagtype.Value[int]
-	duration                                  *flagtype.Value[time.Duration]
-	retry, prepare, reconnect, dsi, drop, raw bool
-	rate                                      *flagtype.Value[float64]
-	backoff                                   backoffFlags
-	remote                                    *nodesFlags
-	spread                                    *spreadFlag
-	fault                                     *faultFlags
-	session                                   []string
+	*sweepFlags
+	fs                        *pflag.FlagSet // bound to: which flags were given
+	db, out                   string
+	scales                    *flagtype.List[int64]
+	confidence                *flagtype.List[float64]
+	nodes                     *flagtype.Value[int]
+	reconnect, dsi, drop, raw bool
+	rate                      *flagtype.Value[float64]
+	backoff                   backoffFlags
+	remote                    *nodesFlags
+	fault                     *faultFlags
 }
 
 // newDSBenchFlags are the defaults.
 func newDSBenchFlags() *dsbenchFlags {
 	return &dsbenchFlags{
-		mode:        flagtype.Choice("tpcb", "tpcb", "select"),
-		form:        flagtype.OptionalChoice("", "procedure", "statements"),
-		scales:      flagtype.Counts("1,2,5,10").Check(tpcb.CheckScale),
-		cycles:      flagtype.Int(10).Check(flagtype.AtLeast(1, "cycle")),
-		duration:    flagtype.Duration(60 * time.Second),
-		nodes:       flagtype.Int(1),
-		threads:     flagtype.Int(16).Check(flagtype.AtLeast(0, "")),
-		connections: flagtype.Int(1).Check(flagtype.AtLeast(1, "connection")),
-		isolation:   flagtype.Func("repeatable-read", dbms.ParseIsolation),
-		rate:        flagtype.Float(0).Check(flagtype.AtLeast(0.0, "")).Check(checkRate).WithExample("1000"),
-		confidence:  flagtype.Percentages(dsbenchConfidence),
-		seed:        flagtype.Seed("1"),
-		backoff:     newBackoffFlags("--retry or --reconnect"),
-		remote:      newNodesFlags(),
-		spread:      newSpreadFlag(),
-		fault:       newFaultFlags(),
+		sweepFlags: newSweepFlags(10, 60*time.Second, flagtype.Int(16).Check(flagtype.AtLeast(0, ""))),
+		scales:     flagtype.Counts("1,2,5,10").Check(tpcb.CheckScale),
+		nodes:      flagtype.Int(1),
+		rate:       flagtype.Float(0).Check(flagtype.AtLeast(0.0, "")).Check(checkRate).WithExample("1000"),
+		confidence: flagtype.Percentages(dsbenchConfidence),
+		backoff:    newBackoffFlags("--retry or --reconnect"),
+		remote:     newNodesFlags(),
+		fault:      newFaultFlags(),
 	}
 }
 
 func (f *dsbenchFlags) bind(fl *pflag.FlagSet) {
 	f.fs = fl
 	fl.StringVar(&f.db, "db", "", "engine URL (default: SQLite in the run directory, WAL mode)")
-	fl.Var(f.mode, "mode", "tpcb (the TPC-B transaction) or select (read one account)")
-	fl.Var(f.form, "form", "procedure (one server-side call per transaction; the default on PostgreSQL and MariaDB; on Firebird 3, commits were seen applied in part under update conflicts) or statements")
-	fl.Var(f.scales, "scales", "scales to sweep (1 scale = 100,000 accounts); the DSI defaults are "+dsiScales)
-	fl.Var(f.cycles, "cycles", "cycles per scale")
-	fl.Var(f.duration, "duration", "demanded duration D of a cycle")
+	f.sweepFlags.bind(fl, func() {
+		fl.Var(f.scales, "scales", "scales to sweep (1 scale = 100,000 accounts); the DSI defaults are "+dsiScales)
+	}, "cycles per scale", "client threads per node (0: the main goroutine does the work)")
 	fl.Var(f.nodes, "nodes", "load nodes: 1 is this process; with --listen or --nats, the number of remote agents (dbgauge agent) that run the clients")
-	fl.Var(f.threads, "threads", "client threads per node (0: the main goroutine does the work)")
-	fl.Var(f.connections, "connections", "connections per thread, used round robin")
-	fl.BoolVar(&f.retry, "retry", false, "repeat a failed transaction with the same inputs until it commits")
-	fl.BoolVar(&f.prepare, "prepare", false, "prepare the statements once per session")
 	fl.BoolVar(&f.reconnect, "reconnect", false, "open and close a connection for every transaction")
 	f.backoff.bind(fl)
 	f.remote.bind(fl)
-	f.spread.bind(fl)
 	f.fault.bind(fl)
-	fl.StringArrayVar(&f.session, "session", nil, "SQL every client session runs first, repeatable (e.g. 'SET synchronous_commit = remote_apply', 'SET SESSION wsrep_sync_wait = 1'): run once per setting and compare the runs with dbgauge compare for the cost of each, with verdicts")
-	fl.Var(f.isolation, "isolation", "repeatable-read, read-committed or serializable")
 	fl.Var(f.rate, "rate", "open loop: target transactions per second over all clients (0: closed loop)")
 	fl.Var(f.confidence, "confidence", "confidence levels (percent) of the rate columns and the conf diagram")
 	fl.BoolVar(&f.dsi, "dsi", false, "force the DSI defaults (scales "+dsiScales+", 16 threads, 1 connection, no retry/prepare/reconnect)")
-	fl.Var(f.seed, "seed", "seed of the transaction inputs")
 	fl.StringVar(&f.out, "out", "", "run directory (default runs/<UTC time>-dsbench)")
 	fl.BoolVar(&f.drop, "drop", false, "drop the tables at the end")
 	fl.BoolVar(&f.raw, "raw-times", false, "also write every residence time to raw_times_scale<X>.txt")
@@ -159,21 +135,18 @@ func (f *dsbenchFlags) plan() (experiment.DSBenchPlan, error) {
 	if err != nil {
 		return p, err
 	}
-	fault, err := f.fault.plan(faultRun{db: &f.db, resilient: f.retry || f.reconnect, remote: remote != nil,
+	fault, err := f.fault.plan(faultRun{db: &f.db, resilient: f.retry || f.reconnect, remote: remote != nil, checkAcks: f.checkAcks,
 		load: time.Duration(f.cycles.V) * f.duration.V})
 	if err != nil {
 		return p, err
 	}
-	spread, err := f.spread.plan(f.db)
+	p, err = f.sweepFlags.plan(f.db)
 	if err != nil {
 		return p, err
 	}
-	return experiment.DSBenchPlan{
-		BackoffCap: backoffCap, GiveUp: giveUp, Remote: remote, Spread: spread, Fault: fault, CheckAcks: f.fault.checkAcks, Session: f.session,
-		Mode: f.mode.V, Form: f.form.V, Scales: f.scales.Values, Cycles: f.cycles.V, Duration: f.duration.V,
-		Nodes: f.nodes.V, Threads: f.threads.V, Conns: f.connections.V, Retry: f.retry, Prepare: f.prepare, Reconnect: f.reconnect,
-		Isolation: f.isolation.V, Rate: f.rate.V, Confidence: f.confidence.Values, Seed: f.seed.V, Drop: f.drop, RawTimes: f.raw,
-	}, nil
+	p.BackoffCap, p.GiveUp, p.Remote, p.Fault = backoffCap, giveUp, remote, fault
+	p.Scales, p.Nodes, p.Reconnect, p.Rate, p.Confidence, p.Drop, p.RawTimes = f.scales.Values, f.nodes.V, f.reconnect, f.rate.V, f.confidence.Values, f.drop, f.raw
+	return p, nil
 }
 
 // maxRate bounds --rate: no client machine starts ten million
@@ -230,6 +203,22 @@ func dsbenchConsistent(res *results.DSBenchResults, err error) error {
 		if !s.Consistent {
 			return fmt.Errorf("scale %d failed its consistency check: %s", s.Scale, strings.Join(s.Inconsistency, "; "))
 		}
+		if err := lostAcks(fmt.Sprintf("scale %d", s.Scale), s.Acks, "acks.txt"); err != nil {
+			return err
+		}
 	}
 	return nil
+}
+
+// lostAcks fails a run whose check of acknowledged writes (--check-acks)
+// found some missing: the engine told a client a transaction committed
+// and lost it. A --fault's scale reports its losses instead (its check
+// is in the failover's figures, not here): losing writes a crashed
+// primary had not shipped is what an asynchronous standby is measured
+// for.
+func lostAcks(where string, a *results.AckCheck, see string) error {
+	if a == nil || a.LostAcked == 0 {
+		return nil
+	}
+	return fmt.Errorf("%s: %d of %d acknowledged writes lost: the engine acknowledged commits it did not keep (see %s)", where, a.LostAcked, a.Acked, see)
 }

@@ -13,14 +13,14 @@ import (
 )
 
 // faultFlags are --fault, --cluster and --rejoin-after: a node of a
-// cluster dbgauge started crashes under load; and --check-acks, the check
-// of acknowledged writes a fault always gets, without a fault.
+// cluster dbgauge started crashes under load. They are grouped with
+// --check-acks (sweepFlags), the check of acknowledged writes a fault
+// always gets, without a fault.
 type faultFlags struct {
-	fs        *pflag.FlagSet
-	fault     string
-	cluster   string
-	rejoin    *flagtype.Value[time.Duration]
-	checkAcks bool
+	fs      *pflag.FlagSet
+	fault   string
+	cluster string
+	rejoin  *flagtype.Value[time.Duration]
 }
 
 func newFaultFlags() *faultFlags {
@@ -32,7 +32,6 @@ func (f *faultFlags) bind(fl *pflag.FlagSet) {
 	fl.StringVar(&f.fault, "fault", "", "kill-node=N@AT: kill node N of --cluster (SIGKILL to its server and what it started) AT after the first scale's load began (e.g. kill-node=1@30s); a PostgreSQL primary's place goes at once to its most advanced standby; the run reports the clients' outage, errors, time back to the rate, the node's rejoin and the acknowledged writes lost")
 	fl.StringVar(&f.cluster, "cluster", "", "with --fault: the directory of a cluster started by dbgauge server start (its nodes are what --fault kills and brings back; --db defaults to its URL)")
 	fl.Var(f.rejoin, "rejoin-after", "with --fault: how long after the kill the node is started again (it rejoins: Galera by state transfer, a failed-over primary rebuilt as a standby)")
-	fl.BoolVar(&f.checkAcks, "check-acks", false, "tag every TPC-B transaction (statements form) and check after each cycle that every one acknowledged to a client is in the history; the lost ones are listed with their client and node (always done in the scale --fault strikes)")
 	inGroup(fl, "A node's crash, acknowledged writes", "fault", "cluster", "rejoin-after", "check-acks")
 }
 
@@ -40,15 +39,15 @@ var killNodeSpec = regexp.MustCompile(`^kill-node=([0-9]+)@(.+)$`)
 
 // faultRun is what the command line says of the run that plan needs.
 type faultRun struct {
-	db                *string // --db, filled in from the cluster when empty
-	resilient, remote bool
-	load              time.Duration // the first scale's load: cycles x duration
+	db                           *string // --db, filled in from the cluster when empty
+	resilient, remote, checkAcks bool
+	load                         time.Duration // the first scale's load: cycles x duration
 }
 
 // plan checks the flags against the run and returns the fault (nil
 // without --fault), with the cluster's record loaded.
 func (f *faultFlags) plan(run faultRun) (*experiment.NodeFault, error) {
-	if f.checkAcks && run.remote {
+	if run.checkAcks && run.remote {
 		return nil, usagef("--check-acks: the clients' list of acknowledged writes is kept where they run; with remote agents it is not: leave out --listen/--nats or --check-acks")
 	}
 	if f.fault == "" {

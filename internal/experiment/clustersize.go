@@ -93,7 +93,11 @@ func RunClusterSize(ctx context.Context, s Setup, plan ClusterSizePlan, pr *prog
 			runErr = fmt.Errorf("%d nodes: %w", k, err)
 			break
 		}
-		pr.Line("%d nodes: median %.1f tps, p50 %.3f ms, p95 %.3f ms, p99 %.3f ms, %d failed, consistent %v", k, p.MedianTPS, p.P50MS, p.P95MS, p.P99MS, p.Failed, p.Consistent)
+		line := fmt.Sprintf("%d nodes: median %.1f tps, p50 %.3f ms, p95 %.3f ms, p99 %.3f ms, %d failed, consistent %v", k, p.MedianTPS, p.P50MS, p.P95MS, p.P99MS, p.Failed, p.Consistent)
+		if p.Acks != nil {
+			line += fmt.Sprintf(", %d of %d acknowledged writes lost", p.Acks.LostAcked, p.Acks.Acked)
+		}
+		pr.Line("%s", line)
 	}
 	// The cluster is whole again, whatever happened (a Ctrl-C too).
 	if err := resize(context.WithoutCancel(ctx), plan.Cluster, len(plan.Cluster.Addrs()), pr); err != nil {
@@ -148,7 +152,7 @@ func sizePoint(k int, dir string, d *results.DSBenchResults, err error) results.
 	p.CyclesTPS, p.MedianTPS, p.MeanTPS, p.MinTPS, p.MaxTPS = sr.Cycles, sr.MedianTPS, sr.MeanTPS, sr.MinTPS, sr.MaxTPS
 	p.Transactions, p.Failed, p.Errors = sr.Transactions, sr.Failed, sr.Errors
 	p.P50MS, p.P95MS, p.P99MS = residenceMS(sr.Residence, 0.5), residenceMS(sr.Residence, 0.95), residenceMS(sr.Residence, 0.99)
-	p.Served, p.Measures = sr.ClusterNodes, sr.ClusterMeasures
+	p.Served, p.Measures, p.Acks = sr.ClusterNodes, sr.ClusterMeasures, sr.Acks
 	return p
 }
 

@@ -31,15 +31,31 @@ func init() {
 // max of the cycles' rates), the residence times, the failed trials and
 // the consistency, and the sweep's directory.
 func ClusterSizeTable(r *results.ClusterSizeResults) *Table {
-	t := &Table{Title: []string{fmt.Sprintf("%s at scale %d, clients spread %s, %d threads x %d connections, %d cycles of %gs", r.Mode, r.Scale, r.Spread, r.Threads, r.Connections, r.Cycles, r.DurationS)},
-		Rows: [][]string{{"nodes", "median tps", "mean tps", "min tps", "max tps", "p50 ms", "p95 ms", "p99 ms", "transactions", "failed", "failed by class", "consistent", "run"}}}
+	t := &Table{Title: []string{fmt.Sprintf("%s at scale %d, clients spread %s, %d threads x %d connections, %d cycles of %gs", r.Mode, r.Scale, r.Spread, r.Threads, r.Connections, r.Cycles, r.DurationS)}}
+	head := []string{"nodes", "median tps", "mean tps", "min tps", "max tps", "p50 ms", "p95 ms", "p99 ms", "transactions", "failed", "failed by class", "consistent"}
+	acks := false
+	for _, p := range r.Sizes {
+		acks = acks || p.Acks != nil
+	}
+	if acks {
+		head = append(head, "acknowledged", "lost")
+	}
+	t.Rows = [][]string{append(head, "run")}
 	for _, p := range r.Sizes {
 		consistent := strconv.FormatBool(p.Consistent)
 		if p.Error != "" {
 			consistent += " (" + p.Error + ")"
 		}
-		t.Rows = append(t.Rows, []string{strconv.Itoa(p.Nodes), f1(p.MedianTPS), f1(p.MeanTPS), f1(p.MinTPS), f1(p.MaxTPS),
-			f3(p.P50MS), f3(p.P95MS), f3(p.P99MS), strconv.FormatInt(p.Transactions, 10), strconv.FormatInt(p.Failed, 10), ErrorCounts(p.Errors), consistent, p.Dir})
+		row := []string{strconv.Itoa(p.Nodes), f1(p.MedianTPS), f1(p.MeanTPS), f1(p.MinTPS), f1(p.MaxTPS),
+			f3(p.P50MS), f3(p.P95MS), f3(p.P99MS), strconv.FormatInt(p.Transactions, 10), strconv.FormatInt(p.Failed, 10), ErrorCounts(p.Errors), consistent}
+		if acks {
+			acked, lost := "-", "-"
+			if p.Acks != nil {
+				acked, lost = strconv.FormatInt(p.Acks.Acked, 10), strconv.FormatInt(p.Acks.LostAcked, 10)
+			}
+			row = append(row, acked, lost)
+		}
+		t.Rows = append(t.Rows, append(row, p.Dir))
 	}
 	return t
 }

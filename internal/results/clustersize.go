@@ -46,6 +46,8 @@ type ClusterSizePoint struct {
 	// measures (the sweep's cluster_nodes and cluster_measures).
 	Served   []ClusterNodeServed   `json:"served,omitempty"`
 	Measures []ClusterNodeMeasures `json:"measures,omitempty"`
+	// Acks is the check of acknowledged writes (--check-acks).
+	Acks *AckCheck `json:"acks,omitempty"`
 }
 
 // JournalKind files a size's point in the journal as it is measured.
