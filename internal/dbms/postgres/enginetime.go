@@ -53,17 +53,29 @@ func (e *Engine) EngineTiming(ctx context.Context) (dbms.EngineSource, error) {
 	if err == nil {
 		_, err = e.readSums(ctx)
 	}
-	if err == nil {
-		planning, _ := dbms.FirstValue(ctx, e, "SHOW pg_stat_statements.track_planning")
-		e.timing.planning = planning == "on"
-		return dbms.EngineSource{Name: "pg_stat_statements", Planning: e.timing.planning, Note: pgUtilityNote}, nil
-	}
-	if c := dbms.Classify(err); c.Transient() || c == dbms.Timeout {
+	if c := dbms.Classify(err); err != nil && (c.Transient() || c == dbms.Timeout) {
 		return dbms.EngineSource{}, err // the session's trouble, not the extension's absence
 	}
-	e.timing.explain = true
-	return dbms.EngineSource{Name: "explain analyze (a separate execution)", Planning: true, Separate: true,
-		Note: "pg_stat_statements is not usable here (" + err.Error() + "): load it with shared_preload_libraries = 'pg_stat_statements' to time the executions themselves"}, nil
+	why := ""
+	if err != nil {
+		why = err.Error() + ": load it with shared_preload_libraries = 'pg_stat_statements' to time the executions themselves"
+	} else if track, _ := dbms.FirstValue(ctx, e, "SHOW pg_stat_statements.track"); track == "none" {
+		// Loaded, and recording nothing: every statement would go
+		// without a time.
+		why = "pg_stat_statements.track = none records no statement: set it to top to time the executions themselves"
+	}
+	if why != "" {
+		e.timing.explain = true
+		return dbms.EngineSource{Name: "explain analyze (a separate execution)", Planning: true, Separate: true,
+			Note: "pg_stat_statements is not usable here (" + why + ")"}, nil
+	}
+	planning, _ := dbms.FirstValue(ctx, e, "SHOW pg_stat_statements.track_planning")
+	e.timing.planning = planning == "on"
+	note := pgUtilityNote
+	if utility, _ := dbms.FirstValue(ctx, e, "SHOW pg_stat_statements.track_utility"); utility == "off" {
+		note = "pg_stat_statements.track_utility is off, so a CREATE TABLE AS gets no engine time: turn it on to have one"
+	}
+	return dbms.EngineSource{Name: "pg_stat_statements", Planning: e.timing.planning, Note: note}, nil
 }
 
 func (e *Engine) readSums(ctx context.Context) (pgSums, error) {

@@ -2,6 +2,7 @@ package postgres
 
 import (
 	"context"
+	"strings"
 	"testing"
 	"time"
 
@@ -15,16 +16,20 @@ import (
 // engine time; a pause in the client before a quick statement shows in
 // the client's time only. Both ways: pg_stat_statements, which the
 // private server loads, and EXPLAIN ANALYZE of a second execution on a
-// server without it.
+// server without it, or whose pg_stat_statements records nothing. The
+// source's note says why, or what a setting leaves out.
 func TestEngineTime(t *testing.T) {
 	for _, tc := range []struct {
 		name     string
 		settings map[string]string
 		source   string
 		separate bool
+		note     string
 	}{
-		{"pg_stat_statements", nil, "pg_stat_statements", false},
-		{"explain", map[string]string{"shared_preload_libraries": ""}, "explain analyze (a separate execution)", true},
+		{"pg_stat_statements", nil, "pg_stat_statements", false, "plans its query inside its execution"},
+		{"no-utility", map[string]string{"pg_stat_statements.track_utility": "off"}, "pg_stat_statements", false, "track_utility is off"},
+		{"explain", map[string]string{"shared_preload_libraries": ""}, "explain analyze (a separate execution)", true, "shared_preload_libraries"},
+		{"track-none", map[string]string{"pg_stat_statements.track": "none"}, "explain analyze (a separate execution)", true, "track = none"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
@@ -32,8 +37,8 @@ func TestEngineTime(t *testing.T) {
 			e := open(t, inst.URL)
 			ctx := context.Background()
 			src, err := e.EngineTiming(ctx)
-			if err != nil || src.Name != tc.source || !src.Planning || src.Separate != tc.separate {
-				t.Fatalf("source %+v, %v: want %q with planning, separate %v", src, err, tc.source, tc.separate)
+			if err != nil || src.Name != tc.source || !src.Planning || src.Separate != tc.separate || !strings.Contains(src.Note, tc.note) {
+				t.Fatalf("source %+v, %v: want %q with planning, separate %v, a note with %q", src, err, tc.source, tc.separate, tc.note)
 			}
 			slow, ok, client := dbmstest.EngineTimed(t, e, 0, "SELECT pg_sleep(0.2)")
 			if !ok || slow.TotalMS < 200 || !slow.HasPlan || slow.PlanMS < 0 || slow.PlanMS > slow.TotalMS {
@@ -49,6 +54,10 @@ func TestEngineTime(t *testing.T) {
 			exec(t, e, "CREATE TABLE et (a int)")
 			if _, ok, _ := dbmstest.EngineTimed(t, e, 0, "UPDATE et SET a = 1"); ok == tc.separate {
 				t.Errorf("an update: engine time known %v: want it from pg_stat_statements, not from a second execution", ok)
+			}
+			utility := !tc.separate && tc.name != "no-utility"
+			if _, ok, _ := dbmstest.EngineTimed(t, e, 0, "CREATE TABLE et2 AS SELECT 1 AS a"); ok != utility {
+				t.Errorf("a CREATE TABLE AS: engine time known %v: want %v (pg_stat_statements tracking utility statements)", ok, utility)
 			}
 		})
 	}
