@@ -39,6 +39,12 @@ func TestClusterSize(t *testing.T) {
 			if code, _, stderr := run("clustersize", "--cluster", c.Dir, "--sizes", "4", "--out", filepath.Join(tmp, "bad")); code != 2 || !strings.Contains(stderr, "--sizes 4: the cluster in") {
 				t.Errorf("--sizes 4 of 3 nodes: exit %d, %q: want 2 and the --sizes line", code, stderr)
 			}
+			if code, _, stderr := run("clustersize", "--cluster", c.Dir, "--mode", "select", "--check-acks", "--out", filepath.Join(tmp, "bad")); code != 2 || !strings.Contains(stderr, "--check-acks: --mode select") {
+				t.Errorf("--check-acks of reads: exit %d, %q: want 2 and the --check-acks line", code, stderr)
+			}
+			if _, err := os.Stat(filepath.Join(tmp, "bad")); !os.IsNotExist(err) {
+				t.Errorf("bad input left %s behind", filepath.Join(tmp, "bad"))
+			}
 			dir := filepath.Join(tmp, "run")
 			args := []string{"clustersize", "--cluster", c.Dir, "--mode", tc.mode, "--spread", tc.spread,
 				"--cycles", "2", "--duration", "2s", "--threads", "4", "--out", dir}

@@ -135,10 +135,13 @@ func (f *dsbenchFlags) plan() (experiment.DSBenchPlan, error) {
 	if err != nil {
 		return p, err
 	}
-	fault, err := f.fault.plan(faultRun{db: &f.db, resilient: f.retry || f.reconnect, remote: remote != nil, checkAcks: f.checkAcks,
+	fault, clusterURL, err := f.fault.plan(faultRun{resilient: f.retry || f.reconnect, remote: remote != nil, checkAcks: f.checkAcks,
 		load: time.Duration(f.cycles.V) * f.duration.V})
 	if err != nil {
 		return p, err
+	}
+	if f.db == "" {
+		f.db = clusterURL
 	}
 	p, err = f.sweepFlags.plan(f.db)
 	if err != nil {

@@ -210,23 +210,35 @@ func checkSession(ctx context.Context, url string, stmts []string) error {
 	return nil
 }
 
+// CheckAcksPlan refuses a load whose acknowledged writes cannot be
+// checked (checked: --check-acks or a fault): the check reads each
+// transaction's tag from its history row, which only the TPC-B
+// transaction in the client-statements form writes. The command line
+// asks it before anything is written.
+func CheckAcksPlan(mode, form string, checked bool) error {
+	switch {
+	case !checked:
+		return nil
+	case mode == modeSelect:
+		return fmt.Errorf("--check-acks: --mode select writes nothing to check: use --mode tpcb or leave --check-acks out")
+	case form == formProcedure:
+		return fmt.Errorf("--form procedure: the check of acknowledged writes (--check-acks, --fault) tags each history row, which a procedure cannot: use --form statements")
+	}
+	return nil
+}
+
 // resolveForm picks the engine's default form (the procedure form where
 // the engine has one without a known defect), and refuses the procedure
 // form where the engine has none.
 func resolveForm(p *DSBenchPlan, e dbms.Engine) error {
+	if err := CheckAcksPlan(p.Mode, p.Form, p.CheckAcks || p.Fault != nil); err != nil {
+		return dbms.Wrap(dbms.BadInput, err)
+	}
 	if p.Mode == modeSelect {
-		if p.CheckAcks {
-			return dbms.Wrap(dbms.BadInput, fmt.Errorf("--check-acks: --mode select writes nothing to check: use --mode tpcb or leave --check-acks out"))
-		}
 		p.Form = formStatements // one statement: there is nothing to wrap
 		return nil
 	}
 	if p.Fault != nil || p.CheckAcks {
-		// The lost-write check reads each transaction's tag from its
-		// history row, which the client-statements form writes.
-		if p.Form == formProcedure {
-			return dbms.Wrap(dbms.BadInput, fmt.Errorf("--form procedure: the check of acknowledged writes (--check-acks, --fault) tags each history row, which a procedure cannot: use --form statements"))
-		}
 		p.Form = formStatements
 		return nil
 	}
