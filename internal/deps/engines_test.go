@@ -40,6 +40,7 @@ var engineNameAllowed = []struct {
 	{file: "internal/cli/abtest.go", prose: true, why: help},
 	{file: "internal/cli/clustersize.go", prose: true, why: help},
 	{file: "internal/cli/dsbench.go", prose: true, why: help},
+	{file: "internal/cli/sweep_flags.go", prose: true, why: help},
 	{file: "internal/cli/enginetime_flag.go", prose: true, why: help},
 	{file: "internal/cli/fault_flags.go", prose: true, why: help},
 	{file: "internal/cli/list.go", prose: true, why: help},
