@@ -2,6 +2,7 @@ package cli
 
 import (
 	"fmt"
+	"path/filepath"
 	"strings"
 	"time"
 
@@ -75,7 +76,7 @@ sizes start at 2.`,
 				if !p.Consistent {
 					return fmt.Errorf("%d nodes: the sweep failed its consistency check: see %s", p.Nodes, p.Dir)
 				}
-				if err := lostAcks(fmt.Sprintf("%d nodes", p.Nodes), p.Acks, p.Dir+"/acks.txt"); err != nil {
+				if err := lostAcks(fmt.Sprintf("%d nodes", p.Nodes), p.Acks, filepath.Join(p.Dir, "acks.txt")); err != nil {
 					return err
 				}
 			}
@@ -114,7 +115,7 @@ func (f *clusterSizeFlags) plan() (experiment.ClusterSizePlan, error) {
 	if c.Nodes[0].Role == server.RoleStandby {
 		return p, usagef("--cluster %s: sizes count from node 1, which must be the primary, and it is a standby now (%s, after a failover): start a new cluster", f.cluster, strings.Join(roles(c), ", "))
 	}
-	sweep, err := f.sweepFlags.plan(c.URL)
+	sweep, err := f.sweepFlags.plan(c.URL, false)
 	if err != nil {
 		return p, err
 	}

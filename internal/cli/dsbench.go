@@ -143,7 +143,7 @@ func (f *dsbenchFlags) plan() (experiment.DSBenchPlan, error) {
 	if f.db == "" {
 		f.db = clusterURL
 	}
-	p, err = f.sweepFlags.plan(f.db)
+	p, err = f.sweepFlags.plan(f.db, fault != nil)
 	if err != nil {
 		return p, err
 	}
@@ -223,5 +223,5 @@ func lostAcks(where string, a *results.AckCheck, see string) error {
 	if a == nil || a.LostAcked == 0 {
 		return nil
 	}
-	return fmt.Errorf("%s: %d of %d acknowledged writes lost: the engine acknowledged commits it did not keep (see %s)", where, a.LostAcked, a.Acked, see)
+	return fmt.Errorf("%s: %s: the engine acknowledged commits it did not keep (see %s)", where, report.AckLine(a), see)
 }

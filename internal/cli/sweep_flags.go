@@ -62,9 +62,10 @@ func (f *sweepFlags) bind(fl *pflag.FlagSet, sizes func(), cyclesHelp, threadsHe
 }
 
 // plan is the load's part of a sweep's plan, --spread checked against
-// the URL the clients connect to.
-func (f *sweepFlags) plan(db string) (experiment.DSBenchPlan, error) {
-	if err := experiment.CheckAcksPlan(f.mode.V, f.form.V, f.checkAcks); err != nil {
+// the URL the clients connect to; faulted: a node fault will check the
+// acknowledged writes too.
+func (f *sweepFlags) plan(db string, faulted bool) (experiment.DSBenchPlan, error) {
+	if err := experiment.CheckAcksPlan(f.mode.V, f.form.V, f.checkAcks || faulted); err != nil {
 		return experiment.DSBenchPlan{}, usagef("%v", err)
 	}
 	spread, err := f.spread.plan(db)

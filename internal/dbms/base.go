@@ -66,11 +66,7 @@ func (b *SQLBase) Base() *SQLBase { return b }
 // state (SET, temporary tables) does not survive it.
 func (b *SQLBase) Reconnect(ctx context.Context) error {
 	b.endSession()
-	// Closing a healthy sql.Conn hands its session back to the pool,
-	// and the next Conn would be that same session again; a driver
-	// connection answered with ErrBadConn is closed instead.
-	b.Conn.Raw(func(any) error { return driver.ErrBadConn })
-	b.Conn.Close()
+	DiscardConn(b.Conn)
 	c, err := b.DB.Conn(ctx)
 	if err != nil {
 		return b.wrap(err)
@@ -93,6 +89,15 @@ func (b *SQLBase) watch(ctx context.Context) func() bool {
 		return func() bool { return false }
 	}
 	return context.AfterFunc(ctx, b.Interrupt)
+}
+
+// DiscardConn closes c and its session. Closing a healthy sql.Conn hands
+// its session back to database/sql's pool, and the next Conn would be
+// that same session again; a driver connection answered with ErrBadConn
+// is closed instead.
+func DiscardConn(c *sql.Conn) {
+	c.Raw(func(any) error { return driver.ErrBadConn })
+	c.Close()
 }
 
 // OpenSQL opens db with one pinned connection and checks it answers.

@@ -62,6 +62,12 @@ func (c Class) Transient() bool {
 	return c == ConnectionLost || c == Refused || c == ServerUnavailable || c == TooManyConnections
 }
 
+// SessionFault tells whether an error of this class is the session's
+// trouble (a lost connection, a server gone silent or away) rather than
+// the statement's: what a side task such as reading the engine's own
+// time must pass on as the run's fault instead of doing without.
+func (c Class) SessionFault() bool { return c.Transient() || c == Timeout }
+
 // Error is an engine error with its class.
 type Error struct {
 	Class Class

@@ -9,6 +9,7 @@ import (
 
 	"github.com/dbgauge/dbgauge/internal/dbms"
 	"github.com/dbgauge/dbgauge/internal/progress"
+	"github.com/dbgauge/dbgauge/internal/report"
 	"github.com/dbgauge/dbgauge/internal/results"
 )
 
@@ -95,7 +96,7 @@ func RunClusterSize(ctx context.Context, s Setup, plan ClusterSizePlan, pr *prog
 		}
 		line := fmt.Sprintf("%d nodes: median %.1f tps, p50 %.3f ms, p95 %.3f ms, p99 %.3f ms, %d failed, consistent %v", k, p.MedianTPS, p.P50MS, p.P95MS, p.P99MS, p.Failed, p.Consistent)
 		if p.Acks != nil {
-			line += fmt.Sprintf(", %d of %d acknowledged writes lost", p.Acks.LostAcked, p.Acks.Acked)
+			line += ", " + report.AckLine(p.Acks)
 		}
 		pr.Line("%s", line)
 	}

@@ -51,13 +51,7 @@ func intoDestTimed(ctx context.Context, e dbms.Engine, clock *engineClock, sql s
 	default:
 		return destRun{}, fmt.Errorf("unknown destination %q", dest)
 	}
-	var x destRun
-	var err error
-	engineStmt := sql // where the engine times a second execution: the query, without its destination
-	if dest == results.DestCount {
-		engineStmt = countSQL(sql)
-	}
-	x.ms, x.rows, x.engine, x.engineNone, err = clock.around(ctx, engineStmt, func() (float64, int64, error) { return timed(ctx, stmt) })
+	x, err := clock.around(ctx, engineStatement(sql, dest), func() (float64, int64, error) { return timed(ctx, stmt) })
 	if err != nil || dest != results.DestRelation {
 		return x, err
 	}

@@ -47,7 +47,7 @@ func (r *dsbenchRun) armFault(ctx context.Context, cfg *driver.Config, sr *resul
 func (r *dsbenchRun) faultDone(fr *failoverRun, sr *results.ScaleResult) error {
 	r.clients.acks, r.ackCheck = nil, nil
 	if a := sr.Acks; a != nil && a.LostAcked > 0 {
-		r.pr.Line("scale %-6d %d of %d acknowledged writes lost", sr.Scale, a.LostAcked, a.Acked)
+		r.pr.Line("scale %-6d %s", sr.Scale, report.AckLine(a))
 	}
 	if fr == nil {
 		return nil

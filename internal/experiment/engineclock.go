@@ -64,7 +64,7 @@ func startEngineClock(ctx context.Context, e dbms.Engine, off string) (*engineCl
 	}
 	src, err := et.EngineTiming(ctx)
 	if err != nil {
-		if c := dbms.Classify(err); c.Transient() || c == dbms.Timeout {
+		if dbms.Classify(err).SessionFault() {
 			return nil, nil, fmt.Errorf("ready the engine's own timing: %w", err)
 		}
 		return nil, &results.EngineTiming{None: err.Error()}, nil
@@ -92,33 +92,47 @@ const clockLost = "the session was replaced, and its engine timing with it"
 // around runs statement, the timed call, between the engine clock's
 // reads, which stay outside the client's timed region; stmt is what the
 // engine times (a second execution, where the engine times one, runs it
-// without its destination). The engine's time is nil, with the reason,
-// when it could not be read.
-func (c *engineClock) around(ctx context.Context, stmt string, statement func() (float64, int64, error)) (ms float64, rows int64, t *dbms.EngineTime, none string, err error) {
+// without its destination). The run's engine time is nil, with the
+// reason, when it could not be read.
+func (c *engineClock) around(ctx context.Context, stmt string, statement func() (float64, int64, error)) (destRun, error) {
+	var x destRun
+	var err error
 	if c == nil {
-		ms, rows, err = statement()
-		return ms, rows, nil, "", err
+		x.ms, x.rows, err = statement()
+		return x, err
 	}
 	if berr := c.et.BeforeStatement(ctx); berr != nil {
-		if cl := dbms.Classify(berr); cl.Transient() || cl == dbms.Timeout {
+		if dbms.Classify(berr).SessionFault() {
 			// The session is in trouble (a server that went silent, a
 			// lost connection): that is the run's fault to name, not an
 			// engine time to do without.
-			return 0, 0, nil, "", berr
+			return x, berr
 		}
-		ms, rows, err = statement()
-		return ms, rows, nil, fmt.Sprintf("the engine's time could not be read: %v", berr), err
+		x.ms, x.rows, err = statement()
+		x.engineNone = fmt.Sprintf("the engine's time could not be read: %v", berr)
+		return x, err
 	}
-	ms, rows, err = statement()
-	if err != nil {
-		return ms, rows, nil, "", err
+	if x.ms, x.rows, err = statement(); err != nil {
+		return x, err
 	}
 	got, ok, aerr := c.et.AfterStatement(ctx, stmt)
 	switch {
 	case aerr != nil:
-		return ms, rows, nil, fmt.Sprintf("the engine's time could not be read: %v", aerr), nil
+		x.engineNone = fmt.Sprintf("the engine's time could not be read: %v", aerr)
 	case !ok:
-		return ms, rows, nil, "the engine's record could not be attributed to the timed execution alone (another statement ran meanwhile, or a second execution would change the data)", nil
+		x.engineNone = "the engine's record could not be attributed to the timed execution alone (another statement ran meanwhile, or a second execution would change the data)"
+	default:
+		x.engine = &got
 	}
-	return ms, rows, &got, "", nil
+	return x, nil
+}
+
+// engineStatement is the statement the engine times for a retrieval of
+// sql into dest, where it times a second execution: the query without
+// its destination, a count the count.
+func engineStatement(sql, dest string) string {
+	if dest == results.DestCount {
+		return countSQL(sql)
+	}
+	return sql
 }

@@ -152,7 +152,7 @@ func (r *sizeSweepRun) timeSize(ctx context.Context, n int64, tables []sweepTabl
 	}
 	for w := 0; w < r.plan.Warmup; w++ {
 		for _, t := range tables {
-			if _, _, _, err := r.retrieve(ctx, nil, t, r.key(n)); err != nil {
+			if _, err := r.retrieve(ctx, nil, t, r.key(n)); err != nil {
 				return fmt.Errorf("%s warm-up: %w", t.access, err)
 			}
 		}
@@ -161,17 +161,17 @@ func (r *sizeSweepRun) timeSize(ctx context.Context, n int64, tables []sweepTabl
 		key := r.key(n)
 		for j := range tables {
 			i := (rep + j) % len(tables)
-			ms, rows, eng, err := r.retrieve(ctx, r.clock, tables[i], key)
+			x, err := r.retrieve(ctx, r.clock, tables[i], key)
 			if err != nil {
 				return fmt.Errorf("%s rep %d: %w", tables[i].access, rep+1, err)
 			}
-			pts[i].TimesMS = append(pts[i].TimesMS, ms)
+			pts[i].TimesMS = append(pts[i].TimesMS, x.ms)
 			if r.clock != nil {
-				addEngineTime(&pts[i].EngineMS, &pts[i].EngineNone, eng)
+				addEngineTime(&pts[i].EngineMS, &pts[i].EngineNone, x)
 			}
 			pts[i].Keys = append(pts[i].Keys, key)
-			r.run.Journal().Append(results.SizeSweepRetrieve{Size: n, Access: tables[i].access, Rep: rep + 1, Key: key, MS: ms, Rows: rows})
-			r.pr.Live("N=%d rep %d/%d %s: %.3f ms", n, rep+1, r.plan.Reps, tables[i].access, ms)
+			r.run.Journal().Append(results.SizeSweepRetrieve{Size: n, Access: tables[i].access, Rep: rep + 1, Key: key, MS: x.ms, Rows: x.rows})
+			r.pr.Live("N=%d rep %d/%d %s: %.3f ms", n, rep+1, r.plan.Reps, tables[i].access, x.ms)
 		}
 	}
 	for _, p := range pts {
@@ -195,20 +195,18 @@ func (r *sizeSweepRun) key(n int64) int64 {
 // every row is fetched to the client, then the count is checked. The
 // engine's own time of it is read around it by clock (nil for a
 // warm-up), outside the timed region.
-func (r *sizeSweepRun) retrieve(ctx context.Context, clock *engineClock, t sweepTable, key int64) (float64, int64, destRun, error) {
+func (r *sizeSweepRun) retrieve(ctx context.Context, clock *engineClock, t sweepTable, key int64) (destRun, error) {
 	sql, want := t.retrieve(r.plan.Retrieve, key)
-	var x destRun
-	var err error
-	x.ms, x.rows, x.engine, x.engineNone, err = clock.around(ctx, sql, func() (float64, int64, error) {
+	x, err := clock.around(ctx, sql, func() (float64, int64, error) {
 		return timed(ctx, func() (int64, error) { return r.e.QueryCount(ctx, sql) })
 	})
 	if err != nil {
-		return 0, 0, x, err
+		return destRun{}, err
 	}
 	if x.rows != want {
-		return 0, 0, x, fmt.Errorf("%s returned %d rows, expected %d: the engine answered a different query", sql, x.rows, want)
+		return destRun{}, fmt.Errorf("%s returned %d rows, expected %d: the engine answered a different query", sql, x.rows, want)
 	}
-	return x.ms, x.rows, x, nil
+	return x, nil
 }
 
 // startClock readies the engine's own timing of the session's retrieves.

@@ -223,7 +223,7 @@ func (r *wisconsinRun) queryAt(ctx context.Context, data *w.Data, q w.Query, des
 	err := r.repetitions(ctx, data, q, dest, &qr, &es)
 	r.ttpEnd()
 	if r.clock != nil {
-		qr.Engine, qr.EngineNone = es.result()
+		qr.Engine, qr.EngineNone = es.result(qr.SamplesMS)
 	}
 	// Whatever stopped the repetitions, what they measured is kept.
 	r.record(qr)

@@ -31,10 +31,10 @@ func (r *wisconsinRun) startEngineTime(ctx context.Context) error {
 }
 
 // engineSamples gathers a query's engine-reported times, repetition by
-// repetition, beside the client's.
+// repetition.
 type engineSamples struct {
-	total, plan, client []float64
-	planKnown           bool
+	total, plan []float64
+	planKnown   bool
 	// none says why a repetition had no engine time (then the query has
 	// none: the samples would not be the repetitions').
 	none string
@@ -49,21 +49,21 @@ func (s *engineSamples) add(x destRun) {
 	t := x.engine
 	s.planKnown = t.HasPlan && (len(s.plan) == 0 || s.planKnown)
 	s.plan = append(s.plan, t.PlanMS)
-	s.client = append(s.client, x.ms)
 }
 
 // result summarises the samples: the engine's total, its planning, and
-// the time outside it; or why there are none.
-func (s *engineSamples) result() (*results.EngineTimes, string) {
+// the time outside it, beside client, the client's times of the same
+// repetitions; or why there are none.
+func (s *engineSamples) result(client []float64) (*results.EngineTimes, string) {
 	if s.none != "" || len(s.total) == 0 {
 		return nil, s.none
 	}
 	outside := make([]float64, len(s.total))
 	for i := range s.total {
-		outside[i] = s.client[i] - s.total[i]
+		outside[i] = client[i] - s.total[i]
 	}
 	et := &results.EngineTimes{TotalMS: stats.Summarize(s.total), TotalSamplesMS: s.total, OutsideMS: stats.Summarize(outside)}
-	if c := stats.Summarize(s.client); c.Median > 0 {
+	if c := stats.Summarize(client); c.Median > 0 {
 		et.OutsideShare = et.OutsideMS.Median / c.Median
 	}
 	if s.planKnown {

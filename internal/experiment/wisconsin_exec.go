@@ -114,14 +114,11 @@ func (r *wisconsinRun) timed(parent context.Context, st w.Stmt, dest string) (ex
 		// execution, the one it runs): an update itself, a count the
 		// count, a retrieval into a relation or to the client its query,
 		// without the destination.
-		engineStmt := st.Select
-		switch {
-		case st.Timed != "":
+		engineStmt := engineStatement(st.Select, dest)
+		if st.Timed != "" {
 			engineStmt = st.Timed
-		case dest == results.DestCount:
-			engineStmt = countSQL(st.Select)
 		}
-		ex.ms, ex.rows, ex.engine, ex.engineNone, err = r.clock.around(parent, engineStmt, func() (float64, int64, error) {
+		ex.destRun, err = r.clock.around(parent, engineStmt, func() (float64, int64, error) {
 			return timed(parent, func() (int64, error) { return statement(ctx) })
 		})
 	}

@@ -370,7 +370,7 @@ func WisconsinCSV(runs []*results.WisconsinResults) map[string][]byte {
 		DetailTable(r).CSV(dw)
 		dw.Flush()
 		out["results_"+r.Engine+".csv"] = db.Bytes()
-		if t := EngineTimeTable(r); t != nil && len(t.Rows) > 0 {
+		if t := EngineTimeTable(r); t != nil {
 			out["enginetime_"+r.Engine+".csv"] = t.CSVBytes()
 		}
 		if t := AdjustedTable(r); t != nil {

@@ -18,21 +18,21 @@ var adjustedQueries = []struct {
 	{15, "nonclustered"}, {16, "nonclustered"}, {17, "nonclustered"},
 }
 
-// StoringCost is the cost of storing one result tuple, derived as seed
+// storingCost is the cost of storing one result tuple, derived as seed
 // 003 derives it (section 5.1): the 10 % and 1 % selections without an
 // index (queries 2 and 1, results into a relation) differ by 9 % of the
 // relation in the tuples they store, so their times' difference over that
 // is the time to store one tuple. PerSize holds it for each size that ran
 // both, MS their mean (the paper averages over its three sizes).
-type StoringCost struct {
+type storingCost struct {
 	PerSize map[int64]float64
 	MS      float64
 }
 
-// PaperStoringCost derives the per-tuple storing cost; ok is false
+// paperStoringCost derives the per-tuple storing cost; ok is false
 // without queries 1 and 2 stored into a relation at any size.
-func PaperStoringCost(r *results.WisconsinResults) (StoringCost, bool) {
-	c := StoringCost{PerSize: map[int64]float64{}}
+func paperStoringCost(r *results.WisconsinResults) (storingCost, bool) {
+	c := storingCost{PerSize: map[int64]float64{}}
 	var sum float64
 	for _, n := range r.Sizes {
 		q1 := find(r, 1, "heap", results.DestRelation, n)
@@ -61,7 +61,7 @@ func usable(q *results.QueryResult) bool { return q != nil && q.Status == result
 // stores nothing. Their disagreement is the paper's estimate against the
 // measurement. Nil without queries stored into a relation.
 func AdjustedTable(r *results.WisconsinResults) *Table {
-	cost, paper := PaperStoringCost(r)
+	cost, paper := paperStoringCost(r)
 	t := &Table{Title: []string{fmt.Sprintf("Adjusted selection and join queries (seed 003, Tables 2 and 4): processing time without storing the result (%s %s), median ms", r.Engine, r.EngineVersion)}}
 	t.Rows = append(t.Rows, []string{"size", "query", "class", "organization", "stored_rows", "into_relation_ms", "adjusted_paper_ms", "counted_ms", "storing_ms", "storing_us_per_tuple", "disagreement"})
 	for _, n := range r.Sizes {
@@ -109,7 +109,7 @@ func AdjustedTable(r *results.WisconsinResults) *Table {
 	return t
 }
 
-func perSizeCosts(sizes []int64, c StoringCost) string {
+func perSizeCosts(sizes []int64, c storingCost) string {
 	s := ""
 	for _, n := range sizes {
 		if v, ok := c.PerSize[n]; ok {

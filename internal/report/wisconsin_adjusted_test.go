@@ -22,7 +22,7 @@ func TestAdjustedTable(t *testing.T) {
 		q(1000, 1, results.DestRelation, 10, 5), q(1000, 2, results.DestRelation, 100, 14), q(1000, 2, results.DestCount, 100, 4),
 		q(10000, 1, results.DestRelation, 100, 50), q(10000, 2, results.DestRelation, 1000, 320),
 	}}
-	c, ok := PaperStoringCost(r)
+	c, ok := paperStoringCost(r)
 	if !ok || math.Abs(c.PerSize[1000]-0.1) > 1e-9 || math.Abs(c.PerSize[10000]-0.3) > 1e-9 || math.Abs(c.MS-0.2) > 1e-9 {
 		t.Fatalf("storing cost %+v: want 0.1 and 0.3 ms per tuple, 0.2 on average", c)
 	}

@@ -31,7 +31,7 @@ func EngineTimeTable(r *results.WisconsinResults) *Table {
 			if q.EngineNone != "" {
 				t.Notes = append(t.Notes, fmt.Sprintf("N=%d Q%d %s %s: no engine time: %s", q.Size, q.Query, q.Organization, q.Destination, q.EngineNone))
 			}
-			t.Rows = append(t.Rows, append(row, "-", "-", "-", "-", EffectiveRate(q.ElapsedMS.Median), "-"))
+			t.Rows = append(t.Rows, append(row, "-", "-", "-", "-", effectiveRate(q.ElapsedMS.Median), "-"))
 			continue
 		}
 		plan := "-"
@@ -39,16 +39,16 @@ func EngineTimeTable(r *results.WisconsinResults) *Table {
 			plan = ms(e.PlanMS.Median)
 		}
 		t.Rows = append(t.Rows, append(row, ms(e.TotalMS.Median), plan, ms(e.OutsideMS.Median), strconv.FormatFloat(100*e.OutsideShare, 'f', 1, 64)+"%",
-			EffectiveRate(q.ElapsedMS.Median), EffectiveRate(e.TotalMS.Median)))
+			effectiveRate(q.ElapsedMS.Median), effectiveRate(e.TotalMS.Median)))
 	}
 	t.Notes = append(t.Notes, engineTimeNote(et))
 	t.Notes = append(t.Notes, "effective rate (seed 004): 1000 / median ms, the queries per second one session would run back to back")
 	return t
 }
 
-// EffectiveRate is seed 004's effective transaction rate of a query whose
+// effectiveRate is seed 004's effective transaction rate of a query whose
 // median time is ms: queries per second.
-func EffectiveRate(ms float64) string {
+func effectiveRate(ms float64) string {
 	if ms <= 0 {
 		return "-"
 	}

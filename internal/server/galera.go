@@ -194,10 +194,7 @@ func (galeraKind) startNode(ctx context.Context, c *Cluster, n *Node, bootstrap 
 		extra = append(extra, "--wsrep-new-cluster")
 	}
 	logPath := filepath.Join(n.Dir, mariaLog)
-	var logStart int64
-	if st, err := os.Stat(logPath); err == nil {
-		logStart = st.Size()
-	}
+	logStart := mariaLogSize(logPath)
 	bin, err := mariaBin("mariadbd")
 	if err != nil {
 		return err
@@ -356,10 +353,7 @@ func (k galeraKind) rejoin(ctx context.Context, c *Cluster, n *Node) (string, er
 	ctx, cancel := context.WithTimeout(ctx, rejoinLimit)
 	defer cancel()
 	logPath := filepath.Join(n.Dir, mariaLog)
-	var logStart int64
-	if st, err := os.Stat(logPath); err == nil {
-		logStart = st.Size()
-	}
+	logStart := mariaLogSize(logPath)
 	if err := k.startNode(ctx, c, n, false); err != nil {
 		return "restarted; state transfer from a running node", err
 	}
@@ -371,11 +365,8 @@ func (k galeraKind) rejoin(ctx context.Context, c *Cluster, n *Node) (string, er
 // from a donor's write-set cache, or a full copy (whose donor refuses
 // writes meanwhile).
 func galeraTransfer(logPath string, from int64) string {
-	b, err := os.ReadFile(logPath)
-	if err == nil && from <= int64(len(b)) {
-		b = b[from:]
-	}
-	switch s := string(b); {
+	s, _ := mariaLogSince(logPath, from) // no log: no word on how
+	switch {
 	case strings.Contains(s, "rsync SST completed on joiner"):
 		return "full state transfer (SST)"
 	case strings.Contains(s, "rsync IST completed on joiner"):

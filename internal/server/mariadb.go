@@ -67,10 +67,7 @@ func (k mariadbKind) start(ctx context.Context, inst *Instance) (err error) {
 		}
 	}
 	logPath := filepath.Join(inst.Dir, mariaLog)
-	var logStart int64 // this launch's part of the log, for start errors
-	if st, err := os.Stat(logPath); err == nil {
-		logStart = st.Size()
-	}
+	logStart := mariaLogSize(logPath) // this launch's part of the log, for start errors
 	if err := mariaLaunch(inst, data); err != nil {
 		return err
 	}
@@ -333,14 +330,33 @@ func mariaExited(pid int) bool {
 // mariaTail is what this launch logged, for start failures: its [ERROR]
 // lines when there are any (the reason, without InnoDB's start-up notes).
 func mariaTail(path string, from int64) string {
-	b, err := os.ReadFile(path)
+	s, err := mariaLogSince(path, from)
 	if err != nil {
 		return "no log: " + err.Error()
+	}
+	return mariaErrorLines(s, 8)
+}
+
+// mariaLogSize is the size of a server's log before a launch (0 when
+// there is none yet): what the launch logs comes after it.
+func mariaLogSize(path string) int64 {
+	if st, err := os.Stat(path); err == nil {
+		return st.Size()
+	}
+	return 0
+}
+
+// mariaLogSince is what the log holds from offset from on: one launch's
+// part of it.
+func mariaLogSince(path string, from int64) (string, error) {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return "", err
 	}
 	if from <= int64(len(b)) {
 		b = b[from:]
 	}
-	return mariaErrorLines(string(b), 8)
+	return string(b), nil
 }
 
 func mariaLastLines(s string, n int) string {

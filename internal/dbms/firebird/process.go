@@ -3,7 +3,6 @@ package firebird
 import (
 	"context"
 	"database/sql"
-	"database/sql/driver"
 	"errors"
 	"strconv"
 	"strings"
@@ -46,12 +45,7 @@ func (e *Engine) Explain(ctx context.Context, query string) (string, error) {
 	if err != nil {
 		return "", e.ClassifyErr(err)
 	}
-	defer func() {
-		// ErrBadConn makes database/sql close the attachment instead of
-		// pooling it.
-		c.Raw(func(any) error { return driver.ErrBadConn })
-		c.Close()
-	}()
+	defer dbms.DiscardConn(c) // the attachment ends, not pooled
 	tx, err := c.BeginTx(ctx, &sql.TxOptions{Isolation: sql.LevelReadCommitted})
 	if err != nil {
 		return "", e.ClassifyErr(err)

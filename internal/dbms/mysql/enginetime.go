@@ -28,25 +28,16 @@ const mysqlAfterReplyNote = "a statement's time ends after its reply was sent (t
 // server start mariadb does). The server reports no planning time of its
 // own.
 func (e *Engine) EngineTiming(ctx context.Context) (dbms.EngineSource, error) {
-	var on sql.NullInt64
-	if err := e.Conn.QueryRowContext(ctx, "SELECT @@performance_schema").Scan(&on); err != nil {
-		return dbms.EngineSource{}, e.classify(err)
+	on, err := e.QueryInt(ctx, "SELECT @@performance_schema")
+	if err != nil {
+		return dbms.EngineSource{}, err
 	}
-	if on.Int64 != 1 {
+	if on != 1 {
 		return dbms.EngineSource{}, dbms.Wrap(dbms.Unsupported, fmt.Errorf("performance_schema is off on this server: start it with performance_schema=ON (dbgauge server start mariadb does)"))
 	}
-	rows, err := e.Conn.QueryContext(ctx, "SELECT NAME FROM performance_schema.setup_consumers WHERE NAME IN ('events_statements_current', 'events_statements_history') AND ENABLED = 'YES'")
+	n, err := e.QueryInt(ctx, "SELECT COUNT(*) FROM performance_schema.setup_consumers WHERE NAME IN ('events_statements_current', 'events_statements_history') AND ENABLED = 'YES'")
 	if err != nil {
-		return dbms.EngineSource{}, e.classify(err)
-	}
-	n := 0
-	for rows.Next() {
-		n++
-	}
-	rerr := rows.Err()
-	rows.Close()
-	if rerr != nil {
-		return dbms.EngineSource{}, e.classify(rerr)
+		return dbms.EngineSource{}, err
 	}
 	if n != 2 {
 		return dbms.EngineSource{}, dbms.Wrap(dbms.Unsupported, fmt.Errorf("performance_schema does not keep the statements' history: start the server with performance-schema-consumer-events-statements-current=ON and performance-schema-consumer-events-statements-history=ON (dbgauge server start mariadb does)"))
@@ -68,7 +59,7 @@ func (e *Engine) thread(ctx context.Context) (int64, error) {
 	}
 	var id int64
 	var instrumented, history string
-	if err := e.Conn.QueryRowContext(ctx, "SELECT THREAD_ID, INSTRUMENTED, HISTORY FROM performance_schema.threads WHERE PROCESSLIST_ID = CONNECTION_ID()").Scan(&id, &instrumented, &history); err != nil {
+	if err := e.Conn.QueryRowContext(ctx, "SELECT THREAD_ID, INSTRUMENTED, HISTORY FROM performance_schema.threads WHERE PROCESSLIST_ID = ?", e.connID.Load()).Scan(&id, &instrumented, &history); err != nil {
 		return 0, e.classify(err)
 	}
 	if instrumented != "YES" || history != "YES" {
@@ -80,11 +71,8 @@ func (e *Engine) thread(ctx context.Context) (int64, error) {
 
 // BeforeStatement marks the history.
 func (e *Engine) BeforeStatement(ctx context.Context) error {
-	var s string
-	if err := e.Conn.QueryRowContext(ctx, engineTimeMark).Scan(&s); err != nil {
-		return e.classify(err)
-	}
-	return nil
+	_, err := e.QueryValue(ctx, engineTimeMark)
+	return err
 }
 
 // AfterStatement sums the times of the statements the history holds

@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"strconv"
 	"strings"
 
 	"github.com/dbgauge/dbgauge/internal/dbms"
@@ -33,7 +32,7 @@ type pgSums struct {
 // pgSumsQuery reads them. The view's own queries name it, and are left
 // out; any other statement run since the last read, by any session of
 // the database, is in the sums, which AfterStatement sees in calls.
-const pgSumsQuery = `SELECT COALESCE(sum(total_exec_time), 0), COALESCE(sum(total_plan_time), 0), COALESCE(sum(calls), 0)
+const pgSumsQuery = `SELECT COALESCE(sum(total_exec_time), 0), COALESCE(sum(total_plan_time), 0), COALESCE(sum(calls), 0)::bigint
  FROM pg_stat_statements WHERE dbid = (SELECT oid FROM pg_database WHERE datname = current_database())
  AND query NOT LIKE '%pg_stat_statements%'`
 
@@ -53,7 +52,7 @@ func (e *Engine) EngineTiming(ctx context.Context) (dbms.EngineSource, error) {
 	if err == nil {
 		_, err = e.readSums(ctx)
 	}
-	if c := dbms.Classify(err); err != nil && (c.Transient() || c == dbms.Timeout) {
+	if err != nil && dbms.Classify(err).SessionFault() {
 		return dbms.EngineSource{}, err // the session's trouble, not the extension's absence
 	}
 	why := ""
@@ -79,22 +78,9 @@ func (e *Engine) EngineTiming(ctx context.Context) (dbms.EngineSource, error) {
 }
 
 func (e *Engine) readSums(ctx context.Context) (pgSums, error) {
-	rows, err := e.QueryRows(ctx, pgSumsQuery)
-	if err != nil {
-		return pgSums{}, err
-	}
-	if len(rows) != 1 || len(rows[0]) != 3 {
-		return pgSums{}, fmt.Errorf("pg_stat_statements: unexpected %v", rows)
-	}
 	var s pgSums
-	var errs [3]error
-	s.execMS, errs[0] = strconv.ParseFloat(rows[0][0], 64)
-	s.planMS, errs[1] = strconv.ParseFloat(rows[0][1], 64)
-	s.calls, errs[2] = strconv.ParseInt(rows[0][2], 10, 64)
-	for _, err := range errs {
-		if err != nil {
-			return pgSums{}, fmt.Errorf("pg_stat_statements: %w", err)
-		}
+	if err := e.conn.QueryRow(ctx, pgSumsQuery).Scan(&s.execMS, &s.planMS, &s.calls); err != nil {
+		return pgSums{}, e.classify(err)
 	}
 	return s, nil
 }
