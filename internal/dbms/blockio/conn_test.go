@@ -87,6 +87,14 @@ func TestTimeout(t *testing.T) {
 	if te := g.TakeTimeout(); te == nil || g.TakeTimeout() != nil {
 		t.Errorf("group: time-out taken %v, then again: want once", te)
 	}
+	// A connection dialed before Forget (the one a library still closes
+	// in the background after the session was replaced) is no longer
+	// the session's: its time-out is not reported.
+	g.Forget()
+	gc.Read(make([]byte, 1))
+	if te := g.TakeTimeout(); te != nil {
+		t.Errorf("group: a time-out of a connection dialed before Forget taken: %v", te)
+	}
 }
 
 // TestAbort: a read blocked in the kernel returns when another goroutine

@@ -18,6 +18,9 @@ type Group struct {
 	mu       sync.Mutex
 	conns    []*Conn
 	timedOut *TimeoutError // the last time-out not yet taken
+	// gen counts Forget calls: a connection dialed before the last one
+	// no longer reports its time-outs.
+	gen int
 }
 
 // Dial is a DialFunc for the protocol libraries: Dial, remembered in g.
@@ -26,9 +29,10 @@ func (g *Group) Dial(ctx context.Context, network, address string) (net.Conn, er
 	if err != nil {
 		return nil, err
 	}
-	c.timedOut = g.noteTimeout
 	g.mu.Lock()
 	defer g.mu.Unlock()
+	gen := g.gen
+	c.timedOut = func(e *TimeoutError) { g.noteTimeout(gen, e) }
 	live := g.conns[:0]
 	for _, o := range g.conns {
 		if !o.isClosed() {
@@ -55,9 +59,23 @@ func (c *Conn) isClosed() bool {
 	return c.closed
 }
 
-func (g *Group) noteTimeout(e *TimeoutError) {
+func (g *Group) noteTimeout(gen int, e *TimeoutError) {
 	g.mu.Lock()
-	g.timedOut = e
+	if gen == g.gen {
+		g.timedOut = e
+	}
+	g.mu.Unlock()
+}
+
+// Forget drops the time-out not yet taken and ignores those the
+// connections dialed so far report later: for a session that replaces
+// its connection, whose library may still be closing the old one in the
+// background (pgx sends a cancel request to the server on a connection
+// of its own, whose read may run out of the time-out seconds later).
+func (g *Group) Forget() {
+	g.mu.Lock()
+	g.gen++
+	g.timedOut = nil
 	g.mu.Unlock()
 }
 

@@ -34,14 +34,19 @@ func (e *Engine) classify(err error) error {
 	}
 	// A read that ran out of the I/O time-out (the server stopped
 	// answering) has cost the connection: the caller must reconnect, and
-	// the error's text names the time-out.
-	// pgx may close the connection on a read that timed out and answer
-	// the next call with "conn closed" only: the time-out says why.
+	// the error's text names the time-out. pgx closes the connection on
+	// such a read and answers every later call with "conn closed" only:
+	// the first time-out stays the cause for as long as the session
+	// lasts, whichever call (a side read such as the engine's time)
+	// classified it first.
 	te := e.socks.TakeTimeout()
 	if e.conn.IsClosed() {
+		if e.silence == nil {
+			e.silence = te
+		}
 		var already *blockio.TimeoutError
-		if te != nil && !errors.As(err, &already) {
-			err = fmt.Errorf("%w (%v)", te, err)
+		if e.silence != nil && !errors.As(err, &already) {
+			err = fmt.Errorf("%w (%v)", e.silence, err)
 		}
 		return dbms.Wrap(dbms.ConnectionLost, err)
 	}

@@ -38,6 +38,9 @@ type Engine struct {
 	buf      []byte
 	// socks are the session's blocking sockets (blockio), for Abort.
 	socks blockio.Group
+	// silence is the I/O time-out that cost this session its connection
+	// (nil: none did); errors.go.
+	silence *blockio.TimeoutError
 	// timing is the engine-reported time's state (enginetime.go).
 	timing pgTiming
 }
@@ -110,6 +113,8 @@ func (e *Engine) Reconnect(ctx context.Context) error {
 	e.Close()
 	e.tx = nil // ended with the old session, as were its prepared statements
 	e.prepared = nil
+	e.silence = nil // the new session's faults are its own
+	e.socks.Forget()
 	conn, err := pgx.ConnectConfig(ctx, e.cfg)
 	if err != nil {
 		return e.classify(err)
