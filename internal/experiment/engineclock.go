@@ -93,7 +93,8 @@ const clockLost = "the session was replaced, and its engine timing with it"
 // reads, which stay outside the client's timed region; stmt is what the
 // engine times (a second execution, where the engine times one, runs it
 // without its destination). The run's engine time is nil, with the
-// reason, when it could not be read.
+// reason, when it could not be read; a read that failed for the
+// session's trouble (dbms.Class.SessionFault) is the call's error.
 func (c *engineClock) around(ctx context.Context, stmt string, statement func() (float64, int64, error)) (destRun, error) {
 	var x destRun
 	var err error
@@ -117,6 +118,11 @@ func (c *engineClock) around(ctx context.Context, stmt string, statement func() 
 	}
 	got, ok, aerr := c.et.AfterStatement(ctx, stmt)
 	switch {
+	case aerr != nil && dbms.Classify(aerr).SessionFault():
+		// As before the statement: the session's trouble ends the
+		// measurement here, rather than in the next statement on a
+		// connection already lost, which knows less of why.
+		return x, aerr
 	case aerr != nil:
 		x.engineNone = fmt.Sprintf("the engine's time could not be read: %v", aerr)
 	case !ok:
