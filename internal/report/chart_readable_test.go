@@ -281,6 +281,7 @@ func fixtureCharts(t *testing.T) []builtChart {
 		},
 		func() (map[string][]byte, error) { return DSBenchCharts(distributed(syntheticDSBench(t))) },
 		func() (map[string][]byte, error) { return QACChart(runs["qac"].(*results.QACResults)) },
+		func() (map[string][]byte, error) { return QACChart(noneKept(t)) },
 		func() (map[string][]byte, error) {
 			return MultiuserChart(runs["multiuser"].(*results.MultiuserResults))
 		},

@@ -50,7 +50,9 @@ func qacReading(r *results.QACResults) string {
 		}
 	}
 	if len(with) == 0 {
-		return "No execution was kept at any cardinality, so there is no time to draw."
+		// report.QACChart then draws every QE that ran.
+		return "The protocol kept no execution at any cardinality (its checks drop the executions a busy machine disturbs): " +
+			"the diagram shows the medians over every QE that ran, which are not the protocol's result."
 	}
 	a, b := with[0], with[len(with)-1]
 	ca, name := qacComputed(r, a)

@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/dbgauge/dbgauge/internal/experiment"
@@ -103,4 +104,18 @@ func TestQACPage(t *testing.T) {
 	checkPage(t, d)
 	checkWarnedOnce(t, d, "experiment-wide check other_query_process failed", "protocol deviation: it ran in a virtual machine",
 		fmt.Sprintf("cardinality %d: Q@C dropped (too_short)", dirty.QaCs[0].Cardinality))
+
+	// every QE dropped, as on a busy machine: the diagram stays, of every
+	// QE that ran, and its reading says that is not the protocol's result
+	none := dirty
+	none.QaCs = slices.Clone(clean.QaCs)
+	for i := range none.QaCs {
+		q := &none.QaCs[i]
+		q.Retained, q.Kept, q.Measured, q.Computed, q.Fine = false, 0, results.Estimate{}, results.Estimate{}, results.Estimate{}
+	}
+	d = docOf(t, withResults(t, dir, none))
+	checkPage(t, d)
+	if s := cmpSection(t, d, "qac"); s.SVG == "" || !strings.Contains(s.Reading, "not the protocol's result") {
+		t.Errorf("no execution kept: diagram of %d bytes, reading %q", len(s.SVG), s.Reading)
+	}
 }
