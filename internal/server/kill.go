@@ -77,14 +77,30 @@ func childrenOf(pid int) []int {
 	return out
 }
 
-// waitGone returns once the killed server process is gone.
-func (i *Instance) waitGone() error {
-	deadline := time.Now().Add(30 * time.Second)
-	for running(i.PID) {
+// awaitingExit, when set (by the tests), is told of every process
+// waitExit is about to wait for.
+var awaitingExit func(pid int)
+
+// waitExit returns once pid has ended (a zombie has: it runs nothing
+// more), or an error naming what after limit.
+func waitExit(pid int, what string, limit time.Duration) error {
+	if awaitingExit != nil {
+		awaitingExit(pid)
+	}
+	deadline := time.Now().Add(limit)
+	for running(pid) {
 		if time.Now().After(deadline) {
-			return fmt.Errorf("kill %s: pid %d still runs 30 s after SIGKILL", i.Engine, i.PID)
+			return fmt.Errorf("%s (pid %d) still runs %v after it was ended", what, pid, limit)
 		}
 		time.Sleep(20 * time.Millisecond)
+	}
+	return nil
+}
+
+// waitGone returns once the killed server process is gone.
+func (i *Instance) waitGone() error {
+	if err := waitExit(i.PID, i.Engine+" after SIGKILL", 30*time.Second); err != nil {
+		return fmt.Errorf("kill %s: %w", i.Engine, err)
 	}
 	// Give whoever reaps it (its parent, or init for a daemon) a moment:
 	// a zombie still answers kill(pid, 0), which a server's own

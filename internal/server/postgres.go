@@ -160,7 +160,8 @@ func (postgresKind) stop(inst *Instance) error {
 	if _, err := os.Stat(filepath.Join(data, "postmaster.pid")); errors.Is(err, os.ErrNotExist) {
 		return nil // not running: stopping twice is not an error
 	}
-	if pid, err := postmasterPID(data); err == nil && !running(pid) {
+	pid, pidErr := postmasterPID(data)
+	if pidErr == nil && !running(pid) {
 		// Killed (kill -9): pg_ctl would fail to signal it; the next
 		// start clears the stale pid file itself.
 		return nil
@@ -172,7 +173,14 @@ func (postgresKind) stop(inst *Instance) error {
 	if err := owner.run(ctx, inst.Dir, filepath.Join(bin, "pg_ctl"), "-D", data, "-m", "fast", "-w", "-t", "110", "stop"); err != nil {
 		return fmt.Errorf("pg_ctl stop: %w", err)
 	}
-	return nil
+	if pidErr != nil {
+		return nil // no pid to wait for: pg_ctl found the server and stopped it
+	}
+	// The postmaster removes its pid file as the last thing before it
+	// exits, and pg_ctl returns when the file is gone: on a busy machine
+	// the process is still there a moment later, and a start right
+	// after took it for a running server ("stop it first").
+	return waitExit(pid, "the postmaster", 30*time.Second)
 }
 
 // writePostgresConf writes the settings start controls. Later lines of a
