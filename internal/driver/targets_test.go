@@ -23,9 +23,11 @@ func TestTargets(t *testing.T) {
 			return open(ctx, s)
 		},
 		// The trials do no work in the database: what is checked is
-		// their counting, and every thread must finish some of both
-		// kinds in every cycle however busy the machine is (a write to
-		// the file each was seen taking a whole cycle under load).
+		// their counting. How many a thread finishes in a cycle is the
+		// machine's to say: under load a thread was seen to get the CPU
+		// for one trial of a 150 ms cycle (and a write to the file to
+		// take a whole cycle), so only the run as a whole must hold
+		// both kinds for the check to mean something.
 		NewOp: func(node, thread int) Op {
 			n := 0
 			return func(ctx context.Context, s *Session) error {
@@ -41,8 +43,10 @@ func TestTargets(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	var runCommitted, runFailed int64
 	for _, c := range res.Cycles {
 		for _, th := range c.Threads {
+			runCommitted, runFailed = runCommitted+th.Committed, runFailed+th.Failed
 			var committed, failed, hist int64
 			for _, tr := range th.Targets {
 				if tr.Target != th.Thread%targets && tr.Target != (th.Thread+1)%targets {
@@ -59,7 +63,7 @@ func TestTargets(t *testing.T) {
 					t.Errorf("target %d: errors by class %d, failed %d", tr.Target, classes, tr.Failed)
 				}
 			}
-			if committed != th.Committed || failed != th.Failed || hist != th.Committed || committed == 0 || failed == 0 {
+			if committed != th.Committed || failed != th.Failed || hist != th.Committed {
 				t.Errorf("cycle %d thread %d: targets committed %d failed %d (histograms %d); the thread %d and %d",
 					c.Cycle, th.Thread, committed, failed, hist, th.Committed, th.Failed)
 			}
@@ -75,6 +79,9 @@ func TestTargets(t *testing.T) {
 		if len(by) != targets || committed != c.Committed {
 			t.Errorf("cycle %d: %d targets with %d commits; the cycle %d", c.Cycle, len(by), committed, c.Committed)
 		}
+	}
+	if runCommitted == 0 || runFailed == 0 {
+		t.Errorf("the run counted %d commits and %d failed trials: want some of both", runCommitted, runFailed)
 	}
 }
 
