@@ -23,9 +23,14 @@ type URL struct {
 	Scheme   string
 	User     string
 	Password string
-	HasPass  bool
-	Host     string // without port
-	Port     string
+	// HasPass: the URL itself gives a password (Raw holds it).
+	HasPass bool
+	// PasswordOrigin names where a password the URL does not give came
+	// from ($DBGAUGE_DB_PASSWORD, ~/.my.cnf, ...; password.go); "" when
+	// the URL gives it or none was found.
+	PasswordOrigin string
+	Host           string // without port
+	Port           string
 	// Database is the database name for servers (without the leading slash;
 	// for Firebird it is the database file path, absolute when it begins with /).
 	Database string
