@@ -87,3 +87,13 @@ func redactURL(s string) string {
 	}
 	return dbms.RedactPasswords(s)
 }
+
+// withoutPassword is an engine URL less its password, whether given or
+// hidden (***): a run's URL is the same with or without it, which may
+// come from elsewhere (dbms/password.go).
+func withoutPassword(s string) string {
+	if u, err := dbms.ParseURL(s); err == nil {
+		return u.WithoutPassword()
+	}
+	return s
+}

@@ -198,6 +198,9 @@ func TestResumeRefused(t *testing.T) {
 		{"no units", storage, "storage runs have no units", nil},
 		{"password hidden", hidden, "give the URL again, dbgauge resume DIR --db URL", nil},
 		{"another server", hidden, "--db postgres://u:***@127.0.0.1:2/db is not the run's postgres://u:***@127.0.0.1:1/db", []string{"--db", "postgres://u:secret@127.0.0.1:2/db"}},
+		// The same server without the password (which may come from
+		// elsewhere) is the run's: here it cannot be reached.
+		{"same server without password", hidden, "cannot reach PostgreSQL at 127.0.0.1:1", []string{"--db", "postgres://u@127.0.0.1:1/db"}},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
