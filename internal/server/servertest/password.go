@@ -54,5 +54,22 @@ func PostgresPasswordRole(t testing.TB, inst *server.Instance, user, password st
 		}
 	}
 	u.User = url.User(user)
+	// The postmaster rereads pg_hba.conf on the signal pg_reload_conf
+	// sends, later: wait until the role without a password is refused.
+	cfg, err := pgx.ParseConfig(u.String())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for deadline := time.Now().Add(30 * time.Second); ; time.Sleep(50 * time.Millisecond) {
+		cfg.Password = "" // whatever $PGPASSWORD or ~/.pgpass say
+		c, err := pgx.ConnectConfig(ctx, cfg)
+		if err != nil {
+			break
+		}
+		c.Close(ctx)
+		if time.Now().After(deadline) {
+			t.Fatalf("%s: the password rule never took effect", hba)
+		}
+	}
 	return u.String()
 }
