@@ -31,3 +31,30 @@ func TestPasswordOutsideURL(t *testing.T) {
 		{Name: "dbgauge-first", Env: map[string]string{dbms.PasswordEnv: pw, "ISC_PASSWORD": "wrong"}, User: "SYSDBA"},
 	})
 }
+
+// TestPageSizePasswordOutsideURL creates a database of another page size
+// (through isql-fb) on a URL without the password, which the session
+// found in $ISC_PASSWORD: isql-fb logs in with it too.
+func TestPageSizePasswordOutsideURL(t *testing.T) {
+	inst := servertest.Start(t, "firebird", server.Options{})
+	u, err := dbms.ParseURL(inst.URL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv(dbms.PasswordEnv, "")
+	t.Setenv("ISC_PASSWORD", u.Password)
+	bare, err := dbms.ParseURL(u.WithoutPassword())
+	if err != nil {
+		t.Fatal(err)
+	}
+	e := openURL(t, bare.Raw)
+	ps, drop, err := e.CreatePageSizeDB(ctxT(t), bare, 16384)
+	if err != nil {
+		t.Fatalf("a database of 16 KiB pages on %s: %v", bare.Raw, err)
+	}
+	defer drop()
+	defer ps.Close()
+	if got, err := ps.(*Engine).PageSize(ctxT(t)); err != nil || got != 16384 {
+		t.Errorf("the new database's page size: %d (%v), want 16384", got, err)
+	}
+}
