@@ -88,6 +88,9 @@ func openError(err error, u *dbms.URL, cfg *pgx.ConnConfig) error {
 	if errors.As(err, &pe) {
 		switch pe.Code {
 		case "28P01":
+			if cfg.Password == "" {
+				return badInput(err, "PostgreSQL at %s asks user %q for a password: %s", addr, user, passwordFix(u, cfg))
+			}
 			return badInput(err, "PostgreSQL at %s rejected the password of user %q: %s", addr, user, passwordFix(u, cfg))
 		case "28000":
 			return badInput(err, "PostgreSQL at %s refused user %q: %s; fix the user in --db or the server's pg_hba.conf", addr, user, pe.Message)
