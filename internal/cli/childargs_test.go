@@ -111,3 +111,19 @@ func TestLaunchedRunPassword(t *testing.T) {
 		t.Errorf("the jobs page shows the password, or not the URL with it hidden:\n%s", page.body)
 	}
 }
+
+// TestLaunchRefusesTwoPasswords: a form whose URLs one variable cannot
+// serve comes back with the line saying why, and nothing starts.
+func TestLaunchRefusesTwoPasswords(t *testing.T) {
+	h, dir := formUI(t, "/nonexistent/dbgauge", false)
+	got := postForm(h, "/new/abtest", formOf(csrfOf(t, h, "abtest"),
+		"a", "postgres://u:first@127.0.0.1:1/db", "b", "postgres://u:second@127.0.0.1:2/db"))
+	_, problem, _ := strings.Cut(got.body, `id="problem"`)
+	problem, _, _ = strings.Cut(problem, "</p>")
+	if got.code != 400 || !strings.Contains(problem, "--a and --b give different passwords") || strings.Contains(problem, "first") || strings.Contains(problem, "second") {
+		t.Errorf("status %d, problem %q: want 400 and the line saying why, without the passwords", got.code, problem)
+	}
+	if left := entries(t, dir); len(left) != 0 {
+		t.Errorf("the refused launch left %v", left)
+	}
+}
