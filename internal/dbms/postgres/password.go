@@ -16,9 +16,10 @@ const passwordPlaces = "$PGPASSWORD, ~/.pgpass ($PGPASSFILE)"
 
 // usePassword gives cfg the password dbgauge's own variable holds
 // (u.PasswordOrigin is set only for it here): it goes before libpq's
-// places, which pgx read already, as the URL's own password would.
+// places, which pgx read already, as the URL's own password would (in
+// its user information or libpq's ?password=).
 func usePassword(cfg *pgx.ConnConfig, u *dbms.URL) {
-	if u.PasswordOrigin != "" {
+	if u.PasswordOrigin != "" && !u.Query.Has("password") {
 		cfg.Password = u.Password
 	}
 }
@@ -27,12 +28,11 @@ func usePassword(cfg *pgx.ConnConfig, u *dbms.URL) {
 // that failed came from (pgx does not say which of libpq's places it
 // read), or where one can be given.
 func passwordFix(u *dbms.URL, cfg *pgx.ConnConfig) string {
-	if u.HasPass || u.PasswordOrigin != "" || cfg.Password == "" {
-		return u.PasswordFix(passwordPlaces)
-	}
 	switch {
-	case u.Query.Has("password"):
+	case u.Query.Has("password") && !u.HasPass:
 		return "fix the password in --db"
+	case u.HasPass || u.PasswordOrigin != "" || cfg.Password == "":
+		return u.PasswordFix(passwordPlaces)
 	case os.Getenv("PGPASSWORD") != "":
 		return "fix the password in $PGPASSWORD"
 	}

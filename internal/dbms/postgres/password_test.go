@@ -40,4 +40,8 @@ func TestPasswordOutsideURL(t *testing.T) {
 	dbmstest.CheckPasswords(t, withPass, "SELECT current_user", []string{"PGPASSWORD"}, []dbmstest.PasswordCase{
 		{Name: "url-first", Env: map[string]string{dbms.PasswordEnv: "wrong", "PGPASSWORD": "wrong"}, User: "gauge"},
 	})
+	withParam := fmt.Sprintf("postgres://gauge@%s%s?password=%s", u.Host, u.Path, url.QueryEscape(pw))
+	dbmstest.CheckPasswords(t, withParam, "SELECT current_user", []string{"PGPASSWORD"}, []dbmstest.PasswordCase{
+		{Name: "url-parameter-first", Env: map[string]string{dbms.PasswordEnv: "wrong"}, User: "gauge"},
+	})
 }
