@@ -29,6 +29,8 @@ func TestChildArgs(t *testing.T) {
 			[]string{"dsbench", "--db=postgres://u@h:1/db", "--scales=1"}, []string{pw + "p@ss"}, ""},
 		{"separate", []string{"wisconsin", "--db", "mysql://root:x@unix(/tmp/s)/d"},
 			[]string{"wisconsin", "--db=mysql://root@unix(/tmp/s)/d"}, []string{pw + "x"}, ""},
+		{"parameter", []string{"dsbench", "--db=postgres://u@h:1/db?sslmode=disable&password=p"},
+			[]string{"dsbench", "--db=postgres://u@h:1/db?sslmode=disable"}, []string{pw + "p"}, ""},
 		{"no-password", []string{"dsbench", "--db=postgres://u@h/db"}, []string{"dsbench", "--db=postgres://u@h/db"}, nil, ""},
 		{"embedded", []string{"dsbench", "--db=sqlite:/tmp/a:b@c.db"}, []string{"dsbench", "--db=sqlite:/tmp/a:b@c.db"}, nil, ""},
 		{"token", []string{"dsbench", "--token", "T0k", "--nats=nats://127.0.0.1:4222"},

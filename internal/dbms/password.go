@@ -61,14 +61,47 @@ func (u *URL) PasswordFix(places string) string {
 }
 
 // WithoutPassword is u as written, less its password (and the colon
-// before it): for a child process's command line, which the password
-// reaches by its environment instead.
+// before it, or its query parameter): for a child process's command
+// line, which the password reaches by its environment instead.
 func (u *URL) WithoutPassword() string {
-	if !u.HasPass {
-		return u.Raw
+	s := u.Raw
+	if u.passParam {
+		s = withoutParam(s, "password")
 	}
-	if a, b := u.pass[0], u.pass[1]; 1 < a && a <= b && b <= len(u.Raw) && u.Raw[a-1] == ':' {
-		return u.Raw[:a-1] + u.Raw[b:]
+	if !u.userPass {
+		return s
 	}
-	return strings.Replace(u.Raw, ":"+url.UserPassword("", u.Password).String()[1:]+"@", "@", 1)
+	if a, b := u.pass[0], u.pass[1]; 1 < a && a <= b && b <= len(s) && s[a-1] == ':' {
+		return s[:a-1] + s[b:]
+	}
+	pw, _ := u.userPassword()
+	return strings.Replace(s, ":"+url.UserPassword("", pw).String()[1:]+"@", "@", 1)
+}
+
+// takePassword moves libpq's ?password= from Query to Password: a
+// password written in the URL, whichever way, is the URL's (HasPass),
+// hidden by Redacted, and no driver gets it as a parameter. As in libpq,
+// it goes before the user information's.
+func (u *URL) takePassword() {
+	v, ok := u.Query["password"]
+	if !ok {
+		return
+	}
+	u.Query.Del("password")
+	u.Password, u.HasPass, u.passParam = v[len(v)-1], true, true
+}
+
+// userPassword is the password of the URL's user information.
+func (u *URL) userPassword() (string, bool) {
+	if !u.userPass {
+		return "", false
+	}
+	if !u.passParam {
+		return u.Password, true
+	}
+	if a, b := u.pass[0], u.pass[1]; 0 < a && a <= b && b <= len(u.Raw) {
+		pw, err := url.PathUnescape(u.Raw[a:b])
+		return pw, err == nil
+	}
+	return "", false
 }

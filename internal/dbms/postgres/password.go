@@ -17,9 +17,9 @@ const passwordPlaces = "$PGPASSWORD, ~/.pgpass ($PGPASSFILE)"
 // usePassword gives cfg the password dbgauge's own variable holds
 // (u.PasswordOrigin is set only for it here): it goes before libpq's
 // places, which pgx read already, as the URL's own password would (in
-// its user information or libpq's ?password=).
+// its user information or libpq's ?password=, both u.HasPass).
 func usePassword(cfg *pgx.ConnConfig, u *dbms.URL) {
-	if u.PasswordOrigin != "" && !u.Query.Has("password") {
+	if u.PasswordOrigin != "" {
 		cfg.Password = u.Password
 	}
 }
@@ -29,8 +29,6 @@ func usePassword(cfg *pgx.ConnConfig, u *dbms.URL) {
 // read), or where one can be given.
 func passwordFix(u *dbms.URL, cfg *pgx.ConnConfig) string {
 	switch {
-	case u.Query.Has("password") && !u.HasPass:
-		return "fix the password in --db"
 	case u.HasPass || u.PasswordOrigin != "" || cfg.Password == "":
 		return u.PasswordFix(passwordPlaces)
 	case os.Getenv("PGPASSWORD") != "":
