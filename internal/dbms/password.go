@@ -12,11 +12,14 @@ import (
 //
 //  1. PasswordEnv, dbgauge's own variable: the runs dbgauge starts itself
 //     (the web interface's) get the password of their --db through it;
-//  2. the engine's own places, as its client tools read them
-//     (Adapter.FindPassword: PostgreSQL's $PGPASSWORD and ~/.pgpass,
-//     MariaDB's option files and $MYSQL_PWD, Firebird's $ISC_PASSWORD).
+//  2. the engine's own places, as its client tools read them: MariaDB's
+//     option files and $MYSQL_PWD, Firebird's $ISC_PASSWORD (each
+//     adapter's FindPassword); PostgreSQL's $PGPASSWORD and ~/.pgpass,
+//     which pgx reads itself.
 //
 // OpenNode looks, so every session dbgauge opens finds it the same way.
+// A password written in the URL (user:password@, or libpq's ?password=)
+// goes before them all.
 
 // PasswordEnv is the environment variable holding the password of a
 // server URL that gives none.

@@ -56,9 +56,10 @@ type Job struct {
 func (j Job) Running() bool { return j.Ended.IsZero() }
 
 // start launches binary with args (an experiment's command line, shown
-// as shown) and env added to the interface's environment into a new run directory under runs, named as the command
-// line names its default run directory (results.DefaultDir): args and
-// --out that directory. The directory is removed again, by DefaultDir's
+// as shown) and env added to the interface's environment (the secrets:
+// Experiments.Child) into a new run directory under runs, named as the
+// command line names its default run directory (results.DefaultDir):
+// args and --out that directory. The directory is removed again, by DefaultDir's
 // release, if the run ends without writing anything into it (refused at
 // once).
 func (js *jobs) start(binary, runs, experiment string, args, env, shown []string) (Job, error) {
