@@ -97,3 +97,10 @@ func withoutPassword(s string) string {
 	}
 	return s
 }
+
+// hidesPassword says whether s is an engine URL whose password a
+// manifest hid (user:***@ or ?password=***).
+func hidesPassword(s string) bool {
+	u, err := dbms.ParseURL(s)
+	return err == nil && u.HasPass && u.Password == redacted
+}

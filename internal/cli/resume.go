@@ -162,7 +162,7 @@ func setStoredFlags(fs *pflag.FlagSet, config map[string]any, override map[strin
 				}
 				return
 			}
-			if isURLFlag(f.Name) && strings.Contains(v, ":***@") {
+			if isURLFlag(f.Name) && hidesPassword(v) {
 				errs = append(errs, usagef("the manifest hides the password of --%s (%s): give the URL again, dbgauge resume DIR --%s URL (its password in the URL, $%s or where the engine's tools read it)", f.Name, v, f.Name, dbms.PasswordEnv))
 				return
 			}
