@@ -2,9 +2,7 @@ package mysql
 
 import (
 	"bufio"
-	"errors"
 	"fmt"
-	"io/fs"
 	"os"
 	"path/filepath"
 	"sort"
@@ -37,8 +35,9 @@ func optionFiles() []string {
 
 // clientOption is the value of option name in the client groups of
 // files (the last that sets it), and the file that set it; "" when none
-// does. A missing file is skipped, as the clients skip it; so is a
-// world-writable one, which the clients ignore as anyone's to change.
+// does. A missing or unreadable file is skipped, as the clients skip
+// it; so is a world-writable one, which the clients ignore as anyone's
+// to change.
 func clientOption(files []string, name string) (value, file string, err error) {
 	for _, f := range files {
 		v, set, err := readOption(f, name, 0)
@@ -62,15 +61,16 @@ func readOption(path, name string, depth int) (value string, set bool, err error
 	if depth > maxIncludeDepth {
 		return "", false, fmt.Errorf("option file %s: !include nested more than %d deep", path, maxIncludeDepth)
 	}
-	fi, err := os.Stat(path)
-	if errors.Is(err, fs.ErrNotExist) || (err == nil && fi.Mode().Perm()&0o002 != 0) {
-		return "", false, nil
-	}
 	f, err := os.Open(path)
 	if err != nil {
-		return "", false, fmt.Errorf("option file: %w", err)
+		// Missing or unreadable (another user's): the clients go on
+		// without it (my_default.c).
+		return "", false, nil
 	}
 	defer f.Close()
+	if fi, err := f.Stat(); err != nil || fi.Mode().Perm()&0o002 != 0 || fi.IsDir() {
+		return "", false, nil
+	}
 	in := false
 	sc := bufio.NewScanner(f)
 	for sc.Scan() {

@@ -107,6 +107,9 @@ func TestOptionFile(t *testing.T) {
 	if got, _, err := clientOption([]string{p}, "password"); got != "" || err != nil {
 		t.Errorf("a world-writable option file gave %q (%v), want nothing", got, err)
 	}
+	if got, _, err := clientOption([]string{dir, filepath.Join(dir, "plain.cnf")}, "password"); got != "abc" || err != nil {
+		t.Errorf("a directory among the files: %q (%v), want it skipped and abc", got, err)
+	}
 	loop := write("loop.cnf", "!include "+filepath.Join(dir, "loop.cnf")+"\n", 0o600)
 	if _, _, err := clientOption([]string{loop}, "password"); err == nil {
 		t.Errorf("a file that includes itself: no error")
