@@ -2,6 +2,7 @@ package cli
 
 import (
 	"context"
+	"errors"
 	"io"
 	"slices"
 	"sort"
@@ -180,6 +181,16 @@ func (forms) Check(args []string) string {
 // Redact hides the passwords and secrets of args, as the manifest keeps
 // a command line.
 func (forms) Redact(args []string) []string { return redactArgs(args) }
+
+// Child is args as a launched run gets them: passwords and secrets in
+// its environment, never on its command line (childargs.go).
+func (forms) Child(args []string) (argv, env []string, err error) {
+	argv, env, err = childArgs(args)
+	if err != nil {
+		return nil, nil, errors.New(errorLine(err))
+	}
+	return argv, env, nil
+}
 
 // kinds of flagtype values without a Type of their own are recognised by
 // these methods; keep them in step with flagtype.

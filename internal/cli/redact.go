@@ -87,3 +87,20 @@ func redactURL(s string) string {
 	}
 	return dbms.RedactPasswords(s)
 }
+
+// withoutPassword is an engine URL less its password, whether given or
+// hidden (***): a run's URL is the same with or without it, which may
+// come from elsewhere (dbms/password.go).
+func withoutPassword(s string) string {
+	if u, err := dbms.ParseURL(s); err == nil {
+		return u.WithoutPassword()
+	}
+	return s
+}
+
+// hidesPassword says whether s is an engine URL whose password a
+// manifest hid (user:***@ or ?password=***).
+func hidesPassword(s string) bool {
+	u, err := dbms.ParseURL(s)
+	return err == nil && u.HasPass && u.Password == redacted
+}

@@ -16,6 +16,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/dbgauge/dbgauge/internal/cli/flagtype"
+	"github.com/dbgauge/dbgauge/internal/dbms"
 	"github.com/dbgauge/dbgauge/internal/experiment"
 	"github.com/dbgauge/dbgauge/internal/results"
 )
@@ -72,8 +73,10 @@ A run that completed is refused, and so are a run still going (another
 dbgauge writes its journal, perhaps paused by --pause-on-error), a
 directory that holds no run and a run of an experiment that cannot be
 resumed. The manifest hides the password of the engine URL: give the URL
-again with --db (it must name the run's server); an abtest run's --a and
---b URLs likewise with --a and --b. --pause-on-error
+again with --db (it must name the run's server; with or without its
+password, which may come from $DBGAUGE_DB_PASSWORD or where the engine's
+own tools read it); an abtest run's --a and --b URLs likewise with --a
+and --b. --pause-on-error
 and --pause-limit, when given, replace the run's own.`,
 		Args: exactArgs(1, "the run directory"),
 		RunE: func(cmd *cobra.Command, args []string) error {
@@ -141,7 +144,7 @@ func setStoredFlags(fs *pflag.FlagSet, config map[string]any, override map[strin
 			return
 		}
 		v, ok := override[f.Name]
-		if stored, had := config[f.Name]; ok && had && isURLFlag(f.Name) && redactURL(v) != fmt.Sprint(stored) {
+		if stored, had := config[f.Name]; ok && had && isURLFlag(f.Name) && withoutPassword(v) != withoutPassword(fmt.Sprint(stored)) {
 			// The URL given again must name the run's server: a resumed
 			// run measures where its first part did.
 			errs = append(errs, usagef("--%s %s is not the run's %s: give the URL the run used", f.Name, redactURL(v), stored))
@@ -159,8 +162,8 @@ func setStoredFlags(fs *pflag.FlagSet, config map[string]any, override map[strin
 				}
 				return
 			}
-			if isURLFlag(f.Name) && strings.Contains(v, ":***@") {
-				errs = append(errs, usagef("the manifest hides the password of --%s (%s): give the URL again, dbgauge resume DIR --%s URL", f.Name, v, f.Name))
+			if isURLFlag(f.Name) && hidesPassword(v) {
+				errs = append(errs, usagef("the manifest hides the password of --%s (%s): give the URL again, dbgauge resume DIR --%s URL (its password in the URL, $%s or where the engine's tools read it)", f.Name, v, f.Name, dbms.PasswordEnv))
 				return
 			}
 		}

@@ -189,6 +189,9 @@ func TestResumeRefused(t *testing.T) {
 	hidden := filepath.Join(tmp, "hidden")
 	os.Mkdir(hidden, 0o755)
 	writeFile(t, hidden, results.ManifestFile, `{"experiment":"dsbench","config":{"db":"postgres://u:***@127.0.0.1:1/db","scales":"1"}}`)
+	hiddenParam := filepath.Join(tmp, "hidden-param")
+	os.Mkdir(hiddenParam, 0o755)
+	writeFile(t, hiddenParam, results.ManifestFile, `{"experiment":"dsbench","config":{"db":"postgres://u@127.0.0.1:1/db?password=***","scales":"1"}}`)
 	cases := []struct {
 		name, dir, want string
 		flags           []string
@@ -197,7 +200,11 @@ func TestResumeRefused(t *testing.T) {
 		{"not a run", tmp, "no readable manifest.json", nil},
 		{"no units", storage, "storage runs have no units", nil},
 		{"password hidden", hidden, "give the URL again, dbgauge resume DIR --db URL", nil},
+		{"password parameter hidden", hiddenParam, "give the URL again, dbgauge resume DIR --db URL", nil},
 		{"another server", hidden, "--db postgres://u:***@127.0.0.1:2/db is not the run's postgres://u:***@127.0.0.1:1/db", []string{"--db", "postgres://u:secret@127.0.0.1:2/db"}},
+		// The same server without the password (which may come from
+		// elsewhere) is the run's: here it cannot be reached.
+		{"same server without password", hidden, "cannot reach PostgreSQL at 127.0.0.1:1", []string{"--db", "postgres://u@127.0.0.1:1/db"}},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

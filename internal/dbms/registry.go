@@ -29,6 +29,12 @@ type Adapter struct {
 	// given, is the URL of its database file at path; shared asks for
 	// many sessions writing at once.
 	Embedded func(path string, shared bool) string
+	// FindPassword, when set, finds the password of a server URL that
+	// gives none where the engine's own client tools look (an option
+	// file, an environment variable), and names where it found it; ""
+	// when it found none. Nil where the driver looks by itself (pgx reads
+	// $PGPASSWORD and ~/.pgpass) or no password applies. password.go.
+	FindPassword PasswordFinder
 }
 
 // ProcessName is one process name an engine's server runs under.

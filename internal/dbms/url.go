@@ -23,9 +23,14 @@ type URL struct {
 	Scheme   string
 	User     string
 	Password string
-	HasPass  bool
-	Host     string // without port
-	Port     string
+	// HasPass: the URL itself gives a password (Raw holds it).
+	HasPass bool
+	// PasswordOrigin names where a password the URL does not give came
+	// from ($DBGAUGE_DB_PASSWORD, ~/.my.cnf, ...; password.go); "" when
+	// the URL gives it or none was found.
+	PasswordOrigin string
+	Host           string // without port
+	Port           string
 	// Database is the database name for servers (without the leading slash;
 	// for Firebird it is the database file path, absolute when it begins with /).
 	Database string
@@ -51,7 +56,10 @@ type URL struct {
 	Query url.Values
 	// pass is where the password is written in Raw (start and end), as
 	// Raw spells it: Redacted replaces that text, whatever its escaping.
-	pass [2]int
+	// userPass: the user information holds a password; passParam: the
+	// query does (libpq's ?password=, password.go).
+	pass                [2]int
+	userPass, passParam bool
 }
 
 // ParseURL parses --db. Errors are BadInput and name the expected forms.
@@ -110,7 +118,8 @@ func ParseURL(raw string) (*URL, error) {
 	}
 	if p.User != nil {
 		u.User = p.User.Username()
-		u.Password, u.HasPass = p.User.Password()
+		u.Password, u.userPass = p.User.Password()
+		u.HasPass = u.userPass
 		if u.HasPass {
 			u.pass = passwordSpan(parse, len(raw)-len(rest)+2)
 		}
@@ -127,6 +136,7 @@ func ParseURL(raw string) (*URL, error) {
 	if err := u.takeSessionAttrs(); err != nil {
 		return nil, err
 	}
+	u.takePassword()
 	switch {
 	case hosts != nil:
 		for _, h := range hosts {
@@ -200,13 +210,21 @@ func (u *URL) Addr(defaultPort string) string {
 
 // Redacted is the URL with any password replaced, for manifests and messages.
 func (u *URL) Redacted() string {
-	if !u.HasPass {
-		return u.Raw
+	s := u.Raw
+	if u.passParam {
+		s = withParam(s, "password", "***")
 	}
-	if a, b := u.pass[0], u.pass[1]; 0 < a && a <= b && b <= len(u.Raw) {
-		return u.Raw[:a] + "***" + u.Raw[b:]
+	if !u.userPass {
+		return s
 	}
-	return strings.Replace(u.Raw, ":"+url.UserPassword("", u.Password).String()[1:]+"@", ":***@", 1)
+	if a, b := u.pass[0], u.pass[1]; 0 < a && a <= b && b <= len(s) {
+		return s[:a] + "***" + s[b:]
+	}
+	user := url.UserPassword("", "")
+	if pw, ok := u.userPassword(); ok {
+		user = url.UserPassword("", pw)
+	}
+	return strings.Replace(s, ":"+user.String()[1:]+"@", ":***@", 1)
 }
 
 // passwordSpan is where the password of a server URL is written: the
@@ -226,12 +244,18 @@ func passwordSpan(s string, from int) [2]int {
 	return [2]int{from + c + 1, from + at}
 }
 
-// userinfo is the user:password@ of a URL in any text.
-var userinfo = regexp.MustCompile(`(://[^/@:\s"]*):[^@\s"/]*@`)
+// userinfo is the user:password@ of a URL in any text; passwordParam
+// its ?password= or &password=.
+var (
+	userinfo      = regexp.MustCompile(`(://[^/@:\s"]*):[^@\s"/]*@`)
+	passwordParam = regexp.MustCompile(`([?&]password=)[^&#\s"]*`)
+)
 
 // RedactPasswords hides the password of every URL in s, whether or not
 // the URL parses: for messages that quote what the user gave.
-func RedactPasswords(s string) string { return userinfo.ReplaceAllString(s, "$1:***@") }
+func RedactPasswords(s string) string {
+	return passwordParam.ReplaceAllString(userinfo.ReplaceAllString(s, "$1:***@"), "$1***")
+}
 
 func badURL(raw, why string) error {
 	return &Error{Class: BadInput, Err: fmt.Errorf("cannot parse --db %q: %s (forms: postgres://user@host:port/db, postgres:///db?host=/socket/dir, mysql://user:pass@host:port/db, mysql://user:pass@unix(/path/to/socket)/db, sqlite:PATH, duckdb:PATH, firebird://user:pass@host:port/PATH)", RedactPasswords(raw), RedactPasswords(why))}

@@ -5,7 +5,8 @@ import "testing"
 // FuzzParseURL: any --db text either parses or is a BadInput error, and a
 // URL that parses redacts its password: the redacted form parses back to
 // the same URL with "***" as its password, so a manifest or a message
-// never echoes the password however the URL spells it.
+// never echoes the password however the URL spells it; without its
+// password, it names the same server.
 func FuzzParseURL(f *testing.F) {
 	for _, s := range []string{
 		"postgres://u@127.0.0.1:5432/db",
@@ -24,6 +25,8 @@ func FuzzParseURL(f *testing.F) {
 		"duckdb:/tmp/x.duckdb",
 		"firebird://SYSDBA:masterkey@127.0.0.1:3050//var/lib/firebird/x.fdb",
 		"firebird://SYSDBA:masterkey@127.0.0.1/employee",
+		"postgres://u:a@h/db?password=b&sslmode=disable",
+		"postgres:///db?host=/run/pg&pass%77ord=x",
 		"postgres:///db",
 		"mysql://u@unix(/x/db",
 		"mysql://u@h:1/d?io_timeout=soon",
@@ -41,6 +44,14 @@ func FuzzParseURL(f *testing.F) {
 		}
 		if u.Scheme == "" || (u.Path == "" && u.Host == "" && u.Socket == "") {
 			t.Fatalf("ParseURL(%q) = %+v: no scheme, or neither a path, a host nor a socket", raw, u)
+		}
+		// Without its password (a child's command line) it names the
+		// same server and holds no password.
+		bare, err := ParseURL(u.WithoutPassword())
+		if err != nil || bare.HasPass || bare.Scheme != u.Scheme || bare.User != u.User || bare.Host != u.Host ||
+			bare.Port != u.Port || bare.Database != u.Database || bare.Socket != u.Socket || bare.Path != u.Path ||
+			bare.Query.Encode() != u.Query.Encode() {
+			t.Fatalf("ParseURL(%q).WithoutPassword() = %q (%v): a password left, or another server", raw, u.WithoutPassword(), err)
 		}
 		red := u.Redacted()
 		if !u.HasPass {

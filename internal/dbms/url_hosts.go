@@ -155,15 +155,24 @@ func (u *URL) WithSessionAttrs(attrs string) *URL {
 
 // withoutParam removes a query parameter from a URL as written, keeping
 // the rest of its spelling.
-func withoutParam(raw, name string) string {
+func withoutParam(raw, name string) string { return withParam(raw, name, "") }
+
+// withParam gives every value of a query parameter of a URL as written
+// the text value (none: the parameter is removed), keeping the rest of
+// its spelling. A name is compared as the query's parser reads it
+// (percent-escapes decoded).
+func withParam(raw, name, value string) string {
 	q := strings.Index(raw, "?")
 	if q < 0 {
 		return raw
 	}
 	var kept []string
 	for _, kv := range strings.Split(raw[q+1:], "&") {
-		if k, _, _ := strings.Cut(kv, "="); k != name {
+		k, _, _ := strings.Cut(kv, "=")
+		if key, err := url.QueryUnescape(k); err != nil || key != name {
 			kept = append(kept, kv)
+		} else if value != "" {
+			kept = append(kept, k+"="+value)
 		}
 	}
 	if len(kept) == 0 {

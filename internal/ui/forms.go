@@ -62,6 +62,11 @@ type Experiments interface {
 	// Redact hides the passwords and secrets of args (for the command
 	// shown and the jobs page).
 	Redact(args []string) []string
+	// Child is args as a launched run's command line and environment
+	// ("NAME=value" items): every local user reads a process's command
+	// line, so passwords and secrets go into its environment. Refused,
+	// the one line the command line would print.
+	Child(args []string) (argv, env []string, err error)
 }
 
 // form is the experiment's form (nil when there is none).

@@ -56,12 +56,13 @@ type Job struct {
 func (j Job) Running() bool { return j.Ended.IsZero() }
 
 // start launches binary with args (an experiment's command line, shown
-// as shown) into a new run directory under runs, named as the command
-// line names its default run directory (results.DefaultDir): args and
-// --out that directory. The directory is removed again, by DefaultDir's
+// as shown) and env added to the interface's environment (the secrets:
+// Experiments.Child) into a new run directory under runs, named as the
+// command line names its default run directory (results.DefaultDir):
+// args and --out that directory. The directory is removed again, by DefaultDir's
 // release, if the run ends without writing anything into it (refused at
 // once).
-func (js *jobs) start(binary, runs, experiment string, args, shown []string) (Job, error) {
+func (js *jobs) start(binary, runs, experiment string, args, env, shown []string) (Job, error) {
 	dir, release, err := results.DefaultDir(runs, experiment, time.Now())
 	if err != nil {
 		return Job{}, err
@@ -73,6 +74,7 @@ func (js *jobs) start(binary, runs, experiment string, args, shown []string) (Jo
 	}
 	out := []string{"--out", dir}
 	cmd := exec.Command(binary, append(slices.Clip(args), out...)...)
+	cmd.Env = append(os.Environ(), env...)
 	j := &job{experiment: experiment, dir: dir, rel: filepath.ToSlash(rel), cmd: cmd, stderr: newLastLines(tailLines),
 		command: commandLine(append(slices.Clip(shown), out...))}
 	cmd.Stderr = j.stderr

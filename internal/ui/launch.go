@@ -22,7 +22,13 @@ func (s *server) launch(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	a := args(e, v)
-	j, err := s.jobs.start(s.opt.Binary, s.opt.Dir, e.Name, a, s.opt.Experiments.Redact(a))
+	argv, env, err := s.opt.Experiments.Child(a)
+	if err != nil {
+		p.Problem = err.Error()
+		render(w, http.StatusBadRequest, "form.html", p)
+		return
+	}
+	j, err := s.jobs.start(s.opt.Binary, s.opt.Dir, e.Name, argv, env, s.opt.Experiments.Redact(a))
 	if err != nil {
 		showProblem(w, http.StatusInternalServerError, "the run did not start: "+err.Error())
 		return

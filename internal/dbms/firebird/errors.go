@@ -96,7 +96,7 @@ func openError(u *dbms.URL, addr, path string, err error) error {
 	case codes == nil && dbms.IsNetwork(err):
 		return dbms.Wrap(dbms.BadInput, dbms.Reword(fmt.Sprintf("cannot connect to Firebird at %s: %s (start the server or fix host:port in --db)", addr, oneLine(err)), err))
 	case hasCode(codes, gdsLogin) || strings.HasPrefix(err.Error(), loginRefused):
-		return dbms.Wrap(dbms.BadInput, fmt.Errorf("Firebird at %s refused user %q: wrong user name or password (fix user:pass in --db)", addr, u.User))
+		return dbms.Wrap(dbms.BadInput, fmt.Errorf("Firebird at %s refused user %q: wrong user name or password (fix the user in --db or $ISC_USER; %s)", addr, userOf(u), u.PasswordFix(passwordPlaces)))
 	case hasCode(codes, gdsIOError, gdsOpenFileError):
 		return dbms.Wrap(dbms.BadInput, fmt.Errorf("no database at %s on Firebird at %s (create it, or fix the path: firebird://user:pass@host:port//abs/path.fdb): %s", path, addr, oneLine(err)))
 	case codes == nil:

@@ -4,7 +4,7 @@
 // URL form: firebird://user:pass@host:port//abs/path.fdb names the database
 // file /abs/path.fdb on the server; firebird://user:pass@host:port/name names
 // an alias from the server's databases.conf. The port defaults to 3050, the
-// user to SYSDBA. Query parameters are passed on as driver options
+// user to $ISC_USER or SYSDBA, the password to $ISC_PASSWORD (password.go). Query parameters are passed on as driver options
 // (wire_crypt=false, auth_plugin_name=Srp, ...), except ext_dir=DIR, which
 // names the directory for external-table loads (see load_external.go).
 //
@@ -35,7 +35,7 @@ const (
 )
 
 func init() {
-	dbms.Register(&dbms.Adapter{Name: "firebird", Schemes: []string{"firebird"}, Open: open,
+	dbms.Register(&dbms.Adapter{Name: "firebird", Schemes: []string{"firebird"}, Open: open, FindPassword: findPassword,
 		Processes: []dbms.ProcessName{
 			{Comm: "fbserver", Product: "Firebird"}, {Comm: "fb_smp_server", Product: "Firebird"},
 			{Comm: "fb_inet_server", Product: "Firebird"}, {Comm: "firebird", Product: "Firebird"},
@@ -49,6 +49,9 @@ type Engine struct {
 	dbms.SQLBase
 	addr string // host:port
 	path string // database file or alias, as the server sees it
+	// user and password are those the session logged in with, wherever
+	// they came from (password.go), for isql-fb (pagesize.go).
+	user, password string
 
 	extDirOption string    // the URL's ext_dir: where external-table loads write
 	extOnce      sync.Once // externalDir probes once
@@ -75,7 +78,7 @@ var (
 )
 
 func open(ctx context.Context, u *dbms.URL) (dbms.Engine, error) {
-	e := &Engine{addr: u.Addr(defaultPort), path: u.Database, extDirOption: u.Query.Get("ext_dir")}
+	e := &Engine{addr: u.Addr(defaultPort), path: u.Database, extDirOption: u.Query.Get("ext_dir"), user: userOf(u), password: u.Password}
 	if e.path == "" || e.path == "/" {
 		return nil, dbms.Wrap(dbms.BadInput, fmt.Errorf("--db %s names no database: write firebird://user:pass@host:port//abs/path.fdb (or an alias after a single /)", u.Redacted()))
 	}
@@ -111,10 +114,7 @@ func open(ctx context.Context, u *dbms.URL) (dbms.Engine, error) {
 // the driver keeps a path with an inner slash as is (/abs/path.fdb) and
 // strips the slash before a bare alias. ext_dir is dbgauge's own option.
 func dsn(u *dbms.URL) string {
-	user := u.User
-	if user == "" {
-		user = "SYSDBA"
-	}
+	user := userOf(u)
 	path := u.Database
 	if !strings.HasPrefix(path, "/") {
 		path = "/" + path

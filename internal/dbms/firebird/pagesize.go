@@ -33,15 +33,14 @@ func (e *Engine) CreatePageSizeDB(ctx context.Context, u *dbms.URL, ps int64) (d
 		}
 	}
 	path := dbms.PageDBPath(u.Database, ps)
-	user := u.User
-	if user == "" {
-		user = "SYSDBA"
-	}
+	// The session's own user and password: u may give none, which the
+	// session found elsewhere (password.go).
+	user, password := e.user, e.password
 	target := fmt.Sprintf("%s/%s:%s", u.Host, u.Port, path)
 	if u.Port == "" {
 		target = u.Host + ":" + path
 	}
-	cred := fmt.Sprintf("USER '%s' PASSWORD '%s'", strings.ReplaceAll(user, "'", "''"), strings.ReplaceAll(u.Password, "'", "''"))
+	cred := fmt.Sprintf("USER '%s' PASSWORD '%s'", strings.ReplaceAll(user, "'", "''"), strings.ReplaceAll(password, "'", "''"))
 	drop := func() error {
 		return runISQL(ctx, isql, fmt.Sprintf("CONNECT '%s' %s;\nDROP DATABASE;\n", target, cred))
 	}
@@ -49,7 +48,7 @@ func (e *Engine) CreatePageSizeDB(ctx context.Context, u *dbms.URL, ps int64) (d
 	if err := runISQL(ctx, isql, fmt.Sprintf("CREATE DATABASE '%s' %s PAGE_SIZE %d;\n", target, cred, ps)); err != nil {
 		return nil, nil, err
 	}
-	nu := url.URL{Scheme: "firebird", User: url.UserPassword(user, u.Password), Host: u.Addr("3050"), Path: "/" + path, RawQuery: u.Query.Encode()}
+	nu := url.URL{Scheme: "firebird", User: url.UserPassword(user, password), Host: u.Addr("3050"), Path: "/" + path, RawQuery: u.Query.Encode()}
 	ne, err := dbms.Open(ctx, nu.String())
 	if err != nil {
 		drop()

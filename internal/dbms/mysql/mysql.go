@@ -23,7 +23,7 @@ import (
 const defaultPort = "3306"
 
 func init() {
-	dbms.Register(&dbms.Adapter{Name: "mysql", Schemes: []string{"mysql", "mariadb"}, Open: Open,
+	dbms.Register(&dbms.Adapter{Name: "mysql", Schemes: []string{"mysql", "mariadb"}, Open: Open, FindPassword: findPassword,
 		Processes: []dbms.ProcessName{
 			{Comm: "mariadbd", Product: "MariaDB"}, {Comm: "mysqld", Product: "MySQL"},
 			{Comm: "mariadbd-safe", Product: "MariaDB", Helper: true}, {Comm: "mysqld_safe", Product: "MySQL", Helper: true},
@@ -207,7 +207,7 @@ func openError(u *dbms.URL, cfg *mysqldrv.Config, err error) error {
 	var me *mysqldrv.MySQLError
 	switch {
 	case errors.As(err, &me) && (me.Number == 1045 || me.Number == 1698):
-		err = fmt.Errorf("cannot log in to %s as %q: wrong user or password (%s); fix the user and password in --db", what, cfg.User, me.Message)
+		err = fmt.Errorf("cannot log in to %s as %q: wrong user or password (%s); fix the user in --db; %s", what, cfg.User, me.Message, u.PasswordFix(passwordPlaces))
 	case errors.As(err, &me) && me.Number == 1049:
 		err = fmt.Errorf("database %q does not exist on %s; create it (CREATE DATABASE %s) or fix the database in --db", cfg.DBName, what, cfg.DBName)
 	case errors.As(err, &me) && me.Number == 1044:

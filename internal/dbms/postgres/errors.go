@@ -86,14 +86,17 @@ func sqlstateClass(code string) (dbms.Class, bool) {
 
 // openError turns a failed connect into one line naming the problem and the
 // fix; the driver's error stays reachable through errors.As/Is.
-func openError(err error, cfg *pgx.ConnConfig) error {
+func openError(err error, u *dbms.URL, cfg *pgx.ConnConfig) error {
 	addr := net.JoinHostPort(cfg.Host, strconv.Itoa(int(cfg.Port)))
 	user, database := cfg.User, cfg.Database
 	var pe *pgconn.PgError
 	if errors.As(err, &pe) {
 		switch pe.Code {
 		case "28P01":
-			return badInput(err, "PostgreSQL at %s rejected the password of user %q: fix the password in --db", addr, user)
+			if cfg.Password == "" {
+				return badInput(err, "PostgreSQL at %s asks user %q for a password: %s", addr, user, passwordFix(u, cfg))
+			}
+			return badInput(err, "PostgreSQL at %s rejected the password of user %q: %s", addr, user, passwordFix(u, cfg))
 		case "28000":
 			return badInput(err, "PostgreSQL at %s refused user %q: %s; fix the user in --db or the server's pg_hba.conf", addr, user, pe.Message)
 		case "3D000":

@@ -59,6 +59,7 @@ func Open(ctx context.Context, u *dbms.URL) (dbms.Engine, error) {
 	if err != nil {
 		return nil, dbms.Wrap(dbms.BadInput, err)
 	}
+	usePassword(cfg, u)
 	e := &Engine{cfg: cfg}
 	// Every connection of the session goes through a blocking socket (see
 	// package blockio for why and what it costs): pgx's own cancellation
@@ -81,7 +82,7 @@ func Open(ctx context.Context, u *dbms.URL) (dbms.Engine, error) {
 	}
 	conn, err := pgx.ConnectConfig(ctx, cfg)
 	if err != nil {
-		return nil, openError(err, cfg)
+		return nil, openError(err, u, cfg)
 	}
 	e.conn = conn
 	return e, nil
