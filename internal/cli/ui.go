@@ -5,6 +5,7 @@ import (
 	"io"
 	"net"
 	"os"
+	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -22,6 +23,7 @@ const endRunsWait = 2 * time.Minute
 // newUI serves the local web interface until interrupted.
 func newUI(stdout, stderr io.Writer) *cobra.Command {
 	var listen, dir, token string
+	var hosts []string
 	var readOnly bool
 	cmd := &cobra.Command{
 		Use:   "ui [--listen 127.0.0.1:8080] [--dir runs] [--token T] [--read-only]",
@@ -82,17 +84,30 @@ pages. Listing brings catalog.db up to date, as dbgauge list does.`,
 			if err := ui.CheckListen(listen, token); err != nil {
 				return usagef("--listen %s: %v: add --token T (or $%s), or listen on loopback, e.g. --listen 127.0.0.1:8080", listen, err, tokenEnv)
 			}
+			if err := ui.CheckToken(listen, token); err != nil {
+				return usagef("--token (or $%s): %v: give 16 random bytes or more off loopback, e.g. --token $(openssl rand -hex 16)", tokenEnv, err)
+			}
+			for _, h := range hosts {
+				if h == "" || strings.ContainsAny(h, "/@ \t") {
+					return usagef("--host %q: give a name the browser uses for this interface, NAME or NAME:PORT, e.g. --host bench.example.org", h)
+				}
+			}
 			exe, err := os.Executable()
 			if err != nil {
 				return fmt.Errorf("the forms launch this binary, which cannot be found: %w", err)
 			}
-			h, err := ui.New(ui.Options{Dir: dir, Token: token, ReadOnly: readOnly, Experiments: forms{}, Binary: exe})
-			if err != nil {
+			if err := ui.CheckDir(dir); err != nil {
 				return usagef("--dir %s: %v (give the directory of runs with --dir)", dir, err)
 			}
 			l, err := net.Listen("tcp", listen)
 			if err != nil {
 				return usagef("--listen %s: %v: give a free address, e.g. --listen 127.0.0.1:8081", listen, err)
+			}
+			defer l.Close()
+			h, err := ui.New(ui.Options{Dir: dir, Token: token, ReadOnly: readOnly, Experiments: forms{}, Binary: exe,
+				Listen: l.Addr().String(), Hosts: hosts})
+			if err != nil {
+				return fmt.Errorf("dbgauge ui: %w", err)
 			}
 			addr := "http://" + l.Addr().String() + "/"
 			if token != "" {
@@ -109,6 +124,7 @@ pages. Listing brings catalog.db up to date, as dbgauge list does.`,
 	cmd.Flags().StringVar(&listen, "listen", "127.0.0.1:8080", "the address to serve on (HOST:PORT); any but loopback needs --token")
 	cmd.Flags().StringVar(&dir, "dir", defaultRunsDir, "the directory of runs")
 	cmd.Flags().StringVar(&token, "token", "", "a token every request must carry (default $DBGAUGE_TOKEN); needed off loopback")
+	cmd.Flags().StringArrayVar(&hosts, "host", nil, "a further name the browser may call this interface by (NAME, any port, or NAME:PORT; repeatable), e.g. the name a reverse proxy passes on")
 	cmd.Flags().BoolVar(&readOnly, "read-only", false, "refuse launching, stopping, aborting and marking runs and saving profiles, and hide their buttons")
 	return cmd
 }

@@ -152,6 +152,7 @@ func (js *jobs) interrupt(limit time.Duration) []int {
 type Handler struct {
 	http.Handler
 	jobs *jobs
+	csrf string // the forms' secret, for tests
 }
 
 // EndRuns interrupts the runs still going (SIGINT, as Ctrl-C) and waits
