@@ -12,11 +12,11 @@ import (
 // and journal as the command line; the browser goes on to the run's live
 // page.
 func (s *server) launch(w http.ResponseWriter, r *http.Request) {
-	e, v, ok := s.posted(w, r)
+	e, v, k, ok := s.posted(w, r)
 	if !ok {
 		return
 	}
-	p := s.page(e, v)
+	p := s.page(e, v, k)
 	if p.Problem != "" {
 		render(w, http.StatusBadRequest, "form.html", p)
 		return
