@@ -6,7 +6,6 @@ import (
 	"net"
 	"os"
 	"strings"
-	"time"
 
 	"github.com/spf13/cobra"
 
@@ -14,11 +13,6 @@ import (
 )
 
 func init() { registerCommand("ui", newUI) }
-
-// endRunsWait bounds how long dbgauge ui, once interrupted, waits for the
-// runs it launched to end (each got SIGINT, as Ctrl-C, and ends within
-// seconds, writing what it measured).
-const endRunsWait = 2 * time.Minute
 
 // newUI serves the local web interface until interrupted.
 func newUI(stdout, stderr io.Writer) *cobra.Command {
@@ -49,10 +43,17 @@ page with its recorded pacing sped up (the "replay" link,
 /runs/RUN/live?replay=10).
 
 It listens on 127.0.0.1 by default. Any other address needs --token (or
-$DBGAUGE_TOKEN); every request must then carry the token: open the address
-printed at start (it ends in ?token=..., which sets a cookie), or send the
-header Authorization: Bearer T. The buttons' requests must come from the
-interface's own pages, never from another site's.
+$DBGAUGE_TOKEN) of 16 random bytes or more (e.g. $(openssl rand -hex 16));
+every request must then carry the token: open the address printed at
+start (it ends in ?token=..., which sets a cookie), or send the header
+Authorization: Bearer T. A request must name the interface in its Host
+header as the listener is named (on loopback 127.0.0.1, localhost or
+[::1] with its port; else its address, or a name given with --host, e.g.
+the one a reverse proxy passes on): any other is refused (421), so that a
+site that points its own name at 127.0.0.1 cannot read or drive the
+interface. Every button's request (launch, stop, abort, mark, save a
+profile) carries a secret of the interface's own pages, and must come
+from them, never from another site's.
 
 New run (/new) has a form for every experiment command, made from its
 flags: each field has the flag's default and help, the page shows the
@@ -61,14 +62,19 @@ own checks judge the values, so a bad value gets the very line dbgauge
 would print, and nothing starts. A run is launched as a child process,
 this dbgauge binary with that command line and --out DIR/<UTC time>-NAME,
 so it writes the same run directory and journal as on the command line,
-and the browser goes to its live page. Launched runs (/jobs) shows each
-one running or ended, with its exit code and the last lines of its
-output. Ctrl-C passes on to the runs still going: each ends as Ctrl-C
-ends it, keeping every finished measurement, and dbgauge ui waits for
-them (up to 2 minutes). A form's values can be saved as a named profile
-(letters, digits, - _ .), kept as JSON in
+and the browser goes to its live page. The run is a process of its own
+(its own session, its output in DIR/.dbgauge-ui/jobs/RUN/stdout and
+stderr): it goes on when the interface ends, however it ends (Ctrl-C, a
+closed terminal, a kill), and dbgauge ui over the same --dir shows it
+again; its live page's Stop and Abort end it. Launched runs (/jobs) shows
+each one running or ended, with its exit code (known to the interface
+that launched it) and the last lines of its output. A form's values can
+be saved as a named profile (letters, digits, - _ .), kept as JSON in
 DIR/.dbgauge-ui/profiles/EXPERIMENT/NAME.json, and loaded again from the
-form.
+form. A profile's passwords (of --db and the other engine URLs, and
+--token) are kept sealed with a key in DIR/.dbgauge-ui/profiles.key
+(mode 0600), never shown in a page: the form says a password is saved,
+and uses it while the field stays as shown.
 
 --read-only refuses every request that would launch, stop, abort or mark
 a run or save a profile (HTTP 403), and leaves those buttons off the
@@ -115,8 +121,10 @@ pages. Listing brings catalog.db up to date, as dbgauge list does.`,
 			}
 			fmt.Fprintf(stdout, "dbgauge ui: %s (Ctrl-C stops)\n", addr)
 			err = ui.Serve(cmd.Context(), l, h)
-			if left := h.EndRuns(endRunsWait); len(left) > 0 {
-				fmt.Fprintf(stderr, "dbgauge ui: runs still going %v after Ctrl-C, left running: pids %v\n", endRunsWait, left)
+			for _, j := range h.Jobs() {
+				if j.Running() {
+					fmt.Fprintf(stderr, "dbgauge ui: %s (pid %d) goes on: dbgauge ui --dir %s shows it again, and its live page stops it\n", j.Rel, j.Pid, dir)
+				}
 			}
 			return err
 		},

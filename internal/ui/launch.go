@@ -22,7 +22,7 @@ func (s *server) launch(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	a := args(e, v)
-	j, err := s.jobs.start(s.opt.Binary, s.opt.Dir, e.Name, a, s.opt.Experiments.Redact(a))
+	j, err := s.jobs.start(s.opt.Binary, e.Name, a, s.opt.Experiments.Redact(a))
 	if err != nil {
 		showProblem(w, http.StatusInternalServerError, "the run did not start: "+err.Error())
 		return

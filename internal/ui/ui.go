@@ -79,7 +79,7 @@ func New(opt Options) (*Handler, error) {
 			return nil, fmt.Errorf("the names of %s: %w", opt.Listen, err)
 		}
 	}
-	s := &server{opt: opt, poll: pollEvery, heartbeat: heartbeatEvery, csrf: newSecret(), jobs: &jobs{}}
+	s := &server{opt: opt, poll: pollEvery, heartbeat: heartbeatEvery, csrf: newSecret(), jobs: loadJobs(opt.Dir)}
 	return &Handler{Handler: checkHost(hosts, s.handler()), jobs: s.jobs, csrf: s.csrf}, nil
 }
 
