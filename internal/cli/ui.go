@@ -20,7 +20,7 @@ func newUI(stdout, stderr io.Writer) *cobra.Command {
 	var hosts []string
 	var readOnly bool
 	cmd := &cobra.Command{
-		Use:   "ui [--listen 127.0.0.1:8080] [--dir runs] [--token T] [--read-only]",
+		Use:   "ui [--listen 127.0.0.1:8080] [--dir runs] [--token T] [--host NAME] [--read-only]",
 		Short: "A local web interface: run forms, the history of runs, their reports, live pages, replays, and the comparison of ticked runs",
 		Long: `Serve dbgauge's web interface until interrupted (Ctrl-C). Everything it needs
 is inside the binary; it fetches nothing from a network.
@@ -59,7 +59,7 @@ New run (/new) has a form for every experiment command, made from its
 flags: each field has the flag's default and help, the page shows the
 equivalent dbgauge command as the fields change, and the command line's
 own checks judge the values, so a bad value gets the very line dbgauge
-would print, and nothing starts. A run is launched as a child process,
+would print, and nothing starts. A run is launched as a process,
 this dbgauge binary with that command line and --out DIR/<UTC time>-NAME,
 so it writes the same run directory and journal as on the command line,
 and the browser goes to its live page. The run is a process of its own

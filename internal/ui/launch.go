@@ -7,7 +7,7 @@ import (
 // launch answers POST /new/{experiment}: the form's values go through
 // the command line's own checks first; refused, the form comes back with
 // the command line's line and nothing starts. Accepted, the run starts
-// as a child process, the dbgauge binary with the same command line and
+// as a process of its own (jobs.go), the dbgauge binary with the same command line and
 // --out a new run directory, so that it writes the same run directory
 // and journal as the command line; the browser goes on to the run's live
 // page.

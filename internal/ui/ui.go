@@ -4,7 +4,7 @@
 // same list as dbgauge list), the files of the run directories (each
 // run's report.html), the comparison of ticked runs (the same page as
 // dbgauge compare), a run form per experiment, made from the command
-// line's flags (forms.go), which launches runs as child processes
+// line's flags (forms.go), which launches runs as processes that outlive it
 // (launch.go, jobs.go) and saves named profiles (profiles.go), and each
 // run's live page (its live.jsonl as server-sent events, the buttons that
 // stop, abort or mark it, and the replay of a finished run).
