@@ -2,6 +2,7 @@ package ui
 
 import (
 	"context"
+	"io"
 	"net"
 	"net/http"
 	"net/url"
@@ -78,16 +79,8 @@ func TestForeignHostRefused(t *testing.T) {
 			t.Fatal(err)
 		}
 		defer resp.Body.Close()
-		var b strings.Builder
-		buf := make([]byte, 4096)
-		for {
-			n, err := resp.Body.Read(buf)
-			b.Write(buf[:n])
-			if err != nil {
-				break
-			}
-		}
-		return resp.StatusCode, b.String()
+		b, _ := io.ReadAll(resp.Body)
+		return resp.StatusCode, string(b)
 	}
 	livePath := "/runs/" + runLive + "/live"
 	control := "/runs/" + runLive + "/control"
