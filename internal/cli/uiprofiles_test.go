@@ -102,4 +102,24 @@ func TestProfilePasswordsSealed(t *testing.T) {
 	if b, _ := os.ReadFile(old); strings.Contains(string(b), pw) {
 		t.Errorf("the old profile keeps its password in clear once loaded:\n%s", b)
 	}
+
+	// A read-only interface writes nothing, and shows no password either.
+	ro, roDir := formUI(t, "", true)
+	clear := filepath.Join(roDir, ".dbgauge-ui", "profiles", "dsbench", "old.json")
+	if err := os.MkdirAll(filepath.Dir(clear), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	inClear := `{"experiment": "dsbench", "values": {"db": "` + db + `"}}`
+	if err := os.WriteFile(clear, []byte(inClear), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if page := getPage(ro, "/new/dsbench?profile=old"); page.code != 200 || strings.Contains(page.body, pw) || !strings.Contains(page.body, "--db=postgres://bench:***@") {
+		t.Errorf("the read-only form of a profile in clear: status %d\n%s", page.code, page.body)
+	}
+	if b, _ := os.ReadFile(clear); string(b) != inClear {
+		t.Errorf("the read-only interface rewrote the profile:\n%s", b)
+	}
+	if _, err := os.Stat(filepath.Join(roDir, ".dbgauge-ui", "profiles.key")); err == nil {
+		t.Errorf("the read-only interface made a key")
+	}
 }

@@ -47,6 +47,9 @@ func sealedPlace(experiment, name, flag string) string {
 // not open is left out and named in the note, with the fix.
 func (s *server) unseal(e *Experiment, name string, p profile) (k kept, note string) {
 	k = kept{profile: name, shown: map[string]string{}, full: map[string]string{}}
+	for flag, full := range p.clear {
+		k.shown[flag], k.full[flag] = p.Values[flag], full
+	}
 	for flag, sealed := range p.Sealed {
 		full, err := s.sealer().open(sealed, sealedPlace(e.Name, name, flag))
 		if err != nil {

@@ -24,6 +24,9 @@ type profile struct {
 	// Sealed are the whole values that held a password, by flag, sealed
 	// under the key of the directory of runs (seal.go).
 	Sealed map[string]string `json:"sealed,omitempty"`
+	// clear are whole values of a profile saved in clear that a
+	// read-only interface does not seal (it writes nothing), by flag.
+	clear map[string]string
 }
 
 // profilesDir holds the profiles, one directory per experiment, in the
@@ -81,7 +84,8 @@ func (s *server) loadProfile(e *Experiment, name string) (profile, error) {
 
 // sealOld seals the passwords a profile saved by an earlier dbgauge holds
 // in clear, and writes it again, so that a clear password lasts until the
-// profile is first loaded.
+// profile is first loaded (by an interface that may write: a read-only
+// one keeps them unseen in memory only).
 func (s *server) sealOld(e *Experiment, name string, p profile) (profile, error) {
 	changed := false
 	for _, f := range e.Flags {
@@ -89,7 +93,15 @@ func (s *server) sealOld(e *Experiment, name string, p profile) (profile, error)
 		if _, sealed := p.Sealed[f.Name]; !ok || sealed {
 			continue
 		}
-		if shown, secret := hideSecret(f, val); secret {
+		shown, secret := hideSecret(f, val)
+		switch {
+		case !secret:
+		case s.opt.ReadOnly:
+			if p.clear == nil {
+				p.clear = map[string]string{}
+			}
+			p.Values[f.Name], p.clear[f.Name] = shown, val
+		default:
 			if err := s.sealValue(e, name, &p, f.Name, shown, val); err != nil {
 				return p, fmt.Errorf("profile %s of %s: its password in clear was not sealed: %w", name, e.Name, err)
 			}
