@@ -2,7 +2,9 @@ package ui
 
 import (
 	"encoding/json"
+	"errors"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"slices"
@@ -53,8 +55,18 @@ func (rec jobRecord) write(dir string) error {
 }
 
 // openOutput makes the job's directory and opens the files its run's
-// stdout and stderr go to.
+// stdout and stderr go to. The directories above it may be removed
+// meanwhile by a run refused at once (forget): then again.
 func (j *job) openOutput() ([]*os.File, error) {
+	for tries := 0; ; tries++ {
+		files, err := j.tryOutput()
+		if err == nil || !errors.Is(err, fs.ErrNotExist) || tries == 10 {
+			return files, err
+		}
+	}
+}
+
+func (j *job) tryOutput() ([]*os.File, error) {
 	if err := os.MkdirAll(j.dir, 0o700); err != nil {
 		return nil, err
 	}
@@ -65,7 +77,6 @@ func (j *job) openOutput() ([]*os.File, error) {
 			for _, f := range files {
 				f.Close()
 			}
-			j.forget()
 			return nil, err
 		}
 		files = append(files, f)

@@ -86,8 +86,9 @@ func (js *jobs) start(binary, experiment string, args, shown []string) (Job, err
 		rec: jobRecord{Experiment: experiment, Rel: filepath.ToSlash(rel), Command: commandLine(append(slices.Clip(shown), out...))}}
 	files, err := j.openOutput()
 	if err != nil {
+		j.forget()
 		release()
-		return Job{}, err
+		return Job{}, fmt.Errorf("the run's output files: %w", err)
 	}
 	cmd.Stdout, cmd.Stderr = files[0], files[1]
 	// A session of its own: no signal of the interface's terminal reaches
