@@ -2,6 +2,7 @@ package ui
 
 import (
 	"crypto/subtle"
+	"errors"
 	"fmt"
 	"math"
 	"net"
@@ -58,8 +59,11 @@ func CheckToken(addr, token string) error {
 	if host, _, err := net.SplitHostPort(addr); err != nil || isLoopback(host) || token == "" {
 		return nil // CheckListen's to judge
 	}
-	if tokenBits(token) < minTokenBits {
-		return fmt.Errorf("the token holds at most %.0f random bits, less than the %d of 16 random bytes", tokenBits(token), minTokenBits)
+	switch bits := tokenBits(token); {
+	case bits == 0:
+		return errors.New("the token has fewer than 8 distinct characters, which 16 random bytes never have")
+	case bits < minTokenBits:
+		return fmt.Errorf("the token holds at most %.0f random bits, less than the %d of 16 random bytes", bits, minTokenBits)
 	}
 	return nil
 }
