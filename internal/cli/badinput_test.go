@@ -140,6 +140,9 @@ func TestBadInputTable(t *testing.T) {
 		{name: "empty list dir", bare: true, args: []string{"list", "--dir", ""}, names: "--dir", fix: "give a value"},
 		{name: "ui off loopback", bare: true, args: []string{"ui", "--listen", "0.0.0.0:8080"}, names: "--listen 0.0.0.0:8080", fix: "add --token"},
 		{name: "ui bad listen", bare: true, args: []string{"ui", "--listen", "8080"}, names: "--listen 8080", fix: "not HOST:PORT: give one, e.g. --listen 127.0.0.1:8080"},
+		{name: "ui short token", bare: true, args: []string{"ui", "--listen", "192.0.2.7:8080", "--token", "s3cret"}, names: "--token", fix: "give 16 random bytes or more off loopback, e.g. --token $(openssl rand -hex 16)"},
+		{name: "ui guessable token", bare: true, args: []string{"ui", "--listen", "192.0.2.7:8080", "--token", strings.Repeat("ab", 40)}, names: "--token", fix: "give 16 random bytes"},
+		{name: "ui empty host", bare: true, args: []string{"ui", "--host", ""}, names: "--host", fix: "NAME or NAME:PORT"},
 		{name: "ui missing dir", bare: true, args: []string{"ui", "--dir", "no-such-runs"}, names: "--dir no-such-runs", fix: "give the directory of runs"},
 		{name: "empty html", bare: true, args: []string{"report", "--html", "", wisc}, names: "--html", fix: "give a value"},
 		// contradictory flags

@@ -12,11 +12,17 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/spf13/pflag"
 
 	"github.com/dbgauge/dbgauge/internal/ui"
 )
+
+// endRunsWait bounds how long a test waits for the runs an interface
+// launched to end once interrupted (each got SIGINT, as Ctrl-C, and ends
+// within seconds, writing what it measured).
+const endRunsWait = 2 * time.Minute
 
 // formUI is the web interface over a new directory of runs, with the
 // command line's forms; binary is what it launches ("" in the tests that

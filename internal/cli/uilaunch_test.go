@@ -8,12 +8,15 @@ import (
 	"io/fs"
 	"net/http"
 	"net/http/httptest"
+	"net/url"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -192,46 +195,51 @@ func TestFormLaunchesRuns(t *testing.T) {
 	})
 }
 
-// TestUIInterruptsItsRuns starts dbgauge ui (the binary), launches a
-// sweep of one minute-long cycle from its form over HTTP, and stops the
-// interface with Ctrl-C (SIGINT) once the cycle runs: the run gets
-// SIGINT from the interface and ends as Ctrl-C ends it on the command
-// line, keeping the population it measured, storing no interrupted
-// cycle, naming the signal; the interface waits for it before it exits.
-func TestUIInterruptsItsRuns(t *testing.T) {
-	bin := dbgaugeBinary(t)
-	dir := t.TempDir()
-	uiCmd := exec.Command(bin, "ui", "--listen", "127.0.0.1:0", "--dir", dir)
+// uiProcess is a dbgauge ui started as the binary over a directory of
+// runs, on a free loopback port.
+type uiProcess struct {
+	cmd    *exec.Cmd
+	addr   string // http://127.0.0.1:PORT
+	stderr *strings.Builder
+	ended  chan struct{} // closed once exit is set
+	exit   error
+}
+
+func startUI(t *testing.T, bin, dir string) *uiProcess {
+	t.Helper()
+	p := &uiProcess{cmd: exec.Command(bin, "ui", "--listen", "127.0.0.1:0", "--dir", dir), stderr: &strings.Builder{}, ended: make(chan struct{})}
 	printed := &addrLine{ch: make(chan string, 1)}
-	uiCmd.Stdout = printed
-	var uiErr strings.Builder
-	uiCmd.Stderr = &uiErr
-	if err := uiCmd.Start(); err != nil {
+	p.cmd.Stdout, p.cmd.Stderr = printed, p.stderr
+	if err := p.cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
-	var uiExit error
-	ended := make(chan struct{}) // closed once uiExit is set
-	go func() { uiExit = uiCmd.Wait(); close(ended) }()
-	defer func() {
+	go func() { p.exit = p.cmd.Wait(); close(p.ended) }()
+	t.Cleanup(func() {
 		select {
-		case <-ended:
+		case <-p.ended:
 		default:
-			uiCmd.Process.Kill()
-			<-ended
+			p.cmd.Process.Kill()
+			<-p.ended
 		}
-	}()
-	var first string
+	})
 	select {
-	case first = <-printed.ch:
-	case <-ended:
-		t.Fatalf("dbgauge ui ended: %v\n%s", uiExit, uiErr.String())
+	case first := <-printed.ch:
+		p.addr = regexp.MustCompile(`http://127\.0\.0\.1:\d+`).FindString(first)
+		if p.addr == "" {
+			t.Fatalf("dbgauge ui printed %q", first)
+		}
+	case <-p.ended:
+		t.Fatalf("dbgauge ui ended: %v\n%s", p.exit, p.stderr.String())
 	}
-	addr := regexp.MustCompile(`http://127\.0\.0\.1:\d+`).FindString(first)
-	if addr == "" {
-		t.Fatalf("dbgauge ui printed %q", first)
-	}
-	client := &http.Client{Timeout: 30 * time.Second, CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
-	body := func(resp *http.Response, err error) string {
+	return p
+}
+
+// uiClient follows no redirect: a launch's answer is the redirect.
+var uiClient = &http.Client{Timeout: 30 * time.Second, CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
+
+// bodies is a reader of responses' bodies that fails t on an error.
+func bodies(t *testing.T) func(*http.Response, error) string {
+	return func(resp *http.Response, err error) string {
 		t.Helper()
 		if err != nil {
 			t.Fatal(err)
@@ -240,11 +248,26 @@ func TestUIInterruptsItsRuns(t *testing.T) {
 		b, _ := io.ReadAll(resp.Body)
 		return string(b)
 	}
-	m := csrfField.FindStringSubmatch(body(client.Get(addr + "/new/dsbench")))
+}
+
+// TestUIRunsOutliveIt starts dbgauge ui (the binary), launches a sweep
+// of one minute-long cycle from its form over HTTP, and kills the
+// interface (SIGKILL) once the cycle runs: the run is in a session of its
+// own and goes on. A new dbgauge ui over the same directory shows it
+// running (jobs, history, live page); that one's Ctrl-C leaves it going
+// too, and a third one aborts it from its live page: the run ends as an
+// abort ends it, keeping the population it measured, storing no
+// interrupted cycle, its report written.
+func TestUIRunsOutliveIt(t *testing.T) {
+	bin := dbgaugeBinary(t)
+	dir := t.TempDir()
+	bodyOf := bodies(t)
+	ui1 := startUI(t, bin, dir)
+	m := csrfField.FindStringSubmatch(bodyOf(uiClient.Get(ui1.addr + "/new/dsbench")))
 	if m == nil {
 		t.Fatal("the form carries no csrf field")
 	}
-	resp, err := client.PostForm(addr+"/new/dsbench", formOf(m[1], "mode", "select", "scales", "1", "cycles", "1", "duration", "60s", "threads", "2"))
+	resp, err := uiClient.PostForm(ui1.addr+"/new/dsbench", formOf(m[1], "mode", "select", "scales", "1", "cycles", "1", "duration", "60s", "threads", "2"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -253,35 +276,76 @@ func TestUIInterruptsItsRuns(t *testing.T) {
 	if resp.StatusCode != http.StatusSeeOther || loc == nil {
 		t.Fatalf("launching: status %d, location %q", resp.StatusCode, resp.Header.Get("Location"))
 	}
+	rel := loc[1]
 	// The cycle runs once its progress line says so (as in
 	// TestSignalsStopLoad); the jobs page shows the child's last lines.
+	var pid int
 	for deadline := time.Now().Add(3 * time.Minute); ; time.Sleep(200 * time.Millisecond) {
-		page := body(client.Get(addr + "/jobs"))
+		page := bodyOf(uiClient.Get(ui1.addr + "/jobs"))
 		if strings.Contains(page, "cycle 1/1") && strings.Contains(page, "committed") {
+			m := regexp.MustCompile(`(?s)` + rel + `</a>.*?<td>(\d+)</td>`).FindStringSubmatch(page)
+			if m == nil {
+				t.Fatalf("the jobs page shows no pid of %s:\n%s", rel, page)
+			}
+			pid, _ = strconv.Atoi(m[1])
 			break
 		}
 		if time.Now().After(deadline) || !strings.Contains(page, "running") {
 			t.Fatalf("the cycle did not start:\n%s", page)
 		}
 	}
-	uiCmd.Process.Signal(os.Interrupt)
-	select {
-	case <-ended:
-		if uiExit != nil {
-			t.Errorf("dbgauge ui ended with %v\n%s", uiExit, uiErr.String())
-		}
-	case <-time.After(3 * time.Minute):
-		t.Fatalf("dbgauge ui did not end after Ctrl-C\n%s", uiErr.String())
+	t.Cleanup(func() { syscall.Kill(pid, syscall.SIGKILL) }) // if the test fails midway
+	stat, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+	if err != nil {
+		t.Fatal(err)
 	}
-	res := readJSON[results.DSBenchResults](t, filepath.Join(dir, loc[1], results.ResultsFile))
-	if res.Complete || !strings.Contains(res.Error, "signal") {
-		t.Errorf("results.json: complete %v, error %q: want the interruption named", res.Complete, res.Error)
+	if f := strings.Fields(string(stat[bytes.LastIndexByte(stat, ')')+1:])); f[3] != strconv.Itoa(pid) {
+		t.Errorf("the run (pid %d) is in session %s, not one of its own", pid, f[3])
+	}
+
+	ui1.cmd.Process.Kill()
+	<-ui1.ended
+	ui2 := startUI(t, bin, dir)
+	jobs := bodyOf(uiClient.Get(ui2.addr + "/jobs"))
+	if !strings.Contains(jobs, rel) || !strings.Contains(jobs, "running") || !strings.Contains(jobs, "cycle 1/1") {
+		t.Fatalf("the new interface does not show the run going on:\n%s", jobs)
+	}
+	if page := bodyOf(uiClient.Get(ui2.addr + "/")); !strings.Contains(page, "/runs/"+rel+"/live") {
+		t.Errorf("the history does not link the run's live page:\n%s", page)
+	}
+	ui2.cmd.Process.Signal(os.Interrupt)
+	<-ui2.ended
+	if ui2.exit != nil || !strings.Contains(ui2.stderr.String(), rel+" (pid "+strconv.Itoa(pid)+") goes on") {
+		t.Errorf("dbgauge ui after Ctrl-C: %v, said %q", ui2.exit, ui2.stderr.String())
+	}
+
+	ui3 := startUI(t, bin, dir)
+	live := bodyOf(uiClient.Get(ui3.addr + "/runs/" + rel + "/live"))
+	m = csrfField.FindStringSubmatch(live)
+	if m == nil || !strings.Contains(live, `data-running="true"`) {
+		t.Fatalf("the live page does not show the run running with its buttons:\n%s", live)
+	}
+	if answer := bodyOf(uiClient.PostForm(ui3.addr+"/runs/"+rel+"/control", url.Values{"csrf": {m[1]}, "action": {"abort"}})); !strings.Contains(answer, "asked the run to abort now") {
+		t.Fatalf("the abort: %q", answer)
+	}
+	for deadline := time.Now().Add(3 * time.Minute); ; time.Sleep(200 * time.Millisecond) {
+		page := bodyOf(uiClient.Get(ui3.addr + "/jobs"))
+		if strings.Contains(page, "exit code not known") {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the aborted run does not end:\n%s", page)
+		}
+	}
+	res := readJSON[results.DSBenchResults](t, filepath.Join(dir, rel, results.ResultsFile))
+	if res.Complete || !strings.Contains(res.Error, "aborted") {
+		t.Errorf("results.json: complete %v, error %q: want the abort named", res.Complete, res.Error)
 	}
 	if len(res.Scales) != 1 || res.Scales[0].PopulateS <= 0 || len(res.Scales[0].Cycles) != 0 {
 		t.Errorf("results.json: want scale 1's population kept and no interrupted cycle, got %d scales", len(res.Scales))
 	}
-	if _, err := os.Stat(filepath.Join(dir, loc[1], "report.html")); err != nil {
-		t.Errorf("the interrupted run was not finished as the command line finishes it: %v", err)
+	if _, err := os.Stat(filepath.Join(dir, rel, "report.html")); err != nil {
+		t.Errorf("the aborted run was not finished as the command line finishes it: %v", err)
 	}
 }
 

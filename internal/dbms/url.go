@@ -257,6 +257,10 @@ func RedactPasswords(s string) string {
 	return passwordParam.ReplaceAllString(userinfo.ReplaceAllString(s, "$1:***@"), "$1***")
 }
 
+// StripPasswords removes the password of every URL in s (user:pw@ becomes
+// user@), leaving what can be shown and stored in clear.
+func StripPasswords(s string) string { return userinfo.ReplaceAllString(s, "$1@") }
+
 func badURL(raw, why string) error {
 	return &Error{Class: BadInput, Err: fmt.Errorf("cannot parse --db %q: %s (forms: postgres://user@host:port/db, postgres:///db?host=/socket/dir, mysql://user:pass@host:port/db, mysql://user:pass@unix(/path/to/socket)/db, sqlite:PATH, duckdb:PATH, firebird://user:pass@host:port/PATH)", RedactPasswords(raw), RedactPasswords(why))}
 }

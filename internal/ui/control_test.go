@@ -36,6 +36,15 @@ func requests(t *testing.T, dir string) []live.Request {
 	return rs
 }
 
+// signed is form with the secret of h's forms, as its pages send it.
+func signed(h http.Handler, form url.Values) url.Values {
+	out := url.Values{"csrf": {h.(*Handler).csrf}}
+	for k, v := range form {
+		out[k] = v
+	}
+	return out
+}
+
 func form(kv ...string) url.Values {
 	v := url.Values{}
 	for i := 0; i+1 < len(kv); i += 2 {
@@ -65,7 +74,7 @@ func TestControlWritesRequests(t *testing.T) {
 		{form("action", "mark", "text", "  "), 400, "text: give the mark one line of 1 to 200 characters, e.g. killed node 2"},
 		{form("action", "mark", "text", strings.Repeat("x", 201)), 400, "text: give the mark one line"},
 	} {
-		code, body := post(h, target, c.form)
+		code, body := post(h, target, signed(h, c.form))
 		if code != c.code || !strings.HasPrefix(body, c.reply) || strings.Count(body, "\n") != 1 {
 			t.Errorf("%v: status %d %q, want %d and the one line %q", c.form, code, body, c.code, c.reply)
 		}
@@ -91,7 +100,7 @@ func TestControlRefused(t *testing.T) {
 	stop := form("action", "stop")
 	refused := func(h http.Handler, what, target string, code int, line string, hdr ...string) {
 		t.Helper()
-		got, body := post(h, target, stop, hdr...)
+		got, body := post(h, target, signed(h, stop), hdr...)
 		if code == 0 { // a path the mux cleans first: any refusal will do
 			if got/100 == 2 {
 				t.Errorf("%s: status %d %q, want a refusal", what, got, body)
@@ -115,6 +124,15 @@ func TestControlRefused(t *testing.T) {
 	refused(h, "outside by an absolute path, cleaned", "/runs"+filepath.Join(outside, "run")+"/control", 404, "not a run of")
 	refused(h, "outside by an encoded ..", "/runs/..%2f"+filepath.Base(outside)+"%2frun/control", 404, "not a run of")
 	refused(h, "a run without a stream", "/runs/"+runA+"/control", 409, "wrote no live stream")
+	for _, secret := range []string{"", tokened.(*Handler).csrf} { // none, or another server's
+		for _, action := range []string{"stop", "abort", "mark"} {
+			f := form("action", action, "csrf", secret)
+			f.Set("text", "m")
+			if code, body := post(h, target, f); code != 403 || !strings.Contains(body, "not one of this server's pages") {
+				t.Errorf("%s without this server's secret: status %d %q, want 403", action, code, body)
+			}
+		}
+	}
 	if len(requests(t, runDir)) != 0 || len(requests(t, filepath.Join(outside, "run"))) != 0 {
 		t.Fatalf("a refused request was written")
 	}
@@ -124,10 +142,10 @@ func TestControlRefused(t *testing.T) {
 
 	// The same server lets a request through with the token, and from its
 	// own pages.
-	if code, body := post(tokened, target, stop, "Authorization", "Bearer s3cret"); code != 200 {
+	if code, body := post(tokened, target, signed(tokened, stop), "Authorization", "Bearer s3cret"); code != 200 {
 		t.Fatalf("with the token: status %d %q", code, body)
 	}
-	if code, body := post(h, target, stop, "Sec-Fetch-Site", "same-origin", "Origin", "http://example.com"); code != 200 {
+	if code, body := post(h, target, signed(h, stop), "Sec-Fetch-Site", "same-origin", "Origin", "http://example.com"); code != 200 {
 		t.Fatalf("from the page itself: status %d %q", code, body)
 	}
 	if n := len(requests(t, runDir)); n != 2 {

@@ -190,6 +190,11 @@ type formPage struct {
 	Note     string
 	CSRF     string
 	ReadOnly bool
+	// SavedFrom is the profile whose saved passwords the form keeps
+	// unseen (posted back in the field "saved"); Saved are the flags
+	// whose password it keeps.
+	SavedFrom string
+	Saved     []string
 }
 
 // fieldGroup is a fieldset of the form.
@@ -245,39 +250,41 @@ func (s *server) showForm(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	v := defaults(e)
-	p := s.page(e, v)
-	if name := r.URL.Query().Get("profile"); name != "" {
-		saved, err := s.loadProfile(e, name)
-		if err != nil {
-			showProblem(w, http.StatusBadRequest, err.Error())
-			return
-		}
-		for k, val := range saved.Values {
-			if _, ok := v[k]; ok {
-				v[k] = val
-			} else {
-				p.Note += "--" + k + " of the profile is not a flag of " + e.Name + " any more: left out. "
-			}
-		}
-		p = s.withValues(p, v)
-		p.Profile = name
+	name := r.URL.Query().Get("profile")
+	if name == "" {
+		render(w, http.StatusOK, "form.html", s.page(e, v, kept{}))
+		return
 	}
+	saved, err := s.loadProfile(e, name)
+	if err != nil {
+		showProblem(w, http.StatusBadRequest, err.Error())
+		return
+	}
+	note := ""
+	for k, val := range saved.Values {
+		if _, ok := v[k]; ok {
+			v[k] = val
+		} else {
+			note += "--" + k + " of the profile is not a flag of " + e.Name + " any more: left out. "
+		}
+	}
+	k, unsealed := s.unseal(e, name, saved)
+	k.fill(v)
+	p := s.page(e, v, k)
+	p.Profile, p.Note = name, note+unsealed
 	render(w, http.StatusOK, "form.html", p)
 }
 
 // page is the form page of e with values v: the command and, when the
-// command line refuses it, its line.
-func (s *server) page(e *Experiment, v values) formPage {
+// command line refuses it, its line; the secrets k keeps are not shown.
+func (s *server) page(e *Experiment, v values, k kept) formPage {
 	p := formPage{Experiment: e, CSRF: s.csrf, ReadOnly: s.opt.ReadOnly}
 	p.Profiles, _ = s.profiles(e)
-	return s.withValues(p, v)
-}
-
-func (s *server) withValues(p formPage, v values) formPage {
 	a := args(p.Experiment, v)
 	p.Values = v
 	p.Command = commandLine(s.opt.Experiments.Redact(a))
 	p.Problem = s.opt.Experiments.Check(a)
+	k.hide(&p)
 	return p
 }
 
@@ -285,11 +292,11 @@ func (s *server) withValues(p formPage, v values) formPage {
 // command and the command line's answer; as JSON ({"command", "problem"})
 // for the form's script, which asks as the fields change.
 func (s *server) checkForm(w http.ResponseWriter, r *http.Request) {
-	e, v, ok := s.posted(w, r)
+	e, v, k, ok := s.posted(w, r)
 	if !ok {
 		return
 	}
-	p := s.page(e, v)
+	p := s.page(e, v, k)
 	if strings.Contains(r.Header.Get("Accept"), "application/json") {
 		writeJSON(w, map[string]string{"command": p.Command, "problem": p.Problem})
 		return
@@ -298,14 +305,27 @@ func (s *server) checkForm(w http.ResponseWriter, r *http.Request) {
 }
 
 // posted reads a posted form of an experiment (the CSRF guard passed):
-// the experiment and the values, or an answer already written.
-func (s *server) posted(w http.ResponseWriter, r *http.Request) (*Experiment, values, bool) {
+// the experiment, the values with the saved passwords the form kept put
+// back, and those, or an answer already written.
+func (s *server) posted(w http.ResponseWriter, r *http.Request) (*Experiment, values, kept, bool) {
 	e := s.form(r.PathValue("experiment"))
 	if e == nil {
 		s.unknownExperiment(w, r.PathValue("experiment"))
-		return nil, nil, false
+		return nil, nil, kept{}, false
 	}
-	return e, readValues(e, r.PostForm), true
+	v := readValues(e, r.PostForm)
+	name := r.PostForm.Get(savedField)
+	if name == "" {
+		return e, v, kept{}, true
+	}
+	saved, err := s.loadProfile(e, name)
+	if err != nil {
+		showProblem(w, http.StatusBadRequest, err.Error())
+		return nil, nil, kept{}, false
+	}
+	k, _ := s.unseal(e, name, saved)
+	k.fill(v)
+	return e, v, k, true
 }
 
 func (s *server) unknownExperiment(w http.ResponseWriter, name string) {

@@ -147,6 +147,24 @@ func TestTokenRequired(t *testing.T) {
 			t.Errorf("CheckListen(%q, %q) = %v, want ok %v", c.addr, c.token, err, c.ok)
 		}
 	}
+	for _, c := range []struct {
+		addr, token string
+		ok          bool
+	}{
+		{"127.0.0.1:8080", "s3cret", true}, // loopback needs none
+		{"192.0.2.7:8080", "s3cret", false},
+		{"192.0.2.7:8080", "0123456789abcdef0123456789abcde", false}, // 31 hex digits
+		{"192.0.2.7:8080", "0123456789abcdef0123456789abcdef", true},
+		{"192.0.2.7:8080", "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa", false},
+		{"192.0.2.7:8080", "123456789012345678901234567890123456789", true}, // 39 digits
+		{"192.0.2.7:8080", "12345678901234567890123456789012345678", false},
+		{"192.0.2.7:8080", "q3Xc9_Lm-Zp0RtVw8Ky2Hd", true}, // 22 of base64url
+		{"0.0.0.0:8080", "Tr0ub4dor&3", false},
+	} {
+		if err := CheckToken(c.addr, c.token); (err == nil) != c.ok {
+			t.Errorf("CheckToken(%q, %q) = %v, want ok %v", c.addr, c.token, err, c.ok)
+		}
+	}
 	h := newUI(t, Options{Dir: runsDir(t), Token: "s3cret"})
 	for _, target := range []string{"/", "/?token=wrong", "/runs/" + runA + "/report.html", "/compare?run=" + runA + "&run=" + runB, "/assets/style.css"} {
 		if code, body, _ := get(h, target); code != http.StatusUnauthorized || strings.Contains(body, runA) {

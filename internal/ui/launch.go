@@ -7,16 +7,16 @@ import (
 // launch answers POST /new/{experiment}: the form's values go through
 // the command line's own checks first; refused, the form comes back with
 // the command line's line and nothing starts. Accepted, the run starts
-// as a child process, the dbgauge binary with the same command line and
+// as a process of its own (jobs.go), the dbgauge binary with the same command line and
 // --out a new run directory, so that it writes the same run directory
 // and journal as the command line; the browser goes on to the run's live
 // page.
 func (s *server) launch(w http.ResponseWriter, r *http.Request) {
-	e, v, ok := s.posted(w, r)
+	e, v, k, ok := s.posted(w, r)
 	if !ok {
 		return
 	}
-	p := s.page(e, v)
+	p := s.page(e, v, k)
 	if p.Problem != "" {
 		render(w, http.StatusBadRequest, "form.html", p)
 		return
@@ -28,7 +28,7 @@ func (s *server) launch(w http.ResponseWriter, r *http.Request) {
 		render(w, http.StatusBadRequest, "form.html", p)
 		return
 	}
-	j, err := s.jobs.start(s.opt.Binary, s.opt.Dir, e.Name, argv, env, s.opt.Experiments.Redact(a))
+	j, err := s.jobs.start(s.opt.Binary, e.Name, argv, env, s.opt.Experiments.Redact(a))
 	if err != nil {
 		showProblem(w, http.StatusInternalServerError, "the run did not start: "+err.Error())
 		return

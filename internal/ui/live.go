@@ -90,6 +90,8 @@ type livePage struct {
 	// Replay is the speed of a replay (0: follow the run).
 	Replay   float64
 	ReadOnly bool
+	// CSRF is the secret the buttons' requests carry (guard).
+	CSRF string
 }
 
 // livePage answers /runs/REL/live: the page that folds the run's events
@@ -109,6 +111,7 @@ func (s *server) livePage(w http.ResponseWriter, r *http.Request, dir string, e 
 	p := livePage{
 		Run: e, Events: runURL(e.Path, "events"), Control: runURL(e.Path, "control"),
 		Stream: st.Exists || run, Running: run, Replay: speed, ReadOnly: s.opt.ReadOnly,
+		CSRF: s.csrf,
 	}
 	if _, err := os.Stat(filepath.Join(dir, "report.html")); err == nil {
 		p.Report = runURL(e.Path, "report.html")

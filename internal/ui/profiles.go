@@ -17,8 +17,16 @@ import (
 // profile is a form's values saved under a name: only the values that
 // differ from the defaults, as the command shown has them.
 type profile struct {
-	Experiment string            `json:"experiment"`
-	Values     map[string]string `json:"values"`
+	Experiment string `json:"experiment"`
+	// Values hold no password: an engine URL's is taken out, a secret
+	// flag's value is empty (hideSecret).
+	Values map[string]string `json:"values"`
+	// Sealed are the whole values that held a password, by flag, sealed
+	// under the key of the directory of runs (seal.go).
+	Sealed map[string]string `json:"sealed,omitempty"`
+	// clear are whole values of a profile saved in clear that a
+	// read-only interface does not seal (it writes nothing), by flag.
+	clear map[string]string
 }
 
 // profilesDir holds the profiles, one directory per experiment, in the
@@ -71,7 +79,53 @@ func (s *server) loadProfile(e *Experiment, name string) (profile, error) {
 	if err := json.Unmarshal(b, &p); err != nil {
 		return p, fmt.Errorf("profile %s of %s: %v", name, e.Name, err)
 	}
-	return p, nil
+	return s.sealOld(e, name, p)
+}
+
+// sealOld seals the passwords a profile saved by an earlier dbgauge holds
+// in clear, and writes it again, so that a clear password lasts until the
+// profile is first loaded (by an interface that may write: a read-only
+// one keeps them unseen in memory only).
+func (s *server) sealOld(e *Experiment, name string, p profile) (profile, error) {
+	changed := false
+	for _, f := range e.Flags {
+		val, ok := p.Values[f.Name]
+		if _, sealed := p.Sealed[f.Name]; !ok || sealed {
+			continue
+		}
+		shown, secret := hideSecret(f, val)
+		switch {
+		case !secret:
+		case s.opt.ReadOnly:
+			if p.clear == nil {
+				p.clear = map[string]string{}
+			}
+			p.Values[f.Name], p.clear[f.Name] = shown, val
+		default:
+			if err := s.sealValue(e, name, &p, f.Name, shown, val); err != nil {
+				return p, fmt.Errorf("profile %s of %s: its password in clear was not sealed: %w", name, e.Name, err)
+			}
+			changed = true
+		}
+	}
+	if !changed {
+		return p, nil
+	}
+	return p, writeProfile(s.profileDir(e), name, p)
+}
+
+// sealValue keeps flag's whole value sealed in p and what is shown of it
+// in clear.
+func (s *server) sealValue(e *Experiment, name string, p *profile, flag, shown, whole string) error {
+	sealed, err := s.sealer().seal(whole, sealedPlace(e.Name, name, flag))
+	if err != nil {
+		return err
+	}
+	if p.Sealed == nil {
+		p.Sealed = map[string]string{}
+	}
+	p.Values[flag], p.Sealed[flag] = shown, sealed
+	return nil
 }
 
 // saveProfile answers POST /new/{experiment}/profiles: the form's values
@@ -80,7 +134,7 @@ func (s *server) loadProfile(e *Experiment, name string) (profile, error) {
 // command line refuses (the form comes back with its line): a profile
 // always launches.
 func (s *server) saveProfile(w http.ResponseWriter, r *http.Request) {
-	e, v, ok := s.posted(w, r)
+	e, v, k, ok := s.posted(w, r)
 	if !ok {
 		return
 	}
@@ -89,14 +143,22 @@ func (s *server) saveProfile(w http.ResponseWriter, r *http.Request) {
 		showProblem(w, http.StatusBadRequest, err.Error())
 		return
 	}
-	if p := s.page(e, v); p.Problem != "" {
+	if p := s.page(e, v, k); p.Problem != "" {
 		render(w, http.StatusBadRequest, "form.html", p)
 		return
 	}
 	p := profile{Experiment: e.Name, Values: map[string]string{}}
 	for _, f := range e.Flags {
-		if val, ok := v[f.Name]; ok && val != f.Default {
-			p.Values[f.Name] = val
+		val, ok := v[f.Name]
+		if !ok || val == f.Default {
+			continue
+		}
+		p.Values[f.Name] = val
+		if shown, secret := hideSecret(f, val); secret {
+			if err := s.sealValue(e, name, &p, f.Name, shown, val); err != nil {
+				showProblem(w, http.StatusInternalServerError, "the profile was not saved: its password could not be sealed: "+err.Error())
+				return
+			}
 		}
 	}
 	if err := writeProfile(s.profileDir(e), name, p); err != nil {
@@ -112,10 +174,10 @@ func writeProfile(dir, name string, p profile) error {
 	if err != nil {
 		return err
 	}
-	if err := os.MkdirAll(dir, 0o755); err != nil {
+	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return err
 	}
-	f, err := os.CreateTemp(dir, ".new-*")
+	f, err := os.CreateTemp(dir, ".new-*") // 0600
 	if err != nil {
 		return err
 	}

@@ -4,7 +4,7 @@
 // same list as dbgauge list), the files of the run directories (each
 // run's report.html), the comparison of ticked runs (the same page as
 // dbgauge compare), a run form per experiment, made from the command
-// line's flags (forms.go), which launches runs as child processes
+// line's flags (forms.go), which launches runs as processes that outlive it
 // (launch.go, jobs.go) and saves named profiles (profiles.go), and each
 // run's live page (its live.jsonl as server-sent events, the buttons that
 // stop, abort or mark it, and the replay of a finished run).
@@ -13,6 +13,7 @@ package ui
 import (
 	"embed"
 	"errors"
+	"fmt"
 	"html/template"
 	"net/http"
 	"os"
@@ -36,6 +37,14 @@ type Options struct {
 	Experiments Experiments
 	// Binary is the dbgauge executable a form's run is launched with.
 	Binary string
+	// Listen is the address the handler is served on, its port chosen
+	// (the listener's Addr): every request's Host header must name it
+	// (checkHost). Empty, no Host is checked: a handler that is not served
+	// on a listener of its own (tests).
+	Listen string
+	// Hosts are further names a Host header may give (NAME, any port, or
+	// NAME:PORT), e.g. the name a reverse proxy passes on.
+	Hosts []string
 }
 
 //go:embed assets
@@ -60,25 +69,41 @@ type server struct {
 // New returns the interface's handler for opt. The directory of runs must
 // exist.
 func New(opt Options) (*Handler, error) {
-	st, err := os.Stat(opt.Dir)
-	if err != nil {
+	if err := CheckDir(opt.Dir); err != nil {
 		return nil, err
 	}
-	if !st.IsDir() {
-		return nil, errors.New(opt.Dir + " is not a directory")
+	var err error
+	var hosts *hostNames
+	if opt.Listen != "" {
+		if hosts, err = allowedHosts(opt.Listen, opt.Hosts); err != nil {
+			return nil, fmt.Errorf("the names of %s: %w", opt.Listen, err)
+		}
 	}
-	s := &server{opt: opt, poll: pollEvery, heartbeat: heartbeatEvery, csrf: newSecret(), jobs: &jobs{}}
-	return &Handler{Handler: s.handler(), jobs: s.jobs}, nil
+	s := &server{opt: opt, poll: pollEvery, heartbeat: heartbeatEvery, csrf: newSecret(), jobs: loadJobs(opt.Dir)}
+	return &Handler{Handler: checkHost(hosts, s.handler()), jobs: s.jobs, csrf: s.csrf}, nil
+}
+
+// CheckDir refuses a directory of runs that is not one.
+func CheckDir(dir string) error {
+	st, err := os.Stat(dir)
+	if err != nil {
+		return err
+	}
+	if !st.IsDir() {
+		return errors.New(dir + " is not a directory")
+	}
+	return nil
 }
 
 // handler routes the pages. Every request needs the token (when there is
-// one); a POST must come from the interface's own pages (crossOrigin).
+// one); a POST must come from the interface's own pages (crossOrigin)
+// and carry the secret of its forms (guard): every POST is one.
 func (s *server) handler() http.Handler {
 	mux := http.NewServeMux()
 	mux.HandleFunc("GET /{$}", s.history)
 	mux.HandleFunc("GET /compare", s.compare)
 	mux.HandleFunc("GET /runs/", s.runGet)
-	mux.HandleFunc("POST /runs/", s.control)
+	mux.HandleFunc("POST /runs/", s.guard(s.control))
 	mux.Handle("GET /assets/", http.FileServerFS(assets))
 	mux.HandleFunc("GET /new", s.experiments)
 	mux.HandleFunc("GET /new/{experiment}", s.showForm)

@@ -369,7 +369,7 @@
   if (form) {
     form.addEventListener("submit", async (ev) => {
       ev.preventDefault();
-      const body = new URLSearchParams({ action: ev.submitter ? ev.submitter.value : "" });
+      const body = new URLSearchParams({ csrf: form.elements.csrf.value, action: ev.submitter ? ev.submitter.value : "" });
       if (body.get("action") === "mark") body.set("text", form.elements.text.value);
       let answer;
       try {
