@@ -49,9 +49,6 @@ func qacTable(r *results.QACResults) *Table {
 			ms(q.Fine.MedianMS), interval(q.Fine), rsd(q.Fine),
 			strconv.Itoa(q.PlanRestarts), why})
 	}
-	if qacNoneKept(r) {
-		t.Notes = append(t.Notes, qacNoneKeptNote)
-	}
 	if p := r.Protocol; p != nil {
 		t.Notes = append(t.Notes, fmt.Sprintf("protocol %s: %s%% of QEs and %s%% of Q@Cs dropped; run %s", p.Version, sigDigits(p.QEsDroppedPct, 2), sigDigits(p.QaCsDroppedPct, 2), map[bool]string{true: "dirty (an experiment-wide check failed)", false: "clean"}[p.Dirty]))
 		for _, v := range p.Violations {
@@ -111,54 +108,21 @@ func QACCSV(r *results.QACResults) []byte {
 // QACCSVTable is qac.csv as a table value.
 func QACCSVTable(r *results.QACResults) *Table { return qacTable(r) }
 
-// qacSeries are the chart's three times over the QEs the protocol kept.
-var qacSeries = []qacTime{
-	{"measured (wall clock)", func(q results.QaCResult) results.Estimate { return q.Measured }},
-	{"computed (ticks)", func(q results.QaCResult) results.Estimate { return q.Computed }},
-	{"computed (fine)", func(q results.QaCResult) results.Estimate { return q.Fine }},
-}
-
-// qacAllSeries are the same over every QE that ran, before the drops.
-var qacAllSeries = []qacTime{
-	{"measured, every QE", func(q results.QaCResult) results.Estimate { return q.AllMeasured }},
-	{"computed (ticks), every QE", func(q results.QaCResult) results.Estimate { return q.AllComputed }},
-	{"computed (fine), every QE", func(q results.QaCResult) results.Estimate { return q.AllFine }},
-}
-
-type qacTime struct {
-	name string
-	get  func(results.QaCResult) results.Estimate
-}
-
-// qacNoneKept says the protocol kept no execution at any cardinality (a
-// busy machine fails its checks: it drops them all, rightly).
-func qacNoneKept(r *results.QACResults) bool {
-	for _, q := range r.QaCs {
-		if q.Measured.N > 0 {
-			return false
-		}
-	}
-	return len(r.QaCs) > 0
-}
-
-// qacNoneKeptNote is what the table and the chart say then.
-const qacNoneKeptNote = "the protocol kept no execution at any cardinality: qac.svg shows the medians over every QE that ran (the second table), which are not its result"
-
 // QACChart draws time against cardinality: the medians of measured and
 // computed time with their bootstrap intervals, and a dashed mark where the
-// plan differs from the previous cardinality's (qac.svg, qac.png). When
-// the protocol kept no execution anywhere, it draws the medians over
-// every QE that ran instead, titled as not the protocol's result, so that
-// a run on a busy machine still shows how its times went (docs/ttp.md).
+// plan differs from the previous cardinality's (qac.svg, qac.png).
 func QACChart(r *results.QACResults) (map[string][]byte, error) {
-	title, series := fmt.Sprintf("%s on %s: time against cardinality", r.Query, r.Engine), qacSeries
-	if qacNoneKept(r) {
-		title, series = title+"\nno execution kept by the protocol: every QE that ran, not its result", qacAllSeries
-	}
-	p := newPlot(title, "cardinality [rows]", "time [ms]")
+	p := newPlot(fmt.Sprintf("%s on %s: time against cardinality", r.Query, r.Engine), "cardinality [rows]", "time [ms]")
 	leg := newLegend()
 	var maxY float64
-	for i, s := range series {
+	for i, s := range []struct {
+		name string
+		get  func(results.QaCResult) results.Estimate
+	}{
+		{"measured (wall clock)", func(q results.QaCResult) results.Estimate { return q.Measured }},
+		{"computed (ticks)", func(q results.QaCResult) results.Estimate { return q.Computed }},
+		{"computed (fine)", func(q results.QaCResult) results.Estimate { return q.Fine }},
+	} {
 		var xys plotter.XYs
 		var errs plotter.YErrors
 		for _, q := range r.QaCs {
