@@ -162,7 +162,7 @@ func (r *dsbenchRun) nodeName(node int) string {
 			return a.Name
 		}
 	}
-	return fmt.Sprint(node)
+	return "node " + results.NodeNumber(node)
 }
 
 // nodeResults stores what each node did at the scale: per cycle its
@@ -192,7 +192,7 @@ func (r *dsbenchRun) nodeResults(sr *results.ScaleResult, out *nodes.Outcome) er
 				nr.ClientCPUPerTxUS = &us
 			}
 			if len(pn.Cycles) > 0 {
-				name := fmt.Sprintf("residence_scale%d_node%d.hlog", sr.Scale, a.Node)
+				name := fmt.Sprintf("residence_scale%d_node%s.hlog", sr.Scale, results.NodeNumber(a.Node))
 				if err := writeHistogramLog(r.run, name, pn); err != nil {
 					return err
 				}
