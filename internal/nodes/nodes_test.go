@@ -98,6 +98,18 @@ func startAgents(t *testing.T, ctx context.Context, url, version string, names .
 	return errs
 }
 
+// closeAgents ends the run and waits for its n agents, whose errors fail
+// the test.
+func closeAgents(t *testing.T, m *Master, errs chan error, n int) {
+	t.Helper()
+	m.Close("")
+	for range n {
+		if err := <-errs; err != nil {
+			t.Errorf("agent: %v", err)
+		}
+	}
+}
+
 func newTestMaster(t *testing.T, agents int) *Master {
 	t.Helper()
 	m, err := NewMaster(MasterOptions{Listen: Listen{Addr: "127.0.0.1:0"}, Agents: agents, Version: "test",
@@ -176,12 +188,7 @@ func TestMergedCountsAreTheNodesSum(t *testing.T) {
 	if ag := m.Agents(); len(ag) != 2 || ag[0].Name != "a" || ag[1].Name != "b" || ag[0].Status != "ok" || ag[0].ClockErrorMS <= 0 {
 		t.Errorf("agents %+v", ag)
 	}
-	m.Close("")
-	for range 2 {
-		if err := <-errs; err != nil {
-			t.Errorf("agent: %v", err)
-		}
-	}
+	closeAgents(t, m, errs, 2)
 }
 
 // One numbering: whichever agent registers first, the master names b
@@ -218,12 +225,7 @@ func TestNodesNumberedAlike(t *testing.T) {
 	if _, err := m.Run(ctx, Job{Kind: testKind, Payload: testPayload{URL: url}, Label: "scale 1"}, cfg); err != nil {
 		t.Fatal(err)
 	}
-	m.Close("")
-	for range 2 {
-		if err := <-errs; err != nil {
-			t.Errorf("agent: %v", err)
-		}
-	}
+	closeAgents(t, m, errs, 2)
 	mu.Lock()
 	defer mu.Unlock()
 	all := strings.Join(lines, "\n")
