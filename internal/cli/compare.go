@@ -27,8 +27,10 @@ page gives both values, the ratio with a bootstrap confidence interval from
 the repetitions, and a verdict: faster or slower when the interval excludes
 1 and the Mann-Whitney test of the repetitions is significant at 0.05
 after the Benjamini-Hochberg adjustment for the number of metrics; no
-significant difference otherwise (fewer than 3 repetitions give no
-interval and no verdict; 5 or more are needed for a difference). A table says what differs between the runs
+significant difference otherwise. Fewer than 3 repetitions give no
+interval; fewer than the test needs to reach 0.05 (3 against 3 or 4)
+give the interval and "too few repetitions", never a verdict; 4 against
+4 is the least that can be judged, 5 or more in practice. A table says what differs between the runs
 (engine, version, settings, flags, machine), and the diagrams overlay them.
 Wisconsin runs of several engines also get the engines view (each query
 relative to the fastest engine).`,

@@ -46,7 +46,7 @@ func TestReportRebuildsDistributedRun(t *testing.T) {
 	}
 	txt, _ := os.ReadFile(filepath.Join(dir, "results.txt"))
 	page, _ := os.ReadFile(filepath.Join(dir, "report.html"))
-	if !strings.Contains(string(txt), "\n      2     1   beta         290          2900       2\n") {
+	if !strings.Contains(string(txt), "\n      2     2   beta         290          2900       2\n") {
 		t.Errorf("results.txt lacks beta's rate at scale 2:\n%s", txt)
 	}
 	for _, w := range []string{`<h2 id="nodes">Load nodes</h2>`, "scale 2 cycle 2: lost after 10 s", `<h2 id="node">Rate per node</h2>`} {

@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"github.com/dbgauge/dbgauge/internal/dbms"
+	"github.com/dbgauge/dbgauge/internal/results"
 )
 
 // attempt runs the op once on s, first opening s's session when it has
@@ -95,7 +96,7 @@ func (w *worker) fatal(ctx context.Context, what string, err error) error {
 	if ctx.Err() != nil {
 		return context.Cause(ctx)
 	}
-	return fmt.Errorf("node %d thread %d: %s: %w", w.node, w.thread, what, err)
+	return fmt.Errorf("node %s thread %d: %s: %w", results.NodeNumber(w.node), w.thread, what, err)
 }
 
 // MidRun is midRun for the sessions a run opens beside the driver's (a

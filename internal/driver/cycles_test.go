@@ -5,9 +5,12 @@ import (
 	"context"
 	"errors"
 	"runtime"
+	"strings"
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/dbgauge/dbgauge/internal/dbms"
 )
 
 func goroutineID() string {
@@ -135,5 +138,21 @@ func TestProgress(t *testing.T) {
 		if i > 0 && got[i-1].Cycle == p.Cycle && p.Committed < got[i-1].Committed {
 			t.Errorf("progress went back: %+v after %+v", p, got[i-1])
 		}
+	}
+}
+
+// A session that cannot be opened is named by its node as every message
+// and table numbers load nodes, from 1: a local run's one node is node 1.
+func TestOpenFailureNamesNodeFromOne(t *testing.T) {
+	cfg := Config{
+		Cycles: 1, Duration: 50 * time.Millisecond,
+		Open: func(ctx context.Context, _ *Session) (dbms.Engine, error) { return nil, errors.New("refused") },
+		NewOp: func(node, thread int) Op {
+			return func(ctx context.Context, s *Session) error { return nil }
+		},
+	}
+	_, err := Run(context.Background(), cfg)
+	if err == nil || !strings.Contains(err.Error(), "open session (node 1 thread 0 connection 0)") {
+		t.Errorf("error %v, want the session named as node 1's", err)
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"github.com/dbgauge/dbgauge/internal/dbms"
+	"github.com/dbgauge/dbgauge/internal/results"
 )
 
 // connect opens a new session into s and runs Setup on it.
@@ -43,7 +44,7 @@ func (r *runner) openAll(ctx context.Context) error {
 	for _, w := range r.workers {
 		for _, s := range w.sessions {
 			if err := r.connect(ctx, s); err != nil {
-				return fmt.Errorf("open session (node %d thread %d connection %d): %w", s.Node, s.Thread, s.Conn, err)
+				return fmt.Errorf("open session (node %s thread %d connection %d): %w", results.NodeNumber(s.Node), s.Thread, s.Conn, err)
 			}
 			r.blocking = r.blocking || blocks(s.Engine)
 			if r.cfg.Reconnect {

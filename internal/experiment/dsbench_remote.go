@@ -162,12 +162,12 @@ func (r *dsbenchRun) nodeName(node int) string {
 			return a.Name
 		}
 	}
-	return fmt.Sprint(node)
+	return "node " + results.NodeNumber(node)
 }
 
 // nodeResults stores what each node did at the scale: per cycle its
-// counts, per node its rate (equation 6, the node diagram) and its
-// interval log.
+// counts, per node that ran any of the scale's cycles its rate (equation
+// 6, over the cycles it ran, the node diagram) and its interval log.
 func (r *dsbenchRun) nodeResults(sr *results.ScaleResult, out *nodes.Outcome) error {
 	sr.NodeCycles = out.Nodes
 	rates, err := stats.NodeCycleRates(threadCycles(sr.CycleDetail), len(out.Cycles), r.plan.Duration.Seconds())
@@ -179,10 +179,13 @@ func (r *dsbenchRun) nodeResults(sr *results.ScaleResult, out *nodes.Outcome) er
 		byNode[nr.Node] = nr.Cycles
 	}
 	for _, a := range r.res.Agents {
-		nr := results.NodeRate{Node: a.Node, Name: a.Name}
-		if cs, ok := byNode[a.Node]; ok {
-			nr.MedianTPS = stats.Median(cs)
+		cs, ran := byNode[a.Node]
+		if !ran {
+			// Lost before the scale: it ran none of its cycles, a gap in
+			// its tables and its line, not a rate of 0 it never measured.
+			continue
 		}
+		nr := results.NodeRate{Node: a.Node, Name: a.Name, MedianTPS: stats.Median(cs)}
 		if a.Node < len(out.PerNode) {
 			pn := out.PerNode[a.Node]
 			nr.Transactions, nr.Failed = pn.Committed, pn.Failed
@@ -192,7 +195,7 @@ func (r *dsbenchRun) nodeResults(sr *results.ScaleResult, out *nodes.Outcome) er
 				nr.ClientCPUPerTxUS = &us
 			}
 			if len(pn.Cycles) > 0 {
-				name := fmt.Sprintf("residence_scale%d_node%d.hlog", sr.Scale, a.Node)
+				name := fmt.Sprintf("residence_scale%d_node%s.hlog", sr.Scale, results.NodeNumber(a.Node))
 				if err := writeHistogramLog(r.run, name, pn); err != nil {
 					return err
 				}

@@ -2,6 +2,7 @@ package experiment
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strings"
 	"time"
@@ -60,6 +61,9 @@ func newSpread(ctx context.Context, raw, policy string) (*spread, error) {
 			return nil, dbms.Wrap(dbms.BadInput, fmt.Errorf("node %d of --db (%s): %w", i+1, n.Hosts[0], err))
 		}
 		ro, err := dbms.ReadOnly(ctx, e)
+		if err == nil {
+			err = replicates(ctx, e)
+		}
 		e.Close()
 		if err != nil {
 			return nil, dbms.Wrap(dbms.BadInput, fmt.Errorf("node %d of --db (%s): %w", i+1, n.Hosts[0], err))
@@ -74,6 +78,23 @@ func newSpread(ctx context.Context, raw, policy string) (*spread, error) {
 		return nil, dbms.Wrap(dbms.BadInput, fmt.Errorf("--spread %s: no node of --db is read-only (%s): use --spread %s", policy, s.roles(), SpreadRoundRobin))
 	}
 	return s, nil
+}
+
+// replicates refuses a host that says it replicates nothing (an engine
+// whose sessions report a replication position, and report none: a
+// MariaDB server without Galera): the hosts of a URL are the nodes of one
+// replicated cluster, and a load spread over servers that do not share
+// their data would fail on tables the others lack.
+func replicates(ctx context.Context, e dbms.Engine) error {
+	r, ok := e.(dbms.Replicator)
+	if !ok {
+		return nil
+	}
+	pos, err := r.Position(ctx)
+	if err != nil || pos != "" {
+		return err
+	}
+	return errors.New("a server that replicates nothing, not a node of a replicated cluster: a URL of several hosts names the nodes of one cluster (give this server alone, or the nodes of its cluster)")
 }
 
 // by lists the nodes of a role, in URL order.

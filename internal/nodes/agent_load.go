@@ -10,6 +10,7 @@ import (
 	"github.com/nats-io/nats.go"
 
 	"github.com/dbgauge/dbgauge/internal/driver"
+	"github.com/dbgauge/dbgauge/internal/results"
 	"github.com/dbgauge/dbgauge/internal/sysinfo"
 )
 
@@ -22,8 +23,8 @@ var errMasterEnded = errors.New("the master ended the run")
 // runJob runs one job's load and tells the master when its sessions are
 // closed, with why it ended early if it did.
 func (a *agentRun) runJob(ctx context.Context, j job) {
-	a.opt.Log("%s: %d threads x %d connections as node %d of %d, %d cycles of %v", j.Label, max(j.Threads, 1), max(j.Conns, 1),
-		j.Node+1, j.Nodes, j.Cycles, time.Duration(j.DurationNS))
+	a.opt.Log("%s: %d threads x %d connections as node %s of %d, %d cycles of %v", j.Label, max(j.Threads, 1), max(j.Conns, 1),
+		results.NodeNumber(j.Node), j.Nodes, j.Cycles, time.Duration(j.DurationNS))
 	err := a.load(ctx, j)
 	masterGone := func() bool {
 		cause := context.Cause(ctx)

@@ -181,7 +181,7 @@ func (m *Master) onHello(msg *nats.Msg) {
 	case len(m.agents) >= m.opt.Agents:
 		refuse("the master has its %d agents already", m.opt.Agents)
 	default:
-		m.register(msg, h, fmt.Sprintf("registered from %s (%d cores): %d of %d", h.Host, h.Cores, len(m.agents)+1, m.opt.Agents))
+		m.register(msg, h, fmt.Sprintf("registered from %s (%d cores): %d of %d agents in", h.Host, h.Cores, len(m.agents)+1, m.opt.Agents))
 	}
 }
 
@@ -337,9 +337,14 @@ func (m *Master) WaitAgents(ctx context.Context, timeout time.Duration) error {
 		m.nodes = append(m.nodes, a)
 	}
 	slices.SortFunc(m.nodes, func(a, b *agent) int { return strings.Compare(a.info.Name, b.info.Name) })
+	numbered := make([]string, len(m.nodes))
 	for i, a := range m.nodes {
 		a.info.Node = i
+		numbered[i] = "node " + results.NodeNumber(i) + " " + a.info.Name
 	}
+	// The order of registration is not the nodes' order: say the numbers
+	// the agents' logs and the report use.
+	m.opt.Log("load nodes, numbered in the order of the agents' names: %s", strings.Join(numbered, ", "))
 	return nil
 }
 

@@ -226,8 +226,8 @@ func (m *Master) lostCheck(js *jobState, cycle int) error {
 			if cycle == 0 {
 				when = fmt.Sprintf("before %s started", js.label)
 			}
-			return fmt.Errorf("%w: agent %s (node %d) sent no heartbeat for %v %s (--tolerate-node-loss goes on with the others)",
-				ErrNodeLost, a.info.Name, a.info.Node, Lost, when)
+			return fmt.Errorf("%w: agent %s (node %s) sent no heartbeat for %v %s (--tolerate-node-loss goes on with the others)",
+				ErrNodeLost, a.info.Name, results.NodeNumber(a.info.Node), Lost, when)
 		}
 	}
 	if len(m.live()) == 0 {

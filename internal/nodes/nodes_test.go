@@ -16,6 +16,7 @@ import (
 	"github.com/dbgauge/dbgauge/internal/dbms"
 	_ "github.com/dbgauge/dbgauge/internal/dbms/sqlite"
 	"github.com/dbgauge/dbgauge/internal/driver"
+	"github.com/dbgauge/dbgauge/internal/results"
 )
 
 // The test job inserts one row per transaction into t(node, thread) of
@@ -97,6 +98,18 @@ func startAgents(t *testing.T, ctx context.Context, url, version string, names .
 	return errs
 }
 
+// closeAgents ends the run and waits for its n agents, whose errors fail
+// the test.
+func closeAgents(t *testing.T, m *Master, errs chan error, n int) {
+	t.Helper()
+	m.Close("")
+	for range n {
+		if err := <-errs; err != nil {
+			t.Errorf("agent: %v", err)
+		}
+	}
+}
+
 func newTestMaster(t *testing.T, agents int) *Master {
 	t.Helper()
 	m, err := NewMaster(MasterOptions{Listen: Listen{Addr: "127.0.0.1:0"}, Agents: agents, Version: "test",
@@ -175,11 +188,58 @@ func TestMergedCountsAreTheNodesSum(t *testing.T) {
 	if ag := m.Agents(); len(ag) != 2 || ag[0].Name != "a" || ag[1].Name != "b" || ag[0].Status != "ok" || ag[0].ClockErrorMS <= 0 {
 		t.Errorf("agents %+v", ag)
 	}
-	m.Close("")
-	for range 2 {
-		if err := <-errs; err != nil {
-			t.Errorf("agent: %v", err)
+	closeAgents(t, m, errs, 2)
+}
+
+// One numbering: whichever agent registers first, the master names b
+// node 2, as b's own log does ("as node 2 of 2"), and a node 1 in both;
+// the report's tables number them the same way (results.NodeNumber).
+func TestNodesNumberedAlike(t *testing.T) {
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	url := testDB(t)
+	var mu sync.Mutex
+	var lines []string
+	logTo := func(who string) func(string, ...any) {
+		return func(f string, a ...any) {
+			mu.Lock()
+			defer mu.Unlock()
+			lines = append(lines, who+": "+fmt.Sprintf(f, a...))
 		}
+	}
+	m, err := NewMaster(MasterOptions{Listen: Listen{Addr: "127.0.0.1:0"}, Agents: 2, Version: "test", Log: logTo("master")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	errs := make(chan error, 2)
+	for _, n := range []string{"b", "a"} {
+		go func() {
+			errs <- Serve(ctx, AgentOptions{Dial: Dial{URL: m.URL, Name: n}, Name: n, Version: "test", Wait: 20 * time.Second,
+				Dir: t.TempDir(), Log: logTo("agent " + n)})
+		}()
+	}
+	if err := m.WaitAgents(ctx, 20*time.Second); err != nil {
+		t.Fatal(err)
+	}
+	cfg := driver.Config{Threads: 1, Cycles: 1, Duration: 200 * time.Millisecond, Seed: 1}
+	if _, err := m.Run(ctx, Job{Kind: testKind, Payload: testPayload{URL: url}, Label: "scale 1"}, cfg); err != nil {
+		t.Fatal(err)
+	}
+	closeAgents(t, m, errs, 2)
+	mu.Lock()
+	defer mu.Unlock()
+	all := strings.Join(lines, "\n")
+	for _, want := range []string{
+		"master: load nodes, numbered in the order of the agents' names: node 1 a, node 2 b",
+		"agent a: scale 1: 1 threads x 1 connections as node 1 of 2",
+		"agent b: scale 1: 1 threads x 1 connections as node 2 of 2",
+	} {
+		if !strings.Contains(all, want) {
+			t.Errorf("no line %q in:\n%s", want, all)
+		}
+	}
+	if ag := m.Agents(); len(ag) != 2 || results.NodeNumber(ag[0].Node) != "1" || ag[0].Name != "a" || results.NodeNumber(ag[1].Node) != "2" {
+		t.Errorf("agents %+v: want a as node 1, b as node 2", ag)
 	}
 }
 

@@ -56,12 +56,7 @@ func TestStatusReportsAgents(t *testing.T) {
 			break
 		}
 	}
-	m.Close("")
-	for range 2 {
-		if err := <-errs; err != nil {
-			t.Errorf("agent: %v", err)
-		}
-	}
+	closeAgents(t, m, errs, 2)
 	mu.Lock()
 	defer mu.Unlock()
 	for _, st := range []string{"running", "finished"} {

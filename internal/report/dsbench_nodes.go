@@ -28,7 +28,7 @@ func DSBenchNodeRates(r *results.DSBenchResults) *Table {
 	t := &Table{Rows: [][]string{{"scale", "node", "name", "median_tps", "transactions", "failed"}}}
 	for _, s := range r.Scales {
 		for _, n := range s.NodeRates {
-			t.Rows = append(t.Rows, []string{itoa64(s.Scale), strconv.Itoa(n.Node), n.Name, fullFloat(n.MedianTPS),
+			t.Rows = append(t.Rows, []string{itoa64(s.Scale), results.NodeNumber(n.Node), n.Name, fullFloat(n.MedianTPS),
 				itoa64(n.Transactions), itoa64(n.Failed)})
 		}
 	}
@@ -49,7 +49,7 @@ func DSBenchAgents(r *results.DSBenchResults) *Table {
 	}
 	t := &Table{Rows: [][]string{append(head, "status", "events")}}
 	for _, a := range r.Agents {
-		row := []string{strconv.Itoa(a.Node), a.Name, a.Host, a.Version, strconv.Itoa(a.Cores),
+		row := []string{results.NodeNumber(a.Node), a.Name, a.Host, a.Version, strconv.Itoa(a.Cores),
 			fullFloat(a.ClockOffsetMS), fullFloat(a.ClockErrorMS), itoa64(a.HeartbeatsLost)}
 		for _, s := range r.Scales {
 			cell := "-" // the node had no share of this scale
@@ -82,7 +82,7 @@ func DSBenchNodeCycles(r *results.DSBenchResults) *Table {
 				if n.Lost {
 					lost = "LOST"
 				}
-				t.Rows = append(t.Rows, []string{itoa64(s.Scale), strconv.Itoa(c.Cycle), strconv.Itoa(n.Node), n.Name,
+				t.Rows = append(t.Rows, []string{itoa64(s.Scale), strconv.Itoa(c.Cycle), results.NodeNumber(n.Node), n.Name,
 					itoa64(n.Transactions), itoa64(n.Failed), fullFloat(n.TPS), fullFloat(n.StartLagMS),
 					lost, fullFloat(c.StartSpreadMS), c.Flag})
 			}
@@ -99,7 +99,7 @@ func DSBenchNodeFailures(r *results.DSBenchResults) []string {
 		if a.Status == "ok" {
 			continue
 		}
-		line := fmt.Sprintf("node %d %s (%s) %s", a.Node, a.Name, a.Host, strings.ToUpper(a.Status))
+		line := fmt.Sprintf("node %s %s (%s) %s", results.NodeNumber(a.Node), a.Name, a.Host, strings.ToUpper(a.Status))
 		if len(a.Events) > 0 {
 			line += ": " + strings.Join(a.Events, "; ")
 		} else {

@@ -148,8 +148,9 @@ func TestDSBenchNodesText(t *testing.T) {
 		}
 	}
 	want := [][]string{
-		{"1", "0", "alpha", "415", "12450", "0"}, {"1", "1", "beta", "305", "9150", "1"}, {"1", "2", "gamma", "200", "6000", "0"},
-		{"2", "0", "alpha", "395", "11850", "0"}, {"2", "1", "beta", "290", "2900", "2"}, {"2", "2", "gamma", "192", "5800", "1"},
+		// nodes numbered from 1, as the agents' own logs number them
+		{"1", "1", "alpha", "415", "12450", "0"}, {"1", "2", "beta", "305", "9150", "1"}, {"1", "3", "gamma", "200", "6000", "0"},
+		{"2", "1", "alpha", "395", "11850", "0"}, {"2", "2", "beta", "290", "2900", "2"}, {"2", "3", "gamma", "192", "5800", "1"},
 	}
 	if !slices.EqualFunc(rows, want, slices.Equal) {
 		t.Errorf("rate per node and scale:\n got %q\nwant %q", rows, want)
@@ -170,7 +171,7 @@ func TestDSBenchNodesText(t *testing.T) {
 		"# scale 2: the nodes began the scale's 3 cycles at most 1.10 ms apart (cycle 1)\n",
 		"# FLAGGED scale 2 cycle 2: node beta lost 4.1 s into the cycle",
 		"# FLAGGED scale 2 cycle 3: ran with 2 of 3 nodes",
-		"# node 1 beta (load-b.example) LOST: scale 2 cycle 2: missing for 3 s",
+		"# node 2 beta (load-b.example) LOST: scale 2 cycle 2: missing for 3 s",
 	} {
 		if !strings.Contains(blocks[1], w) {
 			t.Errorf("results.txt lacks %q", w)
@@ -184,9 +185,9 @@ func TestDSBenchNodesText(t *testing.T) {
 	}
 	// node name host version cores offset error heartbeats tps1 tps2 status events...
 	for name, w := range map[string][]string{
-		"alpha": {"0", "alpha", "load-a.example", "dev", "4", "0.412", "0.051", "0", "415", "395", "ok"},
-		"beta":  {"1", "beta", "load-b.example", "dev", "2", "-1.874", "0.093", "10", "305", "290", "lost", "scale"},
-		"gamma": {"2", "gamma", "load-c.example", "dev", "8", "12.305", "0.240", "1", "200", "192", "ok", "scale"},
+		"alpha": {"1", "alpha", "load-a.example", "dev", "4", "0.412", "0.051", "0", "415", "395", "ok"},
+		"beta":  {"2", "beta", "load-b.example", "dev", "2", "-1.874", "0.093", "10", "305", "290", "lost", "scale"},
+		"gamma": {"3", "gamma", "load-c.example", "dev", "8", "12.305", "0.240", "1", "200", "192", "ok", "scale"},
 	} {
 		if got := agents[name]; len(got) < len(w) || !slices.Equal(got[:len(w)], w) {
 			t.Errorf("agent %s: %q, want %q...", name, got, w)
@@ -225,7 +226,7 @@ func TestDSBenchNodeCyclesCSV(t *testing.T) {
 	if lost != 1 || len(flagged) != 2 || !flagged["2/2"] || !flagged["2/3"] {
 		t.Errorf("%d lost rows, flagged cycles %v: want beta lost in scale 2 cycle 2, cycles 2/2 and 2/3 flagged", lost, flagged)
 	}
-	if !bytes.Contains(files["agents.csv"], []byte("1,beta,load-b.example,dev,2,-1.874,0.093,10,305,290,lost,scale 2 cycle 2: missing for 3 s")) {
+	if !bytes.Contains(files["agents.csv"], []byte("2,beta,load-b.example,dev,2,-1.874,0.093,10,305,290,lost,scale 2 cycle 2: missing for 3 s")) {
 		t.Errorf("agents.csv:\n%s", files["agents.csv"])
 	}
 }

@@ -47,14 +47,21 @@ func TestHeadlines(t *testing.T) {
 			{Query: 1, Points: []results.SpeedupPoint{{X: 1, Speedup: 1}, {X: 2, Speedup: 1.5}}},
 			{Query: 9, Points: []results.SpeedupPoint{{X: 1, Speedup: 1}, {X: 2, Speedup: 1.875}}}}}}, "best speedup (Q9 at p=2)", ptr(1.875), "1.88x"},
 		{"speedup not applicable", &results.SpeedupResults{Speedup: &results.SpeedupPart{Reason: "no knob"}}, "best speedup", nil, "not applicable"},
-		// The largest cardinality, and the measure the protocol used.
+		// The largest cardinality the protocol kept, and the measure it used.
 		{"qac", &results.QACResults{Measure: "fine", QaCs: []results.QaCResult{
-			{Cardinality: 4000, Computed: results.Estimate{MedianMS: 20, N: 3}, Fine: results.Estimate{MedianMS: 17.5, N: 3}},
-			{Cardinality: 1000, Computed: results.Estimate{MedianMS: 10, N: 3}, Fine: results.Estimate{MedianMS: 8, N: 3}}}},
+			{Cardinality: 4000, Retained: true, Computed: results.Estimate{MedianMS: 20, N: 6}, Fine: results.Estimate{MedianMS: 17.5, N: 6}},
+			{Cardinality: 1000, Retained: true, Computed: results.Estimate{MedianMS: 10, N: 6}, Fine: results.Estimate{MedianMS: 8, N: 6}}}},
 			"median computed time at 4000 rows", ptr(17.5), "17.5 ms"},
-		{"qac, no QE kept", &results.QACResults{Measure: "tick", QaCs: []results.QaCResult{
+		// A dropped Q@C is never the headline, even the largest with
+		// QEs kept: the kept 2000 stands.
+		{"qac, largest dropped", &results.QACResults{Measure: "tick", QaCs: []results.QaCResult{
+			{Cardinality: 2000, Retained: true, Computed: results.Estimate{MedianMS: 9, N: 6}},
+			{Cardinality: 4000, Kept: 4, DropReasons: []string{"too_few_qes"}, Computed: results.Estimate{MedianMS: 30, N: 4}}}},
+			"median computed time at 2000 rows", ptr(9), "9 ms"},
+		{"qac, none kept", &results.QACResults{Measure: "tick", QaCs: []results.QaCResult{
+			{Cardinality: 1000, Kept: 3, Computed: results.Estimate{MedianMS: 10, N: 3}},
 			{Cardinality: 4000, AllComputed: results.Estimate{MedianMS: 30, N: 4}, AllFine: results.Estimate{MedianMS: 25, N: 4}}}},
-			"median computed time at 4000 rows (every QE, none kept)", ptr(30), "30 ms"},
+			"computed time", nil, "no Q@C kept by the protocol (2 dropped)"},
 		{"storage", &results.StorageResults{SyncWrites: []results.LatencyTest{{BlockBytes: 4096, P50US: 1234.5}, {BlockBytes: 8192, P50US: 2000}}},
 			"commit latency p50 (4 KiB write + fdatasync)", ptr(1234.5), "1234 µs"},
 	}

@@ -1,11 +1,22 @@
 package results
 
+import "strconv"
+
+// NodeNumber is the number a person reads for the load node of index i:
+// load nodes are numbered from 1 in every message, table, CSV file and
+// file name (the agent's own log says "node 1 of 2", the master's
+// messages and the report say node 1 of the same agent), as the cluster's
+// database nodes are. The Node fields of results.json hold the 0-based
+// index.
+func NodeNumber(i int) string { return strconv.Itoa(i + 1) }
+
 // AgentInfo is one remote load node of a sweep (dbgauge agent): who it is,
 // how well its clock was tied to the master's, and what happened to it.
 // DSBenchResults.Agents is empty for a local run.
 type AgentInfo struct {
 	// Node is the node's index in the load (0-based, the order of the
-	// agents' names), Name the name it registered with.
+	// agents' names; shown as NodeNumber), Name the name it registered
+	// with.
 	Node int    `json:"node"`
 	Name string `json:"name"`
 	// Host, Version, Cores and MemoryBytes are what the agent said of

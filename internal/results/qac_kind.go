@@ -18,30 +18,28 @@ func init() {
 	})
 }
 
+// qacHeadline quotes the computed time of the largest cardinality the
+// protocol kept: a Q@C it dropped failed its sanity checks, so its times
+// are not the protocol's result and must not stand as the run's figure.
+// With none kept the headline says so, without a number.
 func qacHeadline(r *QACResults) Headline {
 	var last *QaCResult
 	for i, q := range r.QaCs {
-		if last == nil || q.Cardinality > last.Cardinality {
+		if q.Retained && (last == nil || q.Cardinality > last.Cardinality) {
 			last = &r.QaCs[i]
 		}
 	}
 	if last == nil {
-		return Headline{Label: "computed time", Text: "not measured"}
+		if len(r.QaCs) == 0 {
+			return Headline{Label: "computed time", Text: "not measured"}
+		}
+		return Headline{Label: "computed time", Text: fmt.Sprintf("no Q@C kept by the protocol (%d dropped)", len(r.QaCs))}
 	}
-	est, all := last.Computed, last.AllComputed
+	est := last.Computed
 	if r.Measure == "fine" {
-		est, all = last.Fine, last.AllFine
+		est = last.Fine
 	}
-	label := fmt.Sprintf("median computed time at %d rows", last.Cardinality)
-	if est.N == 0 {
-		// The protocol kept no QE here: the figure over every QE that ran,
-		// said so.
-		est, label = all, label+" (every QE, none kept)"
-	}
-	if est.N == 0 {
-		return Headline{Label: fmt.Sprintf("computed time at %d rows", last.Cardinality), Text: "no QE ran"}
-	}
-	return number(label, est.MedianMS, "%.4g ms")
+	return number(fmt.Sprintf("median computed time at %d rows", last.Cardinality), est.MedianMS, "%.4g ms")
 }
 
 // QAC: every QE the protocol kept at every cardinality: measured (wall

@@ -39,10 +39,36 @@ const (
 	VerdictNotComparable = "not comparable"
 )
 
-// MinCompareReps is the fewest repetitions each run needs for an interval
-// and a verdict: as for A/B pairs, fewer give an interval too narrow to
-// mean anything.
+// MinCompareReps is the fewest repetitions each run needs for an
+// interval: as for A/B pairs, fewer give an interval too narrow to mean
+// anything. A verdict needs more (CanDiffer).
 const MinCompareReps = MinABPairs
+
+// SmallestRankSumP is the smallest two-sided p-value the exact
+// Mann-Whitney test can give n1 against n2 values: the two most extreme
+// of the C(n1+n2, n1) splits, 2 / C(n1+n2, n1) (1 when either is empty).
+// Ties only make it larger.
+func SmallestRankSumP(n1, n2 int) float64 {
+	if n1 < 1 || n2 < 1 {
+		return 1
+	}
+	// C(n1+n2, n1) as a product of ratios, exact enough in float64.
+	c := 1.0
+	for i := 1; i <= n1; i++ {
+		c = c * float64(n2+i) / float64(i)
+	}
+	return math.Min(1, 2/c)
+}
+
+// CanDiffer says whether n1 against n2 repetitions can give a verdict of a
+// difference at all at level: the rank test must be able to reach a
+// p-value below 1 - level. At 0.95, 3 against 3 (smallest p 0.1) and 3
+// against 4 (0.057) cannot, whatever their interval says; 4 against 4
+// (0.029) and 3 against 5 (0.036) can. Such rows are too few to judge,
+// not "no significant difference", which would read as a finding.
+func CanDiffer(n1, n2 int, level float64) bool {
+	return n1 >= MinCompareReps && n2 >= MinCompareReps && SmallestRankSumP(n1, n2) < 1-level
+}
 
 // RunComparison is one metric of another run against the baseline.
 type RunComparison struct {
@@ -116,14 +142,19 @@ func CompareRuns(base, other []float64, better Better, level float64, resamples 
 	return c
 }
 
-// decide sets the verdict of a comparison with an interval: a difference
-// (faster or slower) needs both the interval to exclude 1 and the
-// (adjusted) p-value to be below 1 - Level; anything else is no
-// significant difference. The interval alone is not enough: from a few
-// repetitions a percentile bootstrap interval is too narrow (see
-// MannWhitneyP).
+// decide sets the verdict of a comparison with an interval: too few
+// repetitions when the rank test could not reach significance with any
+// data (CanDiffer); otherwise a difference (faster or slower) needs both
+// the interval to exclude 1 and the (adjusted) p-value to be below
+// 1 - Level; anything else is no significant difference. The interval
+// alone is not enough: from a few repetitions a percentile bootstrap
+// interval is too narrow (see MannWhitneyP).
 func (c *RunComparison) decide() {
 	if !c.HasInterval() {
+		return
+	}
+	if !CanDiffer(c.NBase, c.NOther, c.Level) {
+		c.Verdict = VerdictTooFew
 		return
 	}
 	c.Verdict = CompareVerdict(c.Low, c.High, c.Better)

@@ -25,20 +25,24 @@ func TestCompareRunsHandComputed(t *testing.T) {
 		// twice the time: ratio 22/11; limits 20/12 and 24/10. The
 		// interval excludes 1, but 3 against 3 repetitions cannot make a
 		// difference: the exact Mann-Whitney p-value is at least 2/20
-		// (one split in C(6,3) = 20 as extreme on each side).
-		{"time doubled", []float64{10, 11, 12}, []float64{20, 22, 24}, SmallerIsBetter, 2, 20.0 / 12, 24.0 / 10, VerdictNoDiff},
-		{"rate doubled", []float64{10, 11, 12}, []float64{20, 22, 24}, BiggerIsBetter, 2, 20.0 / 12, 24.0 / 10, VerdictNoDiff},
+		// (one split in C(6,3) = 20 as extreme on each side), so the row
+		// is too few to judge, not "no significant difference".
+		{"time doubled", []float64{10, 11, 12}, []float64{20, 22, 24}, SmallerIsBetter, 2, 20.0 / 12, 24.0 / 10, VerdictTooFew},
+		{"rate doubled", []float64{10, 11, 12}, []float64{20, 22, 24}, BiggerIsBetter, 2, 20.0 / 12, 24.0 / 10, VerdictTooFew},
 		// a quarter of the time, order of repetitions irrelevant
-		{"time quartered", []float64{44, 40, 48}, []float64{11, 12, 10}, SmallerIsBetter, 11.0 / 44, 10.0 / 48, 12.0 / 40, VerdictNoDiff},
-		// the same sample: limits 9/11 and 11/9 straddle 1
-		{"same", []float64{9, 10, 11}, []float64{11, 9, 10}, SmallerIsBetter, 1, 9.0 / 11, 11.0 / 9, VerdictNoDiff},
+		{"time quartered", []float64{44, 40, 48}, []float64{11, 12, 10}, SmallerIsBetter, 11.0 / 44, 10.0 / 48, 12.0 / 40, VerdictTooFew},
+		// the same sample: limits 9/11 and 11/9 straddle 1, yet 3 against
+		// 3 could not have shown a difference either way
+		{"same", []float64{9, 10, 11}, []float64{11, 9, 10}, SmallerIsBetter, 1, 9.0 / 11, 11.0 / 9, VerdictTooFew},
 		// overlapping samples whose medians differ by 10%: the interval
-		// [10/12, 12/10] still includes 1
-		{"overlap", []float64{10, 10, 12}, []float64{10, 11, 12}, SmallerIsBetter, 11.0 / 10, 10.0 / 12, 12.0 / 10, VerdictNoDiff},
+		// [10/12, 12/10] includes 1
+		{"overlap", []float64{10, 10, 12}, []float64{10, 11, 12}, SmallerIsBetter, 11.0 / 10, 10.0 / 12, 12.0 / 10, VerdictTooFew},
 		// constant samples: a zero-width interval at 0.8, below 1, and
 		// again p = 2/20
-		{"constant faster", []float64{5, 5, 5}, []float64{4, 4, 4}, SmallerIsBetter, 0.8, 0.8, 0.8, VerdictNoDiff},
-		{"constant equal", []float64{5, 5, 5}, []float64{5, 5, 5}, BiggerIsBetter, 1, 1, 1, VerdictNoDiff},
+		{"constant faster", []float64{5, 5, 5}, []float64{4, 4, 4}, SmallerIsBetter, 0.8, 0.8, 0.8, VerdictTooFew},
+		// 4 against 4 can differ (2/70 < 0.05): equal samples are then no
+		// difference
+		{"constant equal", []float64{5, 5, 5, 5}, []float64{5, 5, 5, 5}, BiggerIsBetter, 1, 1, 1, VerdictNoDiff},
 		// four values: the median of a resample is 16 when at least three
 		// of four draws are 16, probability 13/256 (5.1%) > 2.5%, so the
 		// lower limit is 26/16; 10 likewise gives the upper 26/10; the
@@ -68,6 +72,47 @@ func TestCompareRunsHandComputed(t *testing.T) {
 				t.Errorf("counts or medians %+v", got)
 			}
 		})
+	}
+}
+
+// The smallest p-values are 2 / C(n1+n2, n1): C(6,3) = 20, C(7,3) = 35,
+// C(8,4) = 70, C(8,3) = 56, C(10,5) = 252.
+func TestSmallestRankSumP(t *testing.T) {
+	for _, c := range []struct {
+		n1, n2 int
+		p      float64
+		differ bool // at 0.95
+	}{
+		{3, 3, 2.0 / 20, false},
+		{3, 4, 2.0 / 35, false},
+		{4, 3, 2.0 / 35, false},
+		{4, 4, 2.0 / 70, true},
+		{3, 5, 2.0 / 56, true},
+		{5, 5, 2.0 / 252, true},
+		{2, 100, 2.0 / 5151, false}, // below MinCompareReps: no interval at all
+		{0, 3, 1, false},
+	} {
+		if got := SmallestRankSumP(c.n1, c.n2); !near(got, c.p) {
+			t.Errorf("SmallestRankSumP(%d, %d) = %v, want %v", c.n1, c.n2, got, c.p)
+		}
+		if got := CanDiffer(c.n1, c.n2, 0.95); got != c.differ {
+			t.Errorf("CanDiffer(%d, %d, 0.95) = %v, want %v", c.n1, c.n2, got, c.differ)
+		}
+	}
+}
+
+// Rows whose interval excludes 1 but whose repetitions could never reach
+// significance are too few to judge (issue: 3 against 3 read "no
+// significant difference"); the interval is still given. 5 against 3 apart
+// is a difference (p = 2/56).
+func TestCompareRunsTooFewToJudge(t *testing.T) {
+	few := CompareRuns([]float64{10, 11, 12}, []float64{20, 22, 24}, SmallerIsBetter, 0.95, DefaultResamples, DefaultBootstrapSeed)
+	if few.Verdict != VerdictTooFew || !few.HasInterval() || !(few.Low > 1) {
+		t.Errorf("3 against 3 apart: verdict %q interval [%v, %v], want %q with an interval above 1", few.Verdict, few.Low, few.High, VerdictTooFew)
+	}
+	enough := CompareRuns([]float64{10, 11, 12, 13, 14}, []float64{20, 22, 24}, SmallerIsBetter, 0.95, DefaultResamples, DefaultBootstrapSeed)
+	if enough.Verdict != VerdictSlower || !near(enough.P, 2.0/56) {
+		t.Errorf("5 against 3 apart: verdict %q p %v, want %q p %v", enough.Verdict, enough.P, VerdictSlower, 2.0/56)
 	}
 }
 

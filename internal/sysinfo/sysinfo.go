@@ -79,24 +79,3 @@ func cpuInfo() (model, virt string) {
 	}
 	return model, virt
 }
-
-// fileSystem finds the mount holding dir in /proc/self/mounts (the longest
-// mount point that prefixes it).
-func fileSystem(dir string) (fstype, mount string) {
-	b, err := os.ReadFile("/proc/self/mounts")
-	if err != nil {
-		return "", ""
-	}
-	abs := dir
-	for _, line := range strings.Split(string(b), "\n") {
-		f := strings.Fields(line)
-		if len(f) < 3 {
-			continue
-		}
-		mp := f[1]
-		if (abs == mp || strings.HasPrefix(abs, strings.TrimSuffix(mp, "/")+"/")) && len(mp) >= len(mount) {
-			fstype, mount = f[2], mp
-		}
-	}
-	return fstype, mount
-}

@@ -94,7 +94,10 @@ func TestLiveInBrowser(t *testing.T) {
 	if !strings.Contains(readOut, "rate90 tps") || !strings.Contains(readOut, " UTC") {
 		t.Errorf("hovering over the rate chart reads %s, want the time and 90 tps", readOut)
 	}
-	for sel, want := range map[string]string{"#phase": "populating", "#scale": "10 (2 of 2)", "#cycle": "2 of 2", "#failed": "2", "#log": "scale 10: populating", "#errors": "conflict\t2",
+	// Scale 10 is loading: its phase says so and no cycle of it has begun
+	// (not the last scale's "2 of 2"); the errors are the whole run's,
+	// the two cycles' one conflict each, as the failed count beside them.
+	for sel, want := range map[string]string{"#phase": "loading scale 10", "#scale": "10 (2 of 2)", "#cycle": "–", "#failed": "2", "#log": "scale 10: populating", "#errors": "conflict\t2",
 		"#node-rows": "node1\trunning\t1.5\t120\nnode2\tlost\t12\t0"} {
 		if got := text(t, ctx, sel); got != want {
 			t.Errorf("%s shows %q, want %q", sel, got, want)

@@ -61,14 +61,14 @@ func startEvent() live.Event {
 // rateEvent is the load of a cycle so far.
 func rateEvent(sec float64, scale int64, cycle int, committed int64, tps float64) live.Event {
 	return live.Event{Kind: live.KindRate, Time: at(sec), Scale: scale, Cycle: cycle, Rate: &live.Rate{
-		Committed: committed, TPS: tps, P50: 1.5, P95: 3, P99: 7, ETA: 5 * time.Second,
-		Errors: map[string]int64{"conflict": 2}}}
+		Committed: committed, Failed: 1, TPS: tps, P50: 1.5, P95: 3, P99: 7, ETA: 5 * time.Second,
+		Errors: map[string]int64{"conflict": 1}}}
 }
 
 // cycleEvent is a finished cycle's final counts.
 func cycleEvent(sec float64, scale int64, cycle int, committed int64) live.Event {
 	return live.Event{Kind: live.KindCycle, Time: at(sec), Scale: scale, Cycle: cycle, Rate: &live.Rate{
-		Committed: committed, Failed: 1, TPS: float64(committed) / 2}}
+		Committed: committed, Failed: 1, TPS: float64(committed) / 2, Errors: map[string]int64{"conflict": 1}}}
 }
 
 // sseEvent is one server-sent event as a client reads it.

@@ -41,6 +41,7 @@ func TestMariaDB(t *testing.T) {
 	})
 	t.Run("Explain", func(t *testing.T) { dbmstest.CheckExplain(t, ctx, e, "ex_acct", true) })
 	t.Run("OpenErrors", func(t *testing.T) { testOpenErrors(t, ctx, inst) })
+	t.Run("MultiHostPlain", func(t *testing.T) { testMultiHostPlain(t, ctx, inst) })
 	t.Run("RuntimeErrors", func(t *testing.T) { testRuntimeErrors(t, ctx, e, inst.URL) })
 	t.Run("DropTable", func(t *testing.T) {
 		for _, name := range []string{"t", "t_ins", "t_as"} {
@@ -324,5 +325,42 @@ func testFlushCache(t *testing.T, ctx context.Context, e *Engine) {
 	}
 	if !strings.Contains(strings.Join(done, "\n"), "FLUSH TABLES") || !strings.Contains(strings.Join(notDone, "\n"), "buffer pool") {
 		t.Errorf("done %q, not done %q", done, notDone)
+	}
+}
+
+// testMultiHostPlain: a URL naming the plain private MariaDB twice, as a
+// cluster's hosts. The server has no Galera (wsrep_on OFF), though built
+// with the provider it says wsrep_ready OFF: it takes writes, so the
+// session opens on the first host, and a read-only target is refused for
+// what the hosts are (they take writes), never as Galera nodes out of
+// their cluster.
+func testMultiHostPlain(t *testing.T, ctx context.Context, inst *server.Instance) {
+	hp := fmt.Sprintf("127.0.0.1:%d", inst.Port)
+	if !strings.Contains(inst.URL, "@"+hp+"/") {
+		t.Fatalf("instance URL %s does not name %s", inst.URL, hp)
+	}
+	two := strings.Replace(inst.URL, "@"+hp+"/", "@"+hp+","+hp+"/", 1)
+	u, err := dbms.ParseURL(two)
+	if err != nil {
+		t.Fatal(err)
+	}
+	e, host, err := dbms.OpenNode(ctx, u)
+	if err != nil {
+		t.Fatalf("open %s: %v", two, err)
+	}
+	defer e.Close()
+	if host != 0 {
+		t.Errorf("session on host %d, want the first", host)
+	}
+	if ro, err := dbms.ReadOnly(ctx, e); ro || err != nil {
+		t.Errorf("ReadOnly: %v, %v; want a server that takes writes", ro, err)
+	}
+	ro, err := dbms.ParseURL(two + "?target_session_attrs=read-only")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, _, err = dbms.OpenNode(ctx, ro)
+	if err == nil || !strings.Contains(err.Error(), hp+": takes writes") || strings.Contains(err.Error(), "Galera") {
+		t.Errorf("read-only target on a plain MariaDB: %v; want its hosts said to take writes, and no word of Galera", err)
 	}
 }

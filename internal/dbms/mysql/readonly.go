@@ -14,16 +14,26 @@ import (
 // ReadOnly says whether the session may not write (dbms.ReadOnlyReporter):
 // a server started read-only. A Galera node that is not ready (outside
 // its cluster's primary component, or still joining) is no use at all:
-// its error sends a multi-host URL on to the next host.
+// its error sends a multi-host URL on to the next host. Only a server
+// with Galera on (wsrep_on) is asked whether it is ready: a plain MariaDB
+// built with the wsrep provider also says wsrep_ready OFF, and is no
+// Galera node out of its cluster but a server that takes writes.
 func (e *Engine) ReadOnly(ctx context.Context) (bool, error) {
-	var name, ready string
-	err := e.Conn.QueryRowContext(ctx, "SHOW STATUS LIKE 'wsrep_ready'").Scan(&name, &ready)
-	switch {
-	case errors.Is(err, sql.ErrNoRows): // no Galera
-	case err != nil:
+	on, err := e.wsrepOn(ctx)
+	if err != nil {
 		return false, e.classify(err)
-	case ready != "ON":
-		return false, dbms.Wrap(dbms.ServerUnavailable, fmt.Errorf("wsrep_ready is %s: the Galera node is not in its cluster's primary component", ready))
+	}
+	if on {
+		var name, ready string
+		err := e.Conn.QueryRowContext(ctx, "SHOW STATUS LIKE 'wsrep_ready'").Scan(&name, &ready)
+		switch {
+		case errors.Is(err, sql.ErrNoRows):
+			return false, dbms.Wrap(dbms.ServerUnavailable, errors.New("wsrep_on is ON but the server reports no wsrep_ready: no Galera provider loaded"))
+		case err != nil:
+			return false, e.classify(err)
+		case ready != "ON":
+			return false, dbms.Wrap(dbms.ServerUnavailable, fmt.Errorf("wsrep_ready is %s: the Galera node is not in its cluster's primary component", ready))
+		}
 	}
 	var ro int64
 	if err := e.Conn.QueryRowContext(ctx, "SELECT @@global.read_only").Scan(&ro); err != nil {
@@ -101,16 +111,26 @@ func (e *Engine) lastCommitted(ctx context.Context) (int64, error) {
 // galera says whether the server replicates with Galera (wsrep_on),
 // asked once per session: the server's setting, not the session's.
 func (e *Engine) galera(ctx context.Context) bool {
+	on, err := e.wsrepOn(ctx)
+	return err == nil && on // not known: asked again next time
+}
+
+// wsrepOn reads wsrep_on once per session; a server without the variable
+// (MySQL, a MariaDB built without wsrep) has no Galera.
+func (e *Engine) wsrepOn(ctx context.Context) (bool, error) {
 	if e.wsrep == 0 {
 		var name, on string
 		err := e.Conn.QueryRowContext(ctx, "SHOW VARIABLES LIKE 'wsrep_on'").Scan(&name, &on)
-		if err != nil {
-			return false // not known: asked again next time
+		switch {
+		case errors.Is(err, sql.ErrNoRows):
+			on = "OFF"
+		case err != nil:
+			return false, err
 		}
 		e.wsrep = 2
 		if on == "ON" {
 			e.wsrep = 1
 		}
 	}
-	return e.wsrep == 1
+	return e.wsrep == 1, nil
 }

@@ -89,7 +89,7 @@ func ManifestRows(m *results.Manifest) [][2]string {
 	rows = append(rows,
 		[2]string{"machine", fmt.Sprintf("%s, %d cores, %s memory, %s", s.CPUModel, s.CPUs, bytesLabel(s.MemoryBytes), s.Arch)},
 		[2]string{"operating system", strings.TrimSpace(s.OS + ", kernel " + s.Kernel)},
-		[2]string{"file system", strings.TrimSpace(s.FileSystem + " at " + s.Mount)},
+		[2]string{"file system", fileSystemLabel(s.FileSystem, s.Mount)},
 	)
 	if s.Virtual != "" {
 		rows = append(rows, [2]string{"virtualisation", s.Virtual})
@@ -167,3 +167,18 @@ func chartSections(charts map[string][]byte, order []diagram) []Section {
 // diagram names one chart of an experiment: its file stem, its title and
 // the one line that says what it shows in this run.
 type diagram struct{ name, title, reading string }
+
+// fileSystemLabel is "ext4 at /srv", or says the run did not find its
+// file system (runs before a relative run directory was resolved left
+// both empty, and the page said "at").
+func fileSystemLabel(fstype, mount string) string {
+	switch {
+	case fstype == "" && mount == "":
+		return "not recorded"
+	case mount == "":
+		return fstype
+	case fstype == "":
+		return "mounted at " + mount
+	}
+	return fstype + " at " + mount
+}

@@ -151,10 +151,11 @@ func (c *comparison) methodSection() Section {
 		"(two-sided, exact where there are no ties) with a p-value below %g after the Benjamini-Hochberg adjustment for the %d metrics "+
 		"compared with an interval here. Anything else is no significant difference. The adjustment keeps the share of verdicts "+
 		"that are differences by chance near %g%% however many metrics the page holds; the test keeps few repetitions from "+
-		"looking conclusive (with 3 against 3 repetitions the smallest possible p-value is 0.1, so no verdict of a difference "+
-		"can come from so few; 5 against 5 can reach 0.008). "+
-		"Fewer than %d repetitions on either side give the ratio without an interval: too few repetitions for a verdict. "+
+		"looking conclusive. Fewer than %d repetitions on either side give the ratio without an interval, and repetitions "+
+		"too few for the test ever to reach %g give the interval but no verdict: with 3 against 3 the smallest possible "+
+		"p-value is 0.1 and with 3 against 4 it is 0.057, so such rows say too few repetitions whatever their interval; "+
+		"4 against 4 (0.029) or 3 against 5 (0.036) is the least that can be judged, 5 against 5 can reach 0.008. "+
 		"The repetitions are the cycles of a stress sweep, the repetitions of a query, the query executions a protocol kept.",
-		100*compareLevel, compareResamples, alpha, n, 100*alpha, stats.MinCompareReps)
+		100*compareLevel, compareResamples, alpha, n, 100*alpha, stats.MinCompareReps, alpha)
 	return Section{ID: "method", Title: "How to read the verdicts", Reading: text}
 }

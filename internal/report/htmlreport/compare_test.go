@@ -26,9 +26,10 @@ import (
 // smallest possible ratio min(other)/max(base) comes up in (7/27)^2 = 6.7%
 // of the resamples, well past the 2.5% tail: the 95% interval is exactly
 // [min(other)/max(base), max(other)/min(base)] (ties only make the ends
-// likelier). The ratio is of the middle values. The verdict is never a
-// difference: the exact Mann-Whitney p-value of 3 against 3 repetitions is
-// at least 2/20 = 0.1, whatever the interval says.
+// likelier). The ratio is of the middle values. The verdict is too few
+// repetitions: the exact Mann-Whitney p-value of 3 against 3 repetitions
+// is at least 2/20 = 0.1, whatever the interval says, so "no significant
+// difference" would pass off the lack of data as a finding.
 type cmpByHand struct {
 	ratio, low, high float64
 	verdict          string
@@ -36,7 +37,7 @@ type cmpByHand struct {
 
 func cmpHand(base, other []float64) cmpByHand {
 	b, o := slices.Sorted(slices.Values(base)), slices.Sorted(slices.Values(other))
-	return cmpByHand{ratio: o[1] / b[1], low: o[0] / b[2], high: o[2] / b[0], verdict: stats.VerdictNoDiff}
+	return cmpByHand{ratio: o[1] / b[1], low: o[0] / b[2], high: o[2] / b[0], verdict: stats.VerdictTooFew}
 }
 
 func cmpNear(a, b float64) bool { return math.Abs(a-b) <= 1e-12*math.Max(1, math.Abs(b)) }

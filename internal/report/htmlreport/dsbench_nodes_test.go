@@ -26,7 +26,7 @@ func TestDSBenchNodesPage(t *testing.T) {
 		t.Errorf("sections %q, want %q", ids, want)
 	}
 	lostEvents := "scale 2 cycle 2: missing for 3 s (no heartbeat since 4.1 s into the cycle); scale 2 cycle 2: lost after 10 s"
-	checkWarnedOnce(t, d, "load node 1 beta (load-b.example) LOST: "+lostEvents, "flagged scale 2 cycle 2: node beta lost 4.1 s into the cycle", "flagged scale 2 cycle 3")
+	checkWarnedOnce(t, d, "load node 2 beta (load-b.example) LOST: "+lostEvents, "flagged scale 2 cycle 2: node beta lost 4.1 s into the cycle", "flagged scale 2 cycle 3")
 	checkHeadlines(t, d, map[string]string{"load nodes": "3 agents"})
 	if n := headline(t, d, "load nodes").Note; n != "beta lost" {
 		t.Errorf("load nodes headline note %q, want beta lost", n)
@@ -38,9 +38,9 @@ func TestDSBenchNodesPage(t *testing.T) {
 	}
 	want := [][]string{
 		{"node", "name", "host", "version", "cores", "clock_offset_ms", "clock_error_ms", "heartbeats_lost", "tps_scale1", "tps_scale2", "status"},
-		{"0", "alpha", "load-a.example", "dev", "4", "0.412", "0.051", "0", "415", "395", "ok"},
-		{"1", "beta", "load-b.example", "dev", "2", "-1.874", "0.093", "10", "305", "290", "lost"},
-		{"2", "gamma", "load-c.example", "dev", "8", "12.305", "0.240", "1", "200", "192", "ok"},
+		{"1", "alpha", "load-a.example", "dev", "4", "0.412", "0.051", "0", "415", "395", "ok"},
+		{"2", "beta", "load-b.example", "dev", "2", "-1.874", "0.093", "10", "305", "290", "lost"},
+		{"3", "gamma", "load-c.example", "dev", "8", "12.305", "0.240", "1", "200", "192", "ok"},
 	}
 	for i, w := range want {
 		if got := nodes.Table.Rows[i][:len(w)]; !slices.Equal(got, w) {
@@ -48,7 +48,7 @@ func TestDSBenchNodesPage(t *testing.T) {
 		}
 	}
 	box := string(nodes.HTML)
-	for _, w := range []string{`class="warn"`, "Nodes that failed", "node 1 beta (load-b.example) LOST: " + lostEvents, "Flagged cycles", "scale 2 cycle 3: ran with 2 of 3 nodes"} {
+	for _, w := range []string{`class="warn"`, "Nodes that failed", "node 2 beta (load-b.example) LOST: " + lostEvents, "Flagged cycles", "scale 2 cycle 3: ran with 2 of 3 nodes"} {
 		if !strings.Contains(box, w) {
 			t.Errorf("the Load nodes box lacks %q:\n%s", w, box)
 		}

@@ -16,23 +16,35 @@ func qacComputed(r *results.QACResults, q results.QaCResult) (results.Estimate, 
 }
 
 // qacHeadlines are the summary of a Q@C run: the computed time's median
-// at every cardinality, the share of QEs and Q@Cs the protocol dropped,
-// and whether it retained anything.
+// at every cardinality the protocol kept, the share of QEs and Q@Cs it
+// dropped, and whether it retained anything. A dropped Q@C's figure is
+// never a headline value: it failed the sanity checks, so its times stand
+// only in the note, said to be not the protocol's result.
 func qacHeadlines(r *results.QACResults) []Headline {
 	var out []Headline
 	retained := 0
 	for _, q := range r.QaCs {
 		e, name := qacComputed(r, q)
 		h := Headline{Label: fmt.Sprintf("C = %d: %s", q.Cardinality, name), Value: "-"}
+		figures := ""
 		if e.N > 0 {
-			h.Value = num(e.MedianMS) + " ms"
-			h.Note = fmt.Sprintf("measured %s ms · ", num(q.Measured.MedianMS))
+			figures = fmt.Sprintf("%s ms, measured %s ms", num(e.MedianMS), num(q.Measured.MedianMS))
 		}
-		h.Note += fmt.Sprintf("%d/%d QEs kept", q.Kept, len(q.QEs))
+		kept := fmt.Sprintf("%d/%d QEs kept", q.Kept, len(q.QEs))
+		switch {
+		case !q.Retained:
+			h.Value, h.Note = "dropped", kept
+			if figures != "" {
+				h.Note = kept + " · " + figures + ": not the protocol's result"
+			}
+		case e.N > 0:
+			h.Value = num(e.MedianMS) + " ms"
+			h.Note = fmt.Sprintf("measured %s ms · %s", num(q.Measured.MedianMS), kept)
+		default:
+			h.Note = kept
+		}
 		if q.Retained {
 			retained++
-		} else {
-			h.Note += " · dropped"
 		}
 		out = append(out, h)
 	}
@@ -45,7 +57,7 @@ func qacHeadlines(r *results.QACResults) []Headline {
 	ret := Headline{Label: "protocol retained", Value: fmt.Sprintf("%d of %d Q@Cs", retained, len(r.QaCs))}
 	switch {
 	case len(r.QaCs) > 0 && retained == 0:
-		ret.Value, ret.Note = "nothing", "no Q@C passed the sanity checks: the times above are not the protocol's result"
+		ret.Value, ret.Note = "nothing", "no Q@C passed the sanity checks: the run has no computed time to quote"
 	case r.Protocol != nil && r.Protocol.Dirty:
 		ret.Note = "but the run is dirty: an experiment-wide check failed"
 	}

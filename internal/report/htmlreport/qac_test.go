@@ -39,8 +39,12 @@ func TestQACPage(t *testing.T) {
 	}
 	retained := 0
 	for _, q := range res.QaCs {
+		// a dropped Q@C's time is never a headline value
 		want := "-"
-		if q.Computed.N > 0 {
+		switch {
+		case !q.Retained:
+			want = "dropped"
+		case q.Computed.N > 0:
 			want = num(q.Computed.MedianMS) + " ms"
 		}
 		if got := headline(t, d, fmt.Sprintf("C = %d: computed (ticks)", q.Cardinality)).Value; got != want {
@@ -100,8 +104,13 @@ func TestQACPage(t *testing.T) {
 	dirty.Protocol = &p2
 	dirty.QaCs = slices.Clone(clean.QaCs)
 	dirty.QaCs[0].Retained, dirty.QaCs[0].DropReasons = false, []string{"too_short"}
+	dirty.QaCs[0].Computed = results.Estimate{MedianMS: 12.5, N: 6}
 	d = docOf(t, withResults(t, dir, dirty))
 	checkPage(t, d)
+	// the dropped Q@C's 12.5 ms is in the note, never the value
+	if h := headline(t, d, fmt.Sprintf("C = %d: computed (ticks)", dirty.QaCs[0].Cardinality)); h.Value != "dropped" || !strings.Contains(h.Note, "12.5 ms") || !strings.Contains(h.Note, "not the protocol's result") {
+		t.Errorf("dropped Q@C's headline %q (%s), want dropped with its time in the note", h.Value, h.Note)
+	}
 	checkWarnedOnce(t, d, "experiment-wide check other_query_process failed", "protocol deviation: it ran in a virtual machine",
 		fmt.Sprintf("cardinality %d: Q@C dropped (too_short)", dirty.QaCs[0].Cardinality))
 

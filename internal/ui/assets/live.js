@@ -17,10 +17,12 @@
     end: null,
     phase: "", scale: 0, cycle: 0,
     eta: 0, etaAt: 0, // the run's ETA (s) and the time it was told (page clock, s)
-    // finished: "scale/cycle" -> the finished cycle's final counts;
-    // cur: the cycle running, so far.
-    finished: new Map(), cur: { committed: 0, failed: 0 },
-    errors: {}, nodes: null, log: [], marks: [],
+    // finished: "scale/cycle" -> the finished cycle's final counts and
+    // failed trials by class; cur: the cycle running, so far. The page's
+    // transactions and its errors by class are both their sum: the whole
+    // run, one span for both figures.
+    finished: new Map(), cur: { committed: 0, failed: 0, errors: {} },
+    nodes: null, log: [], marks: [],
     // Chart data, uPlot's shape: x first, then one array per series.
     rate: [[], []], latency: [[], [], [], []], cpu: [[], [], [], []], io: [[], [], [], [], []],
     sweep: new Map(), // scale -> median tps
@@ -47,11 +49,14 @@
         if (e.resumed) {
           for (const [key, c] of st.finished) if (!st.sweep.has(c.scale)) st.finished.delete(key);
         }
-        st.cur = { committed: 0, failed: 0 };
-        dirty.add("sweep");
+        st.cur = { committed: 0, failed: 0, errors: {} };
+        dirty.add("sweep").add("errors");
         break;
       case "phase":
         st.phase = e.phase || "";
+        // A new scale has no cycle yet: the last scale's "3 of 3" would
+        // read as this one's.
+        if (e.scale && e.scale !== st.scale) st.cycle = 0;
         if (e.scale) st.scale = e.scale;
         dirty.add("sweep");
         break;
@@ -59,8 +64,7 @@
         if (e.scale) st.scale = e.scale;
         if (e.cycle) st.cycle = e.cycle;
         if (st.finished.has(e.scale + "/" + e.cycle)) break; // late, already counted
-        st.cur = { committed: e.committed || 0, failed: e.failed || 0 };
-        if (e.errors) st.errors = e.errors;
+        st.cur = { committed: e.committed || 0, failed: e.failed || 0, errors: e.errors || {} };
         st.eta = (e.eta_ns || 0) / 1e9;
         st.etaAt = replay ? t : Date.now() / 1000;
         st.rate[0].push(t); st.rate[1].push(e.tps || 0);
@@ -70,9 +74,8 @@
         break;
       case "cycle": {
         const key = e.scale + "/" + e.cycle;
-        st.finished.set(key, { scale: e.scale, committed: e.committed || 0, failed: e.failed || 0 });
-        st.cur = { committed: 0, failed: 0 };
-        if (e.errors) st.errors = e.errors;
+        st.finished.set(key, { scale: e.scale, committed: e.committed || 0, failed: e.failed || 0, errors: e.errors || {} });
+        st.cur = { committed: 0, failed: 0, errors: {} };
         dirty.add("errors");
         break;
       }
@@ -103,8 +106,8 @@
         break;
       case "end":
         st.end = { complete: !!e.complete, error: e.error || "" };
-        st.cur = { committed: 0, failed: 0 }; // an aborted cycle is not counted
-        dirty.add("sweep");
+        st.cur = { committed: 0, failed: 0, errors: {} }; // an aborted cycle is not counted
+        dirty.add("sweep").add("errors");
         break;
     }
   }
@@ -293,6 +296,24 @@
     }
   }
 
+  // phaseText is the phase as the page says it: populating a scale is
+  // loading it, named, since the scale's cycles have not begun.
+  function phaseText() {
+    if (st.phase === "populating" && st.scale) return "loading scale " + count.format(st.scale);
+    return st.phase || "–";
+  }
+
+  // runErrors are the failed trials by class of the whole run: its
+  // finished cycles' and the running one's so far, the span of the failed
+  // count beside the transactions.
+  function runErrors() {
+    const sum = {};
+    const add = (errs) => { for (const [c, n] of Object.entries(errs || {})) sum[c] = (sum[c] || 0) + n; };
+    for (const c of st.finished.values()) add(c.errors);
+    add(st.cur.errors);
+    return sum;
+  }
+
   // show puts the folded state on the page: the figures each second (the
   // elapsed time and ETA move), the charts and tables when events came.
   function show() {
@@ -302,7 +323,7 @@
     const s = st.start || {};
     if (s.experiment) text("experiment", s.experiment);
     if (s.engine) text("engine", s.engine);
-    text("phase", st.end ? "ended" : st.phase || "–");
+    text("phase", st.end ? "ended" : phaseText());
     const scales = s.scales || [];
     const k = scales.indexOf(st.scale);
     text("scale", st.scale ? count.format(st.scale) + (k >= 0 ? " (" + (k + 1) + " of " + scales.length + ")" : "") : "–");
@@ -343,7 +364,7 @@
       }));
     }
     if (changed("errors")) {
-      const errs = Object.entries(st.errors).sort((a, b) => b[1] - a[1]);
+      const errs = Object.entries(runErrors()).sort((a, b) => b[1] - a[1]);
       rows($("errors"), errs.map(([c, n]) => [c, count.format(n)]), "none so far");
     }
     if (changed("nodes") && st.nodes) {
