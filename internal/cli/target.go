@@ -20,6 +20,9 @@ func refuseRunFile(flag, path, page, example string) error {
 	if !ok || page != "" && resolved(path) == resolved(page) {
 		return nil
 	}
+	if resolved(filepath.Dir(path)) == dir {
+		dir = filepath.Dir(path) // the run as the user named it
+	}
 	return usagef("--%s %s would overwrite a file of the run %s: give a new file outside the run directory (example: --%s %s)", flag, path, dir, flag, example)
 }
 
