@@ -4,16 +4,13 @@
 package cli
 
 import (
-	"context"
 	"errors"
 	"fmt"
 	"io"
 	"maps"
 	"os"
-	"os/signal"
 	"slices"
 	"strings"
-	"syscall"
 
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
@@ -55,7 +52,7 @@ func usagef(format string, args ...any) error {
 
 // Run is main: it runs dbgauge with args and returns the exit code.
 func Run(stdout, stderr io.Writer, args []string) int {
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	ctx, stop := stopContext()
 	defer stop()
 	root := newRoot(stdout, stderr)
 	if err := findCommand(root, args); err != nil {

@@ -36,6 +36,9 @@ Wisconsin runs of several engines also get the engines view (each query
 relative to the fastest engine).`,
 		Args: minArgs(2, "the baseline run directory and at least one other"),
 		RunE: func(cmd *cobra.Command, args []string) error {
+			if err := refuseRunFile("html", html, "", "compare.html"); err != nil {
+				return err
+			}
 			for _, dir := range args {
 				if _, err := os.Stat(filepath.Join(dir, "results.json")); err != nil {
 					return usagef("%s: not a run directory (no results.json): give run directories, as dbgauge list shows them", dir)

@@ -42,6 +42,9 @@ func newGenerate(stdout, stderr io.Writer) *cobra.Command {
 			}
 			out := stdout
 			if output != "" && output != "-" {
+				if err := refuseRunFile("output", output, "", "tenktup1.csv"); err != nil {
+					return err
+				}
 				f, err := os.Create(output)
 				if err != nil {
 					return usagef("--output %s: %v: choose another --output (or - for standard output)", output, err)

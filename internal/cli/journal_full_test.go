@@ -204,3 +204,97 @@ func journalLines(t *testing.T, path string) []journalLine {
 	}
 	return out
 }
+
+// TestFullDiskThenResume: a dsbench sweep whose run directory's disk
+// (a 4 MiB tmpfs) is filled to the last byte as scale 1 begins, its
+// database on a disk of its own (16 MiB) that scale 2's population
+// outgrows. The journal holds space for its entries from the start, so it
+// keeps all of scale 1 whole (the journal lost every entry, and
+// live.jsonl ended in a torn line); the run ends with exit 1 at scale 2.
+// Once space is freed, `dbgauge resume` takes scale 1 back from the
+// journal and measures only scale 2 (it measured scale 1 again), and
+// live.jsonl holds whole lines only.
+func TestFullDiskThenResume(t *testing.T) {
+	outDisk, dbDisk := t.TempDir(), t.TempDir()
+	out := filepath.Join(mountTmpfs(t, outDisk, "4m"), "run")
+	db := filepath.Join(mountTmpfs(t, dbDisk, "16m"), "d.db")
+	var filled bool
+	lines, _, code := runWatching(t, []string{"dsbench", "--db", "sqlite:" + db, "--mode", "tpcb", "--scales", "1,2",
+		"--cycles", "3", "--duration", "1s", "--threads", "2", "--out", out}, func(line string, p *os.Process) {
+		if !filled && strings.Contains(line, "scale 1: populating") {
+			// Stopped while the disk fills, so that no entry of scale 1
+			// can be written before it is full.
+			p.Signal(syscall.SIGSTOP)
+			fillDisk(t, outDisk, faultCommand{}, p)
+			p.Signal(syscall.SIGCONT)
+			filled = true
+		}
+	})
+	stderr := strings.Join(lines, "\n")
+	if !filled || code != ExitFailure {
+		t.Fatalf("disk filled %v; exit %d, want %d; stderr:\n%s", filled, code, ExitFailure, stderr)
+	}
+	if strings.Contains(stderr, "not written (") {
+		t.Errorf("the journal lost entries on the full disk:\n%s", stderr)
+	}
+	wholeJSONLines(t, filepath.Join(out, "live.jsonl"))
+	journal := filepath.Join(out, results.JournalFile)
+	first := journalLines(t, journal)
+	var kinds []string
+	for _, l := range first {
+		kinds = append(kinds, l.kind)
+	}
+	if want := "warning cycle cycle cycle scale unit"; !strings.HasPrefix(strings.Join(kinds, " "), want) {
+		t.Errorf("journal entries %v, want scale 1's (%s) first", kinds, want)
+	}
+
+	// Space is freed: the filler goes, and the database's disk grows.
+	if err := os.Remove(filepath.Join(outDisk, "small", "filler")); err != nil {
+		t.Fatal(err)
+	}
+	if err := syscall.Mount("dbgauge-test", filepath.Dir(db), "tmpfs", syscall.MS_REMOUNT|syscall.MS_NOSUID|syscall.MS_NODEV, "size=64m"); err != nil {
+		t.Fatalf("grow the database's tmpfs: %v", err)
+	}
+	code, _, stderr = runBinary(t, "resume", out)
+	if code != ExitOK {
+		t.Fatalf("resume: exit %d\n%s", code, stderr)
+	}
+	if !strings.Contains(stderr, "scale 1      complete before the run was resumed: kept") || strings.Contains(stderr, "scale 1: populating") {
+		t.Errorf("resume did not take scale 1 back from the journal; stderr:\n%s", stderr)
+	}
+	if !strings.Contains(stderr, "scale 2: populating") {
+		t.Errorf("resume did not measure scale 2; stderr:\n%s", stderr)
+	}
+	res := readJSON[results.DSBenchResults](t, filepath.Join(out, results.ResultsFile))
+	if !res.Complete || len(res.Scales) != 2 || len(res.Scales[0].Cycles) != 3 || len(res.Scales[1].Cycles) != 3 {
+		t.Errorf("results.json: complete %v (%q), scales %d: want both scales of 3 cycles", res.Complete, res.Error, len(res.Scales))
+	}
+	units := 0
+	for _, l := range journalLines(t, journal) {
+		if l.kind == "unit" {
+			units++
+		}
+	}
+	if units != 2 {
+		t.Errorf("the journal holds %d completed units, want scale 1's and scale 2's", units)
+	}
+	wholeJSONLines(t, filepath.Join(out, "live.jsonl"))
+}
+
+// wholeJSONLines fails the test when the file at path holds a line that
+// is not a whole JSON object (a torn one).
+func wholeJSONLines(t *testing.T, path string) {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(b) > 0 && b[len(b)-1] != '\n' {
+		t.Errorf("%s ends in a torn line: %q", path, b[max(0, len(b)-80):])
+	}
+	for i, l := range bytes.Split(bytes.TrimSuffix(b, []byte("\n")), []byte("\n")) {
+		if !json.Valid(l) {
+			t.Errorf("%s line %d is torn: %q", path, i+1, l)
+		}
+	}
+}

@@ -39,6 +39,9 @@ engine per row.`,
 			if html != "" && len(args) > 1 {
 				return usagef("--html names one page, but %d run directories were given: give one DIR, or leave --html out", len(args))
 			}
+			if err := refuseRunFile("html", html, filepath.Join(args[0], "report.html"), "page.html"); err != nil {
+				return err
+			}
 			var runs []*results.WisconsinResults
 			for _, dir := range args {
 				pages, err := regenerate(dir, html, func(err error) { fmt.Fprintf(stderr, "warning: %v\n", err) })

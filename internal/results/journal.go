@@ -38,6 +38,11 @@ type Journal struct {
 	// lost counts the entries not written, by kind, in the order each kind
 	// was first lost.
 	lost []KindCount
+	// alloc is where the disk space held for the journal ends (beyond
+	// size: grow, journal_space.go); retryAt the size at which grow
+	// tries to hold more; noAlloc says the file system cannot.
+	alloc, retryAt int64
+	noAlloc        bool
 }
 
 // KindCount is a number of journal entries of one kind.
@@ -57,9 +62,10 @@ type Entry struct {
 // line's "type" (journal_entries.go has one type per kind).
 type JournalEntry interface{ JournalKind() string }
 
-// OpenJournal opens (appending) or creates a journal file.
+// OpenJournal opens (appending) or creates a journal file, cuts a torn
+// last line off it and holds disk space for its next entries (grow).
 func OpenJournal(path string) (*Journal, error) {
-	f, err := os.OpenFile(path, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
+	f, err := os.OpenFile(path, os.O_CREATE|os.O_RDWR|os.O_APPEND, 0o644)
 	if err != nil {
 		return nil, fmt.Errorf("open journal: %w", err)
 	}
@@ -72,7 +78,15 @@ func OpenJournal(path string) (*Journal, error) {
 		f.Close()
 		return nil, fmt.Errorf("open journal: %w", err)
 	}
-	return &Journal{f: f, path: path, size: st.Size(), regular: st.Mode().IsRegular()}, nil
+	j := &Journal{f: f, path: path, size: st.Size(), regular: st.Mode().IsRegular()}
+	if j.regular {
+		if j.size, err = wholeLines(f, j.size); err != nil {
+			f.Close()
+			return nil, fmt.Errorf("open journal: cut its torn last line: %w", err)
+		}
+		j.grow(0)
+	}
+	return j, nil
 }
 
 // ErrRunBusy says that another process has the run's journal open: the
@@ -132,6 +146,7 @@ func (j *Journal) Append(e JournalEntry) error {
 	case j.f == nil:
 		err = errJournalClosed
 	default:
+		j.grow(int64(len(b) + 1))
 		var n int
 		n, err = j.f.Write(append(b, '\n'))
 		if err == nil {
@@ -139,10 +154,11 @@ func (j *Journal) Append(e JournalEntry) error {
 			return nil
 		}
 		j.broken = true
-		if n > 0 {
-			// Cut half a line off again, so that the file stays whole
-			// lines (and the space is given back).
+		// Cut half a line off again, so that the file stays whole
+		// lines, and give the space back.
+		if j.regular {
 			j.f.Truncate(j.size)
+			j.alloc = j.size
 		}
 	}
 	if j.err == nil {
@@ -204,6 +220,7 @@ func (j *Journal) Close() error {
 	if j.size == 0 && j.regular {
 		os.Remove(j.path)
 	}
+	j.giveBack()
 	j.f.Sync()
 	err := j.f.Close()
 	j.f = nil

@@ -116,3 +116,69 @@ func TestEmptyJournalRemovedOnClose(t *testing.T) {
 		t.Errorf("a journal with entries removed: %v", err)
 	}
 }
+
+// TestJournalCutsATornLineOnOpen: a journal whose last line was torn (a
+// crash in the middle of a write) is cut back to its whole lines when it
+// is opened again (by resume), so that the next entry starts a line of
+// its own: appended to the torn line, it was lost with it.
+func TestJournalCutsATornLineOnOpen(t *testing.T) {
+	path := filepath.Join(t.TempDir(), JournalFile)
+	j, err := OpenJournal(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	j.Append(UnitDone{Unit: "scale 1"})
+	j.Append(UnitDone{Unit: "scale 2"})
+	j.Close()
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.WriteString(`{"type":"unit","time":"2026-`)
+	f.Close()
+	if j, err = OpenJournal(path); err != nil {
+		t.Fatal(err)
+	}
+	if err := j.Append(UnitDone{Unit: "scale 3"}); err != nil {
+		t.Fatal(err)
+	}
+	j.Close()
+	entries, err := ReadJournal(path)
+	var units []string
+	for _, e := range entries {
+		units = append(units, string(e.Data))
+	}
+	if want := `{"unit":"scale 1"} {"unit":"scale 2"} {"unit":"scale 3"}`; err != nil || strings.Join(units, " ") != want {
+		t.Errorf("entries %s (%v), want %s", units, err, want)
+	}
+}
+
+// TestJournalHoldsSpaceAhead: an open journal holds disk space beyond its
+// last entry (allocated, not in its size), and gives it back on Close.
+func TestJournalHoldsSpaceAhead(t *testing.T) {
+	path := filepath.Join(t.TempDir(), JournalFile)
+	j, err := OpenJournal(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	j.Append(UnitDone{Unit: "scale 1"})
+	if j.noAlloc {
+		t.Skipf("the file system of %s cannot preallocate", path)
+	}
+	allocated := func() (size, blocks int64) {
+		var st syscall.Stat_t
+		if err := syscall.Stat(path, &st); err != nil {
+			t.Fatal(err)
+		}
+		return st.Size, st.Blocks * 512
+	}
+	// An entry is a few dozen bytes: one block of 4 KiB holds it.
+	size, open := allocated()
+	if open < size+4096 {
+		t.Errorf("open journal: %d bytes, %d held on the disk; want space held beyond its end", size, open)
+	}
+	j.Close()
+	if size, held := allocated(); held >= open || held > 4096 || size == 0 {
+		t.Errorf("closed journal: %d bytes, %d held on the disk (%d while open); want the space ahead given back", size, held, open)
+	}
+}
