@@ -115,6 +115,7 @@ func TestBadInputTable(t *testing.T) {
 		{name: "config mapping value", args: []string{"wisconsin", "--config", cfg("map.yaml", "size:\n  a: 1\n")}, names: "key size", fix: "not a mapping"},
 		{name: "config empty file", args: []string{"wisconsin", "--config", cfg("empty.yaml", "")}, names: "--config", fix: "flag: value per line"},
 		{name: "config only comments", args: []string{"dsbench", "--config", cfg("comments.yaml", "# nothing yet\n")}, names: "--config", fix: "flag: value per line"},
+		{name: "config too large", args: []string{"wisconsin", "--config", cfg("large.yaml", "size: 1000\n"+strings.Repeat("# a comment line of a configuration file that does not end\n", 20000))}, names: "--config", fix: "larger than 1024 KiB"},
 		{name: "config missing", args: []string{"wisconsin", "--config", filepath.Join(fx, "nope.yaml")}, names: "--config", fix: "give a YAML file"},
 		{name: "config empty db", args: []string{"wisconsin", "--config", cfg("emptydb.yaml", "db: \"\"\n")}, names: "--db", fix: "give a value"},
 		// output paths

@@ -160,9 +160,9 @@ func applyConfig(fs *pflag.FlagSet) error {
 	if path == "" {
 		return nil
 	}
-	b, err := os.ReadFile(path)
+	b, err := readConfig(path)
 	if err != nil {
-		return usagef("--config %s: %v: give a YAML file of flag: value lines", path, err)
+		return err
 	}
 	shape := fmt.Sprintf("give one flag: value per line, keys the long flag names (example: %s)", configExample(fs))
 	var doc any
@@ -220,6 +220,30 @@ func applyConfig(fs *pflag.FlagSet) error {
 		}
 	}
 	return nil
+}
+
+// maxConfigBytes bounds a --config file: a configuration is a few lines
+// of flag: value, and a file without end (/dev/zero, a FIFO) must not be
+// read until memory runs out.
+const maxConfigBytes = 1 << 20
+
+// readConfig reads the --config file at path, at most maxConfigBytes of
+// it: a larger file is refused, one line naming the flag, the bound and
+// the fix.
+func readConfig(path string) ([]byte, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, usagef("--config %s: %v: give a YAML file of flag: value lines", path, err)
+	}
+	defer f.Close()
+	b, err := io.ReadAll(io.LimitReader(f, maxConfigBytes+1))
+	if err != nil {
+		return nil, usagef("--config %s: %v: give a YAML file of flag: value lines", path, err)
+	}
+	if len(b) > maxConfigBytes {
+		return nil, usagef("--config %s: larger than %d KiB, the most a configuration file may hold: give a YAML file of flag: value lines", path, maxConfigBytes>>10)
+	}
+	return b, nil
 }
 
 // configExample is a line of a config file for the flags fs: its first
