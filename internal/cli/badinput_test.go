@@ -92,6 +92,12 @@ func TestBadInputTable(t *testing.T) {
 		{name: "zero connections", args: []string{"dsbench", "--connections", "0"}, names: "--connections", fix: "at least 1"},
 		{name: "negative threads", args: []string{"dsbench", "--threads", "-1"}, names: "--threads", fix: "example: --threads"},
 		{name: "zero scale", args: []string{"dsbench", "--scales", "0"}, names: "--scales", fix: "example: --scales"},
+		// counts beyond what the machine holds (open files or memory,
+		// whichever this machine runs out of first)
+		{name: "threads beyond the machine", args: []string{"dsbench", "--threads", "100000000"}, names: "--threads 100000000 x --connections 1", fix: "at most"},
+		{name: "connections beyond the machine", args: []string{"dsbench", "--threads", "1", "--connections", "100000000"}, names: "--connections 100000000", fix: "give --connections"},
+		{name: "open-loop threads beyond the machine", args: []string{"dsbench", "--threads", "100000000", "--rate", "10"}, names: "--threads 100000000", fix: "give --threads"},
+		{name: "users beyond the machine", args: []string{"multiuser", "--users", "0,1,100000000"}, names: "--users 0,1,100000000", fix: "give --users"},
 		{name: "negative warmup", args: []string{"sizesweep", "--warmup", "-1"}, names: "--warmup", fix: "example: --warmup"},
 		{name: "too few qes", args: []string{"qac", "--wisconsin", "1", "--cardinalities", "1000", "--qe", "3"}, names: "--qe", fix: "at least 6"},
 		// choices

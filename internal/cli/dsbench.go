@@ -13,6 +13,7 @@ import (
 	"github.com/dbgauge/dbgauge/internal/experiment"
 	"github.com/dbgauge/dbgauge/internal/report"
 	"github.com/dbgauge/dbgauge/internal/results"
+	"github.com/dbgauge/dbgauge/internal/sysinfo"
 	"github.com/dbgauge/dbgauge/internal/workload/tpcb"
 )
 
@@ -146,6 +147,12 @@ func (f *dsbenchFlags) plan() (experiment.DSBenchPlan, error) {
 	p, err = f.sweepFlags.plan(f.db, fault != nil)
 	if err != nil {
 		return p, err
+	}
+	if remote == nil {
+		// Remote agents run the clients on their own machines.
+		if err := threadLoad(f.threads.V, f.connections.V, f.rate.V > 0).fits(sysinfo.ReadCapacity()); err != nil {
+			return p, err
+		}
 	}
 	p.BackoffCap, p.GiveUp, p.Remote, p.Fault = backoffCap, giveUp, remote, fault
 	p.Scales, p.Nodes, p.Reconnect, p.Rate, p.Confidence, p.Drop, p.RawTimes = f.scales.Values, f.nodes.V, f.reconnect, f.rate.V, f.confidence.Values, f.drop, f.raw

@@ -1,0 +1,47 @@
+package cli
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/dbgauge/dbgauge/internal/driver"
+	"github.com/dbgauge/dbgauge/internal/sysinfo"
+)
+
+// TestClientLoadFits: the bounds of a load against capacities given by
+// hand, each figure worked out from the rule (a session per open file,
+// filesReserved kept; memory per unit as driver.WorkerBytes says).
+func TestClientLoadFits(t *testing.T) {
+	per := driver.WorkerBytes(1, false)
+	files := sysinfo.Capacity{OpenFiles: 1024}
+	mem := sysinfo.Capacity{MemoryBytes: 100 * per, MemorySource: "the machine's available memory (MemAvailable)"}
+	for _, c := range []struct {
+		name string
+		load clientLoad
+		c    sysinfo.Capacity
+		want string // "" fits
+	}{
+		{"960 threads in 1024 files", threadLoad(960, 1, false), files, ""},
+		{"961 threads in 1024 files", threadLoad(961, 1, false), files, "give --threads 960 at most, or raise ulimit -n"},
+		{"480 threads of 2 connections", threadLoad(480, 2, false), files, ""},
+		{"481 threads of 2 connections", threadLoad(481, 2, false), files, "962 client sessions"},
+		{"connections alone too many", threadLoad(1, 961, false), files, "give --connections 960 at most"},
+		{"0 threads is one worker", threadLoad(0, 1, false), files, ""},
+		{"100 threads in memory for 100", threadLoad(100, 1, false), mem, ""},
+		{"101 threads in memory for 100", threadLoad(101, 1, false), mem, "give --threads 100 at most"},
+		{"open loop needs more", threadLoad(100, 1, true), mem, "give --threads"},
+		{"unknown capacity checks nothing", threadLoad(1<<40, 1<<20, true), sysinfo.Capacity{}, ""},
+		{"no overflow", threadLoad(1<<62, 1<<30, false), files, "more than 9223372036854775807 client sessions"},
+		{"users", userLoad("1,2000", 2000, false), files, "--users 1,2000: 2000 client sessions"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			err := c.load.fits(c.c)
+			switch {
+			case c.want == "" && err != nil:
+				t.Errorf("refused: %v", err)
+			case c.want != "" && (err == nil || !strings.Contains(err.Error(), c.want)):
+				t.Errorf("got %v, want a refusal with %q", err, c.want)
+			}
+		})
+	}
+}
