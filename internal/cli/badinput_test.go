@@ -171,6 +171,8 @@ func TestBadInputTable(t *testing.T) {
 		{name: "token without listen", args: []string{"dsbench", "--token", "t"}, names: "--token", fix: "add --listen"},
 		{name: "agent master not nats", bare: true, args: []string{"agent", "--master", "http://127.0.0.1:1"}, names: "--master", fix: "nats://"},
 		{name: "agent exposed", bare: true, args: []string{"agent", "--master", "nats://192.0.2.1:4222"}, names: "--master", fix: "--token"},
+		{name: "agent tls-ca missing", bare: true, args: []string{"agent", "--master", "tls://127.0.0.1:" + port, "--tls-ca", filepath.Join(fx, "no-ca.pem"), "--wait", "30s"}, names: "--tls-ca", fix: "give the PEM file"},
+		{name: "agent tls-ca not PEM", bare: true, args: []string{"agent", "--master", "tls://127.0.0.1:" + port, "--tls-ca", file, "--wait", "30s"}, names: "--tls-ca " + file + ": no PEM certificate", fix: "give the PEM file"},
 		{name: "agent bad name", bare: true, args: []string{"agent", "--master", "nats://127.0.0.1:1", "--name", "a.b"}, names: "--name", fix: "letters, digits"},
 		// tags
 		{name: "tag with a space", args: []string{"sizesweep", "--tag", "two words"}, names: "--tag", fix: "example: --tag nightly"},

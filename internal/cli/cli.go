@@ -222,26 +222,32 @@ func applyConfig(fs *pflag.FlagSet) error {
 	return nil
 }
 
-// maxConfigBytes bounds a --config file: a configuration is a few lines
-// of flag: value, and a file without end (/dev/zero, a FIFO) must not be
-// read until memory runs out.
+// maxConfigBytes bounds a --config file (and the other small files a flag
+// names, --tls-ca): a configuration is a few lines of flag: value, and a
+// file without end (/dev/zero, a FIFO) must not be read until memory runs
+// out.
 const maxConfigBytes = 1 << 20
 
-// readConfig reads the --config file at path, at most maxConfigBytes of
-// it: a larger file is refused, one line naming the flag, the bound and
-// the fix.
+// readConfig reads the --config file at path.
 func readConfig(path string) ([]byte, error) {
+	return readSmallFile("--config", path, "give a YAML file of flag: value lines")
+}
+
+// readSmallFile reads the file at path that flag names, at most
+// maxConfigBytes of it: a missing, unreadable or larger file is refused,
+// one line naming the flag, the file, the bound and fix.
+func readSmallFile(flag, path, fix string) ([]byte, error) {
 	f, err := os.Open(path)
 	if err != nil {
-		return nil, usagef("--config %s: %v: give a YAML file of flag: value lines", path, err)
+		return nil, usagef("%s %s: %v: %s", flag, path, err, fix)
 	}
 	defer f.Close()
 	b, err := io.ReadAll(io.LimitReader(f, maxConfigBytes+1))
 	if err != nil {
-		return nil, usagef("--config %s: %v: give a YAML file of flag: value lines", path, err)
+		return nil, usagef("%s %s: %v: %s", flag, path, err, fix)
 	}
 	if len(b) > maxConfigBytes {
-		return nil, usagef("--config %s: larger than %d KiB, the most a configuration file may hold: give a YAML file of flag: value lines", path, maxConfigBytes>>10)
+		return nil, usagef("%s %s: larger than %d KiB, the most dbgauge reads of it: %s", flag, path, maxConfigBytes>>10, fix)
 	}
 	return b, nil
 }

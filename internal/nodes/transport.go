@@ -21,6 +21,8 @@ type Listen struct {
 	// server's certificate (see CheckExposure for when both are required).
 	Token string
 	TLS   *tls.Config
+	// log, if set, is told of every client refused for its token.
+	log func(format string, args ...any)
 }
 
 // Embedded is a NATS server running inside the master's process.
@@ -57,6 +59,9 @@ func StartEmbedded(l Listen) (*Embedded, error) {
 	}
 	if l.TLS != nil {
 		opts.TLSTimeout = 5
+	}
+	if l.Token != "" && l.log != nil {
+		opts.Authorization, opts.CustomClientAuthentication = "", tokenAuth{token: l.Token, log: l.log}
 	}
 	srv, err := server.NewServer(opts)
 	if err != nil {
