@@ -265,7 +265,9 @@ func TestAgentRefusals(t *testing.T) {
 			t.Errorf("the master's log %q does not say %q with the token", said, want)
 		}
 	}
-	if slices.ContainsFunc(said, func(l string) bool { return strings.Contains(l, "right") || strings.Contains(l, "wrong") && !strings.Contains(l, "a wrong token") }) {
+	if slices.ContainsFunc(said, func(l string) bool {
+		return strings.Contains(l, "right") || strings.Contains(l, "wrong") && !strings.Contains(l, "a wrong token")
+	}) {
 		t.Errorf("the master's log shows a token: %q", said)
 	}
 }
