@@ -50,6 +50,7 @@ func TestBadInputTable(t *testing.T) {
 	notRun := filepath.Join(fx, "not-a-run")
 	os.Mkdir(notRun, 0o755)
 	sql := writeFile(t, fx, "q.sql", "SELECT * FROM {table}")
+	tlsCert, tlsKey := selfSigned(t, "192.0.2.1")
 
 	cases := []badInputCase{
 		// URLs
@@ -168,6 +169,9 @@ func TestBadInputTable(t *testing.T) {
 		{name: "listen without db", args: []string{"dsbench", "--nodes", "2", "--listen", "127.0.0.1:0"}, names: "--listen", fix: "--db"},
 		{name: "listen and nats", args: []string{"dsbench", "--nodes", "2", "--db", "postgres://u@127.0.0.1:1/d", "--listen", "127.0.0.1:0", "--nats", "nats://127.0.0.1:1"}, names: "--listen and --nats", fix: "give one"},
 		{name: "listen exposed", args: []string{"dsbench", "--nodes", "2", "--db", "postgres://u@127.0.0.1:1/d", "--listen", "192.0.2.1:4222"}, names: "--listen", fix: "--token"},
+		{name: "listen port out of range", args: []string{"dsbench", "--nodes", "1", "--db", "sqlite:x.db", "--listen", "127.0.0.1:99999"}, names: "--listen 127.0.0.1:99999", fix: "a free port"},
+		{name: "listen not this machine", args: []string{"dsbench", "--nodes", "1", "--db", "sqlite:x.db", "--listen", "192.0.2.1:4222", "--token", "0123456789abcdef0123456789", "--tls-cert", tlsCert, "--tls-key", tlsKey}, names: "--listen 192.0.2.1:4222", fix: "an address of this machine"},
+		{name: "nats closed port", args: []string{"dsbench", "--nodes", "1", "--db", "sqlite:x.db", "--nats", "nats://127.0.0.1:" + port}, names: "--nats nats://127.0.0.1:" + port, fix: "a NATS server that runs"},
 		{name: "token without listen", args: []string{"dsbench", "--token", "t"}, names: "--token", fix: "add --listen"},
 		{name: "agent master not nats", bare: true, args: []string{"agent", "--master", "http://127.0.0.1:1"}, names: "--master", fix: "nats://"},
 		{name: "agent exposed", bare: true, args: []string{"agent", "--master", "nats://192.0.2.1:4222"}, names: "--master", fix: "--token"},

@@ -100,6 +100,18 @@ type Dial struct {
 	inProcessTLS bool
 }
 
+// Try connects once and closes at once: a command checks --nats before
+// anything starts (a server that is not there, refuses the token or
+// whose certificate is not trusted is the user's to fix).
+func (d Dial) Try() error {
+	nc, err := d.connect()
+	if err != nil {
+		return err
+	}
+	nc.Close()
+	return nil
+}
+
 // connect opens a NATS connection that keeps trying to reconnect for as long
 // as the caller keeps it: a partition heals without the agent starting over.
 func (d Dial) connect() (*nats.Conn, error) {
