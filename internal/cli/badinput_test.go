@@ -76,6 +76,8 @@ func TestBadInputTable(t *testing.T) {
 		// lists
 		{name: "duplicate size", args: []string{"wisconsin", "--size", "1000,1000"}, names: "--size", fix: "given twice"},
 		{name: "unknown query", args: []string{"wisconsin", "--queries", "1-33"}, names: "--queries", fix: "1-32"},
+		{name: "org runs none of the queries", args: []string{"wisconsin", "--org", "hash", "--queries", "1"}, names: "--org hash --queries 1", fix: "(hash runs 7): add one of them to --queries"},
+		{name: "orgs run none of the queries", args: []string{"wisconsin", "--org", "heap,indexed", "--queries", "3-8"}, names: "--org heap,indexed --queries 3-8", fix: "heap runs 1-2,9-11,18-22,26-28; indexed runs 23-25,29-32"},
 		{name: "unknown org", args: []string{"wisconsin", "--org", "isam"}, names: "--org", fix: "choose from"},
 		{name: "confidence 100", args: []string{"dsbench", "--confidence", "50,100"}, names: "--confidence", fix: "between 0 and 100"},
 		{name: "users not a number", args: []string{"multiuser", "--users", "1,x"}, names: "--users", fix: "example: --users"},
