@@ -47,6 +47,10 @@ func TestBadInputTable(t *testing.T) {
 		return d
 	}
 	wisc, stor := runDir("wisc-run", "wisconsin"), runDir("storage-run", "storage")
+	corrupt := filepath.Join(fx, "corrupt-run")
+	os.Mkdir(corrupt, 0o755)
+	writeFile(t, corrupt, "manifest.json", `{"experiment": "wisconsin"}`)
+	writeFile(t, corrupt, "results.json", `{"experiment": "wisconsin", `)
 	notRun := filepath.Join(fx, "not-a-run")
 	os.Mkdir(notRun, 0o755)
 	sql := writeFile(t, fx, "q.sql", "SELECT * FROM {table}")
@@ -140,6 +144,10 @@ func TestBadInputTable(t *testing.T) {
 		{name: "report without DIR", bare: true, args: []string{"report"}, names: "run directory", fix: "dbgauge report DIR"},
 		{name: "report not a run", bare: true, args: []string{"report", notRun}, names: notRun, fix: "give a run directory"},
 		{name: "report html of two", bare: true, args: []string{"report", "--html", filepath.Join(fx, "p.html"), wisc, wisc}, names: "--html", fix: "give one DIR"},
+		// A corrupt run given as input is bad input, to report and compare alike.
+		{name: "report corrupt results", bare: true, args: []string{"report", corrupt}, names: filepath.Join(corrupt, "results.json"), fix: "give a run directory as dbgauge wrote it"},
+		{name: "report html of corrupt results", bare: true, args: []string{"report", "--html", "p.html", corrupt}, names: filepath.Join(corrupt, "results.json"), fix: "give a run directory as dbgauge wrote it"},
+		{name: "compare corrupt results", bare: true, args: []string{"compare", wisc, corrupt}, names: filepath.Join(corrupt, "results.json"), fix: "give a run directory as dbgauge wrote it"},
 		{name: "compare one DIR", bare: true, args: []string{"compare", wisc}, names: "run directory", fix: "dbgauge compare BASELINE DIR"},
 		{name: "compare not a run", bare: true, args: []string{"compare", wisc, notRun}, names: notRun, fix: "give run directories"},
 		{name: "compare different experiments", bare: true, args: []string{"compare", wisc, stor}, names: stor, fix: "only runs of the same experiment"},
