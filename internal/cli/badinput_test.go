@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"net"
 	"os"
 	"path/filepath"
 	"slices"
@@ -51,6 +52,15 @@ func TestBadInputTable(t *testing.T) {
 	os.Mkdir(corrupt, 0o755)
 	writeFile(t, corrupt, "manifest.json", `{"experiment": "wisconsin"}`)
 	writeFile(t, corrupt, "results.json", `{"experiment": "wisconsin", `)
+	pgInst := filepath.Join(fx, "pg-instance")
+	os.Mkdir(pgInst, 0o755)
+	writeFile(t, pgInst, "dbgauge-instance.json", `{"engine": "postgres", "dir": "`+pgInst+`", "port": 1}`)
+	taken, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer taken.Close()
+	takenPort := itoa(taken.Addr().(*net.TCPAddr).Port)
 	notRun := filepath.Join(fx, "not-a-run")
 	os.Mkdir(notRun, 0o755)
 	sql := writeFile(t, fx, "q.sql", "SELECT * FROM {table}")
@@ -191,6 +201,12 @@ func TestBadInputTable(t *testing.T) {
 		{name: "agent tls-ca missing", bare: true, args: []string{"agent", "--master", "tls://127.0.0.1:" + port, "--tls-ca", filepath.Join(fx, "no-ca.pem"), "--wait", "30s"}, names: "--tls-ca", fix: "give the PEM file"},
 		{name: "agent tls-ca not PEM", bare: true, args: []string{"agent", "--master", "tls://127.0.0.1:" + port, "--tls-ca", file, "--wait", "30s"}, names: "--tls-ca " + file + ": no PEM certificate", fix: "give the PEM file"},
 		{name: "agent bad name", bare: true, args: []string{"agent", "--master", "nats://127.0.0.1:1", "--name", "a.b"}, names: "--name", fix: "letters, digits"},
+		// private servers
+		{name: "server dir is a file", bare: true, args: []string{"server", "start", "postgres", "--dir", file}, names: "--dir " + file, fix: "give a directory for the instance's data"},
+		{name: "server dir below a file", bare: true, args: []string{"server", "start", "mariadb", "--dir", filepath.Join(file, "x")}, names: "--dir " + filepath.Join(file, "x"), fix: "is a file"},
+		{name: "server port taken", bare: true, args: []string{"server", "start", "postgres", "--port", takenPort, "--dir", "inst"}, names: "--port " + takenPort, fix: "give a free port"},
+		{name: "server stop without instance", bare: true, args: []string{"server", "stop", "postgres", "--dir", notRun}, names: "--dir " + notRun, fix: "give the --dir that dbgauge server start was given"},
+		{name: "server stop another engine", bare: true, args: []string{"server", "stop", "mariadb", "--dir", pgInst}, names: "--dir " + pgInst + " holds a postgres instance, not mariadb", fix: "dbgauge server stop postgres"},
 		// tags
 		{name: "tag with a space", args: []string{"sizesweep", "--tag", "two words"}, names: "--tag", fix: "example: --tag nightly"},
 		{name: "tag with a dash first", args: []string{"dsbench", "--tag", "-x"}, names: "--tag", fix: "begin with a letter or a digit"},
