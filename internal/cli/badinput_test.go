@@ -180,6 +180,7 @@ func TestBadInputTable(t *testing.T) {
 		{name: "give-up without retry", args: []string{"multiuser", "--give-up", "10s"}, names: "--give-up", fix: "add it or leave --give-up out"},
 		{name: "give-up under backoff cap", args: []string{"dsbench", "--retry", "--backoff-cap", "5s", "--give-up", "1s"}, names: "--give-up", fix: "e.g. --give-up"},
 		{name: "zero backoff cap", args: []string{"dsbench", "--retry", "--backoff-cap", "0s"}, names: "--backoff-cap", fix: "positive"},
+		{name: "qac table missing", args: []string{"qac", "--sql", sql, "--table", "nosuch", "--key", "k", "--cardinalities", "1000"}, names: "--table nosuch --key k", fix: "give a table of the database"},
 		{name: "sql and wisconsin", args: []string{"qac", "--sql", sql, "--wisconsin", "1", "--cardinalities", "1000", "--table", "t", "--key", "k"}, names: "--sql and --wisconsin", fix: "give one of them"},
 		{name: "server without db", args: []string{"wisconsin", "--server", fx}, names: "--server", fix: "dbgauge server start"},
 		// commands, arguments and flags
