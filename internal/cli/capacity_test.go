@@ -21,11 +21,11 @@ func TestClientLoadFits(t *testing.T) {
 		c    sysinfo.Capacity
 		want string // "" fits
 	}{
-		{"960 threads in 1024 files", threadLoad(960, 1, false), files, ""},
-		{"961 threads in 1024 files", threadLoad(961, 1, false), files, "give --threads 960 at most, or raise ulimit -n"},
-		{"480 threads of 2 connections", threadLoad(480, 2, false), files, ""},
-		{"481 threads of 2 connections", threadLoad(481, 2, false), files, "962 client sessions"},
-		{"connections alone too many", threadLoad(1, 961, false), files, "give --connections 960 at most"},
+		{"1008 threads in 1024 files", threadLoad(1008, 1, false), files, ""},
+		{"1009 threads in 1024 files", threadLoad(1009, 1, false), files, "give --threads 1008 at most, or raise ulimit -n"},
+		{"504 threads of 2 connections", threadLoad(504, 2, false), files, ""},
+		{"505 threads of 2 connections", threadLoad(505, 2, false), files, "1010 client sessions"},
+		{"connections alone too many", threadLoad(1, 1009, false), files, "give --connections 1008 at most"},
 		{"0 threads is one worker", threadLoad(0, 1, false), files, ""},
 		{"100 threads in memory for 100", threadLoad(100, 1, false), mem, ""},
 		{"101 threads in memory for 100", threadLoad(101, 1, false), mem, "give --threads 100 at most"},
