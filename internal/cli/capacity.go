@@ -7,10 +7,8 @@ import (
 	"github.com/dbgauge/dbgauge/internal/sysinfo"
 )
 
-// filesReserved are the open files a run keeps besides its client
-// sessions: standard streams, the journal, the live stream, the manifest,
-// the catalog, an embedded engine's files, the NATS server's sockets.
-const filesReserved = 16
+// filesReserved are the open files a run keeps besides its sessions.
+const filesReserved = driver.FilesReserved
 
 // clientLoad is a load's size as the command line gave it, in units of
 // the flag a user lowers (threads, users): each unit holds sessionsPer

@@ -295,3 +295,28 @@ func TestAgentRefusesRunName(t *testing.T) {
 		})
 	}
 }
+
+// TestAgentRefusesJobBeyondItsMachine: a job of more threads than the
+// agent's machine can hold (open files or memory, whichever it runs out
+// of first) fails before a session opens, and the master's run ends
+// naming the agent and why, instead of the agent growing until the
+// kernel kills it.
+func TestAgentRefusesJobBeyondItsMachine(t *testing.T) {
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	url := testDB(t)
+	m := newTestMaster(t, 1)
+	defer m.Close("")
+	startAgents(t, ctx, m.URL, "test", "a")
+	if err := m.WaitAgents(ctx, 20*time.Second); err != nil {
+		t.Fatal(err)
+	}
+	_, err := m.Run(ctx, Job{Kind: testKind, Payload: testPayload{URL: url}, Label: "scale 1"},
+		driver.Config{Threads: 100_000_000, Cycles: 1, Duration: 300 * time.Millisecond, Seed: 1})
+	if err == nil || !strings.Contains(err.Error(), "agent a: 100000000 threads x 1 connections") {
+		t.Fatalf("run of 100,000,000 threads on one agent: %v, want it refused naming the agent and the threads", err)
+	}
+	if n := countRows(t, url, ""); n != 0 {
+		t.Errorf("%d transactions committed by a refused job", n)
+	}
+}
