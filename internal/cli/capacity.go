@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/dbgauge/dbgauge/internal/driver"
+	"github.com/dbgauge/dbgauge/internal/experiment"
 	"github.com/dbgauge/dbgauge/internal/sysinfo"
 )
 
@@ -19,6 +20,7 @@ type clientLoad struct {
 	flag        string // the flag to lower, e.g. "--threads"
 	unit        string // what it counts, e.g. "thread"
 	perFlag     string // the flag of the sessions per unit, e.g. "--connections" ("" if none)
+	what        string // what holds the open files, e.g. "client sessions"
 	units       int64
 	sessionsPer int64
 	bytesPer    int64
@@ -36,12 +38,12 @@ func (l clientLoad) fits(c sysinfo.Capacity) error {
 	if c.OpenFiles > 0 {
 		room := max(c.OpenFiles-filesReserved, 0)
 		if units > room/l.sessionsPer {
-			return usagef("%s: %s client sessions, each holding at least one open file, and this process may open %d files (ulimit -n; %d kept for the run's own): %s, or raise ulimit -n",
-				l.given, count(units, l.sessionsPer), c.OpenFiles, filesReserved, l.lower(room/l.sessionsPer, room))
+			return usagef("%s: %s %s, each holding at least one open file, and this process may open %d files (ulimit -n; %d kept for the run's own): %s, or raise ulimit -n",
+				l.given, count(units, l.sessionsPer), l.what, c.OpenFiles, filesReserved, l.lower(room/l.sessionsPer, room))
 		}
 	}
 	if c.MemoryBytes > 0 && units > c.MemoryBytes/l.bytesPer {
-		return usagef("%s: the clients need at least %s of memory (%s a %s), more than %s, %s: %s",
+		return usagef("%s: they need at least %s of memory (%s a %s), more than %s, %s: %s",
 			l.given, bytesText(float64(units)*float64(l.bytesPer)), bytesText(float64(l.bytesPer)), l.unit, c.MemorySource, bytesText(float64(c.MemoryBytes)), l.lower(c.MemoryBytes/l.bytesPer, 0))
 	}
 	return nil
@@ -82,7 +84,7 @@ func bytesText(n float64) string {
 // threadLoad is a load of threads x connections clients run by this
 // process (open: an open loop, which keeps more histograms per thread).
 func threadLoad(threads, conns int, open bool) clientLoad {
-	return clientLoad{given: fmt.Sprintf("--threads %d x --connections %d", threads, conns), flag: "--threads", unit: "thread", perFlag: "--connections",
+	return clientLoad{given: fmt.Sprintf("--threads %d x --connections %d", threads, conns), flag: "--threads", unit: "thread", perFlag: "--connections", what: "client sessions",
 		units: int64(threads), sessionsPer: int64(max(conns, 1)), bytesPer: driver.WorkerBytes(conns, open)}
 }
 
@@ -93,11 +95,22 @@ const processBytes = 16 << 20
 
 // userLoad is multiuser's largest user count, each user one session of
 // this process, or with processes one process of its own (whose session
-// is its own, but whose pipes are this process's open files).
-func userLoad(given string, users int, processes bool) clientLoad {
+// is its own, but whose pipes are this process's open files), and each
+// its script of retrieves, built before the start.
+func userLoad(given string, users, retrieves int, processes bool) clientLoad {
 	per := driver.SessionBytes()
 	if processes {
 		per = processBytes
 	}
-	return clientLoad{given: "--users " + given, flag: "--users", unit: "user", units: int64(users), sessionsPer: 1, bytesPer: per}
+	per += experiment.ScriptBytes(retrieves)
+	return clientLoad{given: fmt.Sprintf("--users %s x --retrieves %d", given, retrieves), flag: "--users", unit: "user", perFlag: "--retrieves", what: "client sessions", units: int64(users), sessionsPer: 1, bytesPer: per}
+}
+
+// nodeLoad is a sweep's remote agents as the master holds them: each
+// agent a connection (an open file of this process when it embeds the
+// NATS server, --listen), each node's cycle merged from its dense
+// histograms (driver.NodeBytes).
+func nodeLoad(nodes, threads int, open bool) clientLoad {
+	return clientLoad{given: fmt.Sprintf("--nodes %d", nodes), flag: "--nodes", unit: "node", what: "agent connections",
+		units: int64(nodes), sessionsPer: 1, bytesPer: driver.NodeBytes(threads, open)}
 }

@@ -32,7 +32,10 @@ func TestClientLoadFits(t *testing.T) {
 		{"open loop needs more", threadLoad(100, 1, true), mem, "give --threads"},
 		{"unknown capacity checks nothing", threadLoad(1<<40, 1<<20, true), sysinfo.Capacity{}, ""},
 		{"no overflow", threadLoad(1<<62, 1<<30, false), files, "more than 9223372036854775807 client sessions"},
-		{"users", userLoad("1,2000", 2000, false), files, "--users 1,2000: 2000 client sessions"},
+		{"users", userLoad("1,2000", 2000, 10, false), files, "--users 1,2000 x --retrieves 10: 2000 client sessions"},
+		{"users' scripts", userLoad("0,1", 1, 1<<40, false), mem, "give fewer --retrieves"},
+		{"agents", nodeLoad(2000, 16, false), files, "--nodes 2000: 2000 agent connections"},
+		{"agents' histograms", nodeLoad(101, 16, false), sysinfo.Capacity{MemoryBytes: 100 * driver.NodeBytes(16, false)}, "give --nodes 100 at most"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			err := c.load.fits(c.c)

@@ -149,8 +149,17 @@ func (f *dsbenchFlags) plan() (experiment.DSBenchPlan, error) {
 		return p, err
 	}
 	if remote == nil {
-		// Remote agents run the clients on their own machines.
 		if err := threadLoad(f.threads.V, f.connections.V, f.rate.V > 0).fits(sysinfo.ReadCapacity()); err != nil {
+			return p, err
+		}
+	} else {
+		// Remote agents run the clients on their own machines (each
+		// checks its own, nodes.checkRoom); the master holds the agents.
+		c := sysinfo.ReadCapacity()
+		if remote.Listen.Addr == "" {
+			c.OpenFiles = 0 // --nats: the agents' connections are that server's
+		}
+		if err := nodeLoad(f.nodes.V, f.threads.V, f.rate.V > 0).fits(c); err != nil {
 			return p, err
 		}
 	}

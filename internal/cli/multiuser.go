@@ -124,7 +124,7 @@ func (f *multiuserFlags) plan() (experiment.MultiuserPlan, error) {
 	if p.Spread, err = f.spread.plan(f.db); err != nil {
 		return p, err
 	}
-	if err := userLoad(f.users.String(), slices.Max(p.Users), f.processes).fits(sysinfo.ReadCapacity()); err != nil {
+	if err := userLoad(f.users.String(), slices.Max(p.Users), p.Retrieves, f.processes).fits(sysinfo.ReadCapacity()); err != nil {
 		return p, err
 	}
 	if f.processes {

@@ -202,7 +202,7 @@ func TestResumeRefused(t *testing.T) {
 		flags           []string
 	}{
 		{"threads beyond the machine", huge, "--threads 100000000 x --connections 1: ", nil},
-		{"users beyond the machine", crowd, "--users 0,1,100000000: ", nil},
+		{"users beyond the machine", crowd, "--users 0,1,100000000 x --retrieves 10: ", nil},
 		{"no directory", filepath.Join(tmp, "missing"), "no readable manifest.json", nil},
 		{"not a run", tmp, "no readable manifest.json", nil},
 		{"no units", storage, "storage runs have no units", nil},

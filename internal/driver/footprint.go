@@ -38,3 +38,19 @@ func WorkerBytes(conns int, open bool) int64 {
 // histogram holds (multiuser's users): its goroutine's stack and its
 // connection.
 func SessionBytes() int64 { return stackBytes + sessionBytes }
+
+// slotBytes is the least a master keeps per remote worker: its row of
+// counts in the cycle's result.
+const slotBytes = 64
+
+// NodeBytes is the least memory a master keeps for one remote node of
+// threads workers while it merges a cycle: the node's dense histograms
+// as decoded from its report (residence; with open, response and lag
+// too) and a slot per worker. dsbench bounds --nodes by it.
+func NodeBytes(threads int, open bool) int64 {
+	n := int64(NewHistogram().ByteSize())
+	if open {
+		n *= 3
+	}
+	return n + int64(max(threads, 1))*slotBytes
+}
