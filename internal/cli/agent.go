@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"crypto/x509"
 	"errors"
 	"fmt"
 	"io"
@@ -50,6 +51,13 @@ certificate itself).`,
 			if err := nodes.CheckExposure(u.Hostname(), token, u.Scheme == "tls" || caFile != ""); err != nil {
 				return usagef("--master %s: %v: add --token (or $%s) and --tls-ca (with a tls:// URL), as the master was started with", master, err, tokenEnv)
 			}
+			if caFile != "" {
+				// Read now: NATS would read it at the first dial only, and
+				// call a bad file a master missing until --wait runs out.
+				if err := checkCAFile(caFile); err != nil {
+					return err
+				}
+			}
 			if db != "" {
 				if _, err := dbms.ParseURL(db); err != nil {
 					return usagef("--db: %v", err)
@@ -98,4 +106,18 @@ func validName(s string) bool {
 		}
 	}
 	return s != ""
+}
+
+// checkCAFile refuses a --tls-ca that is missing, unreadable or holds no
+// PEM certificate.
+func checkCAFile(path string) error {
+	const fix = "give the PEM file of the authority of the master's certificate (or its self-signed certificate)"
+	b, err := readSmallFile("--tls-ca", path, fix)
+	if err != nil {
+		return err
+	}
+	if !x509.NewCertPool().AppendCertsFromPEM(b) {
+		return usagef("--tls-ca %s: no PEM certificate in it: %s", path, fix)
+	}
+	return nil
 }

@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"net"
 	"os"
 	"path/filepath"
 	"slices"
@@ -47,9 +48,23 @@ func TestBadInputTable(t *testing.T) {
 		return d
 	}
 	wisc, stor := runDir("wisc-run", "wisconsin"), runDir("storage-run", "storage")
+	corrupt := filepath.Join(fx, "corrupt-run")
+	os.Mkdir(corrupt, 0o755)
+	writeFile(t, corrupt, "manifest.json", `{"experiment": "wisconsin"}`)
+	writeFile(t, corrupt, "results.json", `{"experiment": "wisconsin", `)
+	pgInst := filepath.Join(fx, "pg-instance")
+	os.Mkdir(pgInst, 0o755)
+	writeFile(t, pgInst, "dbgauge-instance.json", `{"engine": "postgres", "dir": "`+pgInst+`", "port": 1}`)
+	taken, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer taken.Close()
+	takenPort := itoa(taken.Addr().(*net.TCPAddr).Port)
 	notRun := filepath.Join(fx, "not-a-run")
 	os.Mkdir(notRun, 0o755)
 	sql := writeFile(t, fx, "q.sql", "SELECT * FROM {table}")
+	tlsCert, tlsKey := selfSigned(t, "192.0.2.1")
 
 	cases := []badInputCase{
 		// URLs
@@ -75,6 +90,8 @@ func TestBadInputTable(t *testing.T) {
 		// lists
 		{name: "duplicate size", args: []string{"wisconsin", "--size", "1000,1000"}, names: "--size", fix: "given twice"},
 		{name: "unknown query", args: []string{"wisconsin", "--queries", "1-33"}, names: "--queries", fix: "1-32"},
+		{name: "org runs none of the queries", args: []string{"wisconsin", "--org", "hash", "--queries", "1"}, names: "--org hash --queries 1", fix: "(hash runs 7): add one of them to --queries"},
+		{name: "orgs run none of the queries", args: []string{"wisconsin", "--org", "heap,indexed", "--queries", "3-8"}, names: "--org heap,indexed --queries 3-8", fix: "heap runs 1-2,9-11,18-22,26-28; indexed runs 23-25,29-32"},
 		{name: "unknown org", args: []string{"wisconsin", "--org", "isam"}, names: "--org", fix: "choose from"},
 		{name: "confidence 100", args: []string{"dsbench", "--confidence", "50,100"}, names: "--confidence", fix: "between 0 and 100"},
 		{name: "users not a number", args: []string{"multiuser", "--users", "1,x"}, names: "--users", fix: "example: --users"},
@@ -92,12 +109,23 @@ func TestBadInputTable(t *testing.T) {
 		{name: "zero connections", args: []string{"dsbench", "--connections", "0"}, names: "--connections", fix: "at least 1"},
 		{name: "negative threads", args: []string{"dsbench", "--threads", "-1"}, names: "--threads", fix: "example: --threads"},
 		{name: "zero scale", args: []string{"dsbench", "--scales", "0"}, names: "--scales", fix: "example: --scales"},
+		// counts beyond what the machine holds (open files or memory,
+		// whichever this machine runs out of first)
+		{name: "threads beyond the machine", args: []string{"dsbench", "--threads", "100000000"}, names: "--threads 100000000 x --connections 1", fix: "at most"},
+		{name: "connections beyond the machine", args: []string{"dsbench", "--threads", "1", "--connections", "100000000"}, names: "--connections 100000000", fix: "give --connections"},
+		{name: "open-loop threads beyond the machine", args: []string{"dsbench", "--threads", "100000000", "--rate", "10"}, names: "--threads 100000000", fix: "give --threads"},
+		{name: "nodes beyond the machine", args: []string{"dsbench", "--nodes", "100000000", "--db", "sqlite:x.db", "--listen", "127.0.0.1:0"}, names: "--nodes 100000000", fix: "give --nodes"},
+		{name: "users beyond the machine", args: []string{"multiuser", "--users", "0,1,100000000"}, names: "--users 0,1,100000000", fix: "give --users"},
+		{name: "retrieves beyond the machine", args: []string{"multiuser", "--users", "0,1", "--retrieves", "1000000000000"}, names: "--users 0,1 x --retrieves 1000000000000", fix: "give fewer --retrieves"},
 		{name: "negative warmup", args: []string{"sizesweep", "--warmup", "-1"}, names: "--warmup", fix: "example: --warmup"},
 		{name: "too few qes", args: []string{"qac", "--wisconsin", "1", "--cardinalities", "1000", "--qe", "3"}, names: "--qe", fix: "at least 6"},
 		// choices
 		{name: "cache hot", args: []string{"wisconsin", "--cache", "hot"}, names: "--cache", fix: "warm or cold"},
 		{name: "protocol", args: []string{"wisconsin", "--protocol", "tucson"}, names: "--protocol", fix: "none or ttp"},
 		{name: "mode", args: []string{"dsbench", "--mode", "tpcc"}, names: "--mode", fix: "tpcb or select"},
+		{name: "procedure form on sqlite", args: []string{"dsbench", "--db", "sqlite:x.db", "--form", "procedure"}, names: "--form procedure", fix: "use --form statements"},
+		{name: "procedure form on duckdb", args: []string{"dsbench", "--db", "duckdb:x.duckdb", "--form", "procedure"}, names: "--form procedure", fix: "use --form statements"},
+		{name: "procedure form on the default engine", args: []string{"dsbench", "--form", "procedure"}, names: "--form procedure", fix: "use --form statements"},
 		{name: "isolation", args: []string{"dsbench", "--isolation", "bogus"}, names: "--isolation", fix: "repeatable-read"},
 		{name: "relation", bare: true, args: []string{"generate", "--relation", "x"}, names: "--relation", fix: "tenktup1"},
 		{name: "bool", args: []string{"wisconsin", "--drop=maybe"}, names: "--drop", fix: "true or false"},
@@ -115,6 +143,7 @@ func TestBadInputTable(t *testing.T) {
 		{name: "config mapping value", args: []string{"wisconsin", "--config", cfg("map.yaml", "size:\n  a: 1\n")}, names: "key size", fix: "not a mapping"},
 		{name: "config empty file", args: []string{"wisconsin", "--config", cfg("empty.yaml", "")}, names: "--config", fix: "flag: value per line"},
 		{name: "config only comments", args: []string{"dsbench", "--config", cfg("comments.yaml", "# nothing yet\n")}, names: "--config", fix: "flag: value per line"},
+		{name: "config too large", args: []string{"wisconsin", "--config", cfg("large.yaml", "size: 1000\n"+strings.Repeat("# a comment line of a configuration file that does not end\n", 20000))}, names: "--config", fix: "larger than 1024 KiB"},
 		{name: "config missing", args: []string{"wisconsin", "--config", filepath.Join(fx, "nope.yaml")}, names: "--config", fix: "give a YAML file"},
 		{name: "config empty db", args: []string{"wisconsin", "--config", cfg("emptydb.yaml", "db: \"\"\n")}, names: "--db", fix: "give a value"},
 		// output paths
@@ -127,6 +156,10 @@ func TestBadInputTable(t *testing.T) {
 		{name: "report without DIR", bare: true, args: []string{"report"}, names: "run directory", fix: "dbgauge report DIR"},
 		{name: "report not a run", bare: true, args: []string{"report", notRun}, names: notRun, fix: "give a run directory"},
 		{name: "report html of two", bare: true, args: []string{"report", "--html", filepath.Join(fx, "p.html"), wisc, wisc}, names: "--html", fix: "give one DIR"},
+		// A corrupt run given as input is bad input, to report and compare alike.
+		{name: "report corrupt results", bare: true, args: []string{"report", corrupt}, names: filepath.Join(corrupt, "results.json"), fix: "give a run directory as dbgauge wrote it"},
+		{name: "report html of corrupt results", bare: true, args: []string{"report", "--html", "p.html", corrupt}, names: filepath.Join(corrupt, "results.json"), fix: "give a run directory as dbgauge wrote it"},
+		{name: "compare corrupt results", bare: true, args: []string{"compare", wisc, corrupt}, names: filepath.Join(corrupt, "results.json"), fix: "give a run directory as dbgauge wrote it"},
 		{name: "compare one DIR", bare: true, args: []string{"compare", wisc}, names: "run directory", fix: "dbgauge compare BASELINE DIR"},
 		{name: "compare not a run", bare: true, args: []string{"compare", wisc, notRun}, names: notRun, fix: "give run directories"},
 		{name: "compare different experiments", bare: true, args: []string{"compare", wisc, stor}, names: stor, fix: "only runs of the same experiment"},
@@ -152,6 +185,7 @@ func TestBadInputTable(t *testing.T) {
 		{name: "give-up without retry", args: []string{"multiuser", "--give-up", "10s"}, names: "--give-up", fix: "add it or leave --give-up out"},
 		{name: "give-up under backoff cap", args: []string{"dsbench", "--retry", "--backoff-cap", "5s", "--give-up", "1s"}, names: "--give-up", fix: "e.g. --give-up"},
 		{name: "zero backoff cap", args: []string{"dsbench", "--retry", "--backoff-cap", "0s"}, names: "--backoff-cap", fix: "positive"},
+		{name: "qac table missing", args: []string{"qac", "--sql", sql, "--table", "nosuch", "--key", "k", "--cardinalities", "1000"}, names: "--table nosuch --key k", fix: "give a table of the database"},
 		{name: "sql and wisconsin", args: []string{"qac", "--sql", sql, "--wisconsin", "1", "--cardinalities", "1000", "--table", "t", "--key", "k"}, names: "--sql and --wisconsin", fix: "give one of them"},
 		{name: "server without db", args: []string{"wisconsin", "--server", fx}, names: "--server", fix: "dbgauge server start"},
 		// commands, arguments and flags
@@ -164,10 +198,21 @@ func TestBadInputTable(t *testing.T) {
 		{name: "listen without db", args: []string{"dsbench", "--nodes", "2", "--listen", "127.0.0.1:0"}, names: "--listen", fix: "--db"},
 		{name: "listen and nats", args: []string{"dsbench", "--nodes", "2", "--db", "postgres://u@127.0.0.1:1/d", "--listen", "127.0.0.1:0", "--nats", "nats://127.0.0.1:1"}, names: "--listen and --nats", fix: "give one"},
 		{name: "listen exposed", args: []string{"dsbench", "--nodes", "2", "--db", "postgres://u@127.0.0.1:1/d", "--listen", "192.0.2.1:4222"}, names: "--listen", fix: "--token"},
+		{name: "listen port out of range", args: []string{"dsbench", "--nodes", "1", "--db", "sqlite:x.db", "--listen", "127.0.0.1:99999"}, names: "--listen 127.0.0.1:99999", fix: "a free port"},
+		{name: "listen not this machine", args: []string{"dsbench", "--nodes", "1", "--db", "sqlite:x.db", "--listen", "192.0.2.1:4222", "--token", "0123456789abcdef0123456789", "--tls-cert", tlsCert, "--tls-key", tlsKey}, names: "--listen 192.0.2.1:4222", fix: "an address of this machine"},
+		{name: "nats closed port", args: []string{"dsbench", "--nodes", "1", "--db", "sqlite:x.db", "--nats", "nats://127.0.0.1:" + port}, names: "--nats nats://127.0.0.1:" + port, fix: "a NATS server that runs"},
 		{name: "token without listen", args: []string{"dsbench", "--token", "t"}, names: "--token", fix: "add --listen"},
 		{name: "agent master not nats", bare: true, args: []string{"agent", "--master", "http://127.0.0.1:1"}, names: "--master", fix: "nats://"},
 		{name: "agent exposed", bare: true, args: []string{"agent", "--master", "nats://192.0.2.1:4222"}, names: "--master", fix: "--token"},
+		{name: "agent tls-ca missing", bare: true, args: []string{"agent", "--master", "tls://127.0.0.1:" + port, "--tls-ca", filepath.Join(fx, "no-ca.pem"), "--wait", "30s"}, names: "--tls-ca", fix: "give the PEM file"},
+		{name: "agent tls-ca not PEM", bare: true, args: []string{"agent", "--master", "tls://127.0.0.1:" + port, "--tls-ca", file, "--wait", "30s"}, names: "--tls-ca " + file + ": no PEM certificate", fix: "give the PEM file"},
 		{name: "agent bad name", bare: true, args: []string{"agent", "--master", "nats://127.0.0.1:1", "--name", "a.b"}, names: "--name", fix: "letters, digits"},
+		// private servers
+		{name: "server dir is a file", bare: true, args: []string{"server", "start", "postgres", "--dir", file}, names: "--dir " + file, fix: "give a directory for the instance's data"},
+		{name: "server dir below a file", bare: true, args: []string{"server", "start", "mariadb", "--dir", filepath.Join(file, "x")}, names: "--dir " + filepath.Join(file, "x"), fix: "is a file"},
+		{name: "server port taken", bare: true, args: []string{"server", "start", "postgres", "--port", takenPort, "--dir", "inst"}, names: "--port " + takenPort, fix: "give a free port"},
+		{name: "server stop without instance", bare: true, args: []string{"server", "stop", "postgres", "--dir", notRun}, names: "--dir " + notRun, fix: "give the --dir that dbgauge server start was given"},
+		{name: "server stop another engine", bare: true, args: []string{"server", "stop", "mariadb", "--dir", pgInst}, names: "--dir " + pgInst + " holds a postgres instance, not mariadb", fix: "dbgauge server stop postgres"},
 		// tags
 		{name: "tag with a space", args: []string{"sizesweep", "--tag", "two words"}, names: "--tag", fix: "example: --tag nightly"},
 		{name: "tag with a dash first", args: []string{"dsbench", "--tag", "-x"}, names: "--tag", fix: "begin with a letter or a digit"},

@@ -157,9 +157,9 @@ func applyConfig(fs *pflag.FlagSet) error {
 	if path == "" {
 		return nil
 	}
-	b, err := os.ReadFile(path)
+	b, err := readConfig(path)
 	if err != nil {
-		return usagef("--config %s: %v: give a YAML file of flag: value lines", path, err)
+		return err
 	}
 	shape := fmt.Sprintf("give one flag: value per line, keys the long flag names (example: %s)", configExample(fs))
 	var doc any
@@ -217,6 +217,36 @@ func applyConfig(fs *pflag.FlagSet) error {
 		}
 	}
 	return nil
+}
+
+// maxConfigBytes bounds a --config file (and the other small files a flag
+// names, --tls-ca): a configuration is a few lines of flag: value, and a
+// file without end (/dev/zero, a FIFO) must not be read until memory runs
+// out.
+const maxConfigBytes = 1 << 20
+
+// readConfig reads the --config file at path.
+func readConfig(path string) ([]byte, error) {
+	return readSmallFile("--config", path, "give a YAML file of flag: value lines")
+}
+
+// readSmallFile reads the file at path that flag names, at most
+// maxConfigBytes of it: a missing, unreadable or larger file is refused,
+// one line naming the flag, the file, the bound and fix.
+func readSmallFile(flag, path, fix string) ([]byte, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, usagef("%s %s: %v: %s", flag, path, err, fix)
+	}
+	defer f.Close()
+	b, err := io.ReadAll(io.LimitReader(f, maxConfigBytes+1))
+	if err != nil {
+		return nil, usagef("%s %s: %v: %s", flag, path, err, fix)
+	}
+	if len(b) > maxConfigBytes {
+		return nil, usagef("%s %s: larger than %d KiB, the most dbgauge reads of it: %s", flag, path, maxConfigBytes>>10, fix)
+	}
+	return b, nil
 }
 
 // configExample is a line of a config file for the flags fs: its first

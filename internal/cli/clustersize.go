@@ -13,6 +13,7 @@ import (
 	"github.com/dbgauge/dbgauge/internal/report"
 	"github.com/dbgauge/dbgauge/internal/results"
 	"github.com/dbgauge/dbgauge/internal/server"
+	"github.com/dbgauge/dbgauge/internal/sysinfo"
 	"github.com/dbgauge/dbgauge/internal/workload/tpcb"
 )
 
@@ -114,6 +115,9 @@ func (f *clusterSizeFlags) plan() (experiment.ClusterSizePlan, error) {
 	}
 	if c.Nodes[0].Role == server.RoleStandby {
 		return p, usagef("--cluster %s: sizes count from node 1, which must be the primary, and it is a standby now (%s, after a failover): start a new cluster", f.cluster, strings.Join(roles(c), ", "))
+	}
+	if err := threadLoad(f.threads.V, f.connections.V, false).fits(sysinfo.ReadCapacity()); err != nil {
+		return p, err
 	}
 	sweep, err := f.sweepFlags.plan(c.URL, false)
 	if err != nil {

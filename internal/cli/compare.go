@@ -43,6 +43,9 @@ relative to the fastest engine).`,
 				if _, err := os.Stat(filepath.Join(dir, "results.json")); err != nil {
 					return usagef("%s: not a run directory (no results.json): give run directories, as dbgauge list shows them", dir)
 				}
+				if err := readableRun(dir); err != nil {
+					return err
+				}
 			}
 			if html == "" {
 				html = filepath.Join(defaultRunsDir, time.Now().UTC().Format("20060102T150405Z")+"-compare.html")

@@ -13,6 +13,7 @@ import (
 	"github.com/dbgauge/dbgauge/internal/experiment"
 	"github.com/dbgauge/dbgauge/internal/report"
 	"github.com/dbgauge/dbgauge/internal/results"
+	"github.com/dbgauge/dbgauge/internal/sysinfo"
 	"github.com/dbgauge/dbgauge/internal/workload/tpcb"
 )
 
@@ -146,6 +147,21 @@ func (f *dsbenchFlags) plan() (experiment.DSBenchPlan, error) {
 	p, err = f.sweepFlags.plan(f.db, fault != nil)
 	if err != nil {
 		return p, err
+	}
+	if remote == nil {
+		if err := threadLoad(f.threads.V, f.connections.V, f.rate.V > 0).fits(sysinfo.ReadCapacity()); err != nil {
+			return p, err
+		}
+	} else {
+		// Remote agents run the clients on their own machines (each
+		// checks its own, nodes.checkRoom); the master holds the agents.
+		c := sysinfo.ReadCapacity()
+		if remote.Listen.Addr == "" {
+			c.OpenFiles = 0 // --nats: the agents' connections are that server's
+		}
+		if err := nodeLoad(f.nodes.V, f.threads.V, f.rate.V > 0).fits(c); err != nil {
+			return p, err
+		}
 	}
 	p.BackoffCap, p.GiveUp, p.Remote, p.Fault = backoffCap, giveUp, remote, fault
 	p.Scales, p.Nodes, p.Reconnect, p.Rate, p.Confidence, p.Drop, p.RawTimes = f.scales.Values, f.nodes.V, f.reconnect, f.rate.V, f.confidence.Values, f.drop, f.raw

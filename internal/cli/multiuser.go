@@ -13,6 +13,7 @@ import (
 	"github.com/dbgauge/dbgauge/internal/experiment"
 	"github.com/dbgauge/dbgauge/internal/report"
 	"github.com/dbgauge/dbgauge/internal/results"
+	"github.com/dbgauge/dbgauge/internal/sysinfo"
 	w "github.com/dbgauge/dbgauge/internal/workload/wisconsin"
 )
 
@@ -121,6 +122,9 @@ func (f *multiuserFlags) plan() (experiment.MultiuserPlan, error) {
 	}
 	p.Retry = f.retry
 	if p.Spread, err = f.spread.plan(f.db); err != nil {
+		return p, err
+	}
+	if err := userLoad(f.users.String(), slices.Max(p.Users), p.Retrieves, f.processes).fits(sysinfo.ReadCapacity()); err != nil {
 		return p, err
 	}
 	if f.processes {

@@ -77,6 +77,9 @@ func (f *nodesFlags) plan(nodeCount int, db string) (*experiment.RemoteNodes, er
 			return nil, usagef("--tls-cert/--tls-key apply to --listen; with --nats give the server's authority with --tls-ca")
 		}
 		rn.Dial = nodes.Dial{URL: f.natsURL, Token: token, CAFile: f.caFile, Name: "dbgauge master"}
+		if err := rn.Dial.Try(); err != nil {
+			return nil, usagef("--nats %s: %v: give the URL of a NATS server that runs (or --listen HOST:PORT to embed one)", f.natsURL, err)
+		}
 		return rn, nil
 	}
 	if f.caFile != "" {
@@ -100,5 +103,13 @@ func (f *nodesFlags) plan(nodeCount int, db string) (*experiment.RemoteNodes, er
 	if err := nodes.CheckExposure(host, token, rn.Listen.TLS != nil); err != nil {
 		return nil, usagef("--listen %s: %v: add --token (or $%s) and --tls-cert/--tls-key, or listen on 127.0.0.1", f.listen, err, tokenEnv)
 	}
+	// Listened on and let go at once, so that a port out of range, taken
+	// or not this machine's is refused before the run directory is made
+	// (a port taken in the moment between is a failure of the run).
+	l, err := net.Listen("tcp", f.listen)
+	if err != nil {
+		return nil, usagef("--listen %s: %v: give an address of this machine and a free port, e.g. --listen 127.0.0.1:4222", f.listen, err)
+	}
+	l.Close()
 	return rn, nil
 }

@@ -75,6 +75,9 @@ engine per row.`,
 // page is written anyway, as at the end of a run.
 func regenerate(dir, html string, warn func(error)) ([]string, error) {
 	if _, err := os.Stat(filepath.Join(dir, "results.json")); err == nil {
+		if err := readableRun(dir); err != nil {
+			return nil, err
+		}
 		if html != "" {
 			return []string{html}, writeReport(dir, html)
 		}
@@ -87,6 +90,11 @@ func regenerate(dir, html string, warn func(error)) ([]string, error) {
 	subs, _ := filepath.Glob(filepath.Join(dir, "*", "run", "results.json"))
 	if len(subs) == 0 {
 		return nil, usagef("%s: not a run directory (no results.json): give a run directory, as dbgauge list shows them", dir)
+	}
+	for _, s := range subs {
+		if err := readableRun(filepath.Dir(s)); err != nil {
+			return nil, err
+		}
 	}
 	var pages []string
 	for _, s := range subs {
@@ -112,6 +120,17 @@ func regenerate(dir, html string, warn func(error)) ([]string, error) {
 		return pages, err
 	}
 	return append(pages, page), nil
+}
+
+// readableRun refuses a run directory given as input (to report or
+// compare) whose results.json or manifest.json dbgauge cannot read: a
+// corrupt run is bad input, exit 2, one line naming the file, checked
+// before anything is written.
+func readableRun(dir string) error {
+	if _, err := results.ReadRun(dir); err != nil {
+		return usagef("%v: give a run directory as dbgauge wrote it (dbgauge list shows them)", err)
+	}
+	return nil
 }
 
 // readWisconsinRuns reads the Wisconsin results of DIR/results.json, or

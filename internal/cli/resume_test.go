@@ -192,10 +192,20 @@ func TestResumeRefused(t *testing.T) {
 	hiddenParam := filepath.Join(tmp, "hidden-param")
 	os.Mkdir(hiddenParam, 0o755)
 	writeFile(t, hiddenParam, results.ManifestFile, `{"experiment":"dsbench","config":{"db":"postgres://u@127.0.0.1:1/db?password=***","scales":"1"}}`)
+	// A manifest is checked as strictly as the command line: counts this
+	// machine cannot hold are refused before anything starts.
+	huge := filepath.Join(tmp, "huge")
+	os.Mkdir(huge, 0o755)
+	writeFile(t, huge, results.ManifestFile, `{"experiment":"dsbench","config":{"db":"sqlite:`+filepath.Join(huge, "x.db")+`","scales":"1","threads":"100000000"}}`)
+	crowd := filepath.Join(tmp, "crowd")
+	os.Mkdir(crowd, 0o755)
+	writeFile(t, crowd, results.ManifestFile, `{"experiment":"multiuser","config":{"db":"sqlite:`+filepath.Join(crowd, "x.db")+`","users":"0,1,100000000","tuples":"1000"}}`)
 	cases := []struct {
 		name, dir, want string
 		flags           []string
 	}{
+		{"threads beyond the machine", huge, "--threads 100000000 x --connections 1: ", nil},
+		{"users beyond the machine", crowd, "--users 0,1,100000000 x --retrieves 10: ", nil},
 		{"no directory", filepath.Join(tmp, "missing"), "no readable manifest.json", nil},
 		{"not a run", tmp, "no readable manifest.json", nil},
 		{"no units", storage, "storage runs have no units", nil},

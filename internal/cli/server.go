@@ -4,11 +4,17 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
+	"net"
+	"os"
+	"path/filepath"
 	"sort"
+	"strconv"
 	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
+	"golang.org/x/sys/unix"
 
 	"github.com/dbgauge/dbgauge/internal/cli/flagtype"
 	"github.com/dbgauge/dbgauge/internal/server"
@@ -64,6 +70,18 @@ stays); "server start KIND --dir DIR" starts the stopped cluster again.`,
 			if err := knownServer(args[0]); err != nil {
 				return err
 			}
+			if err := checkServerDir(dir); err != nil {
+				return err
+			}
+			if port.V != 0 {
+				// A port taken is found by the engine only after its data
+				// directory was made, and said in its log.
+				l, err := net.Listen("tcp", net.JoinHostPort("127.0.0.1", strconv.Itoa(port.V)))
+				if err != nil {
+					return usagef("--port %d: %v: give a free port, or leave --port out for one", port.V, err)
+				}
+				l.Close()
+			}
 			if cluster, err := clusterStart(cmd, args[0], dir, port.V, socket, opt.Settings); cluster || err != nil {
 				return err
 			}
@@ -115,6 +133,8 @@ stays); "server start KIND --dir DIR" starts the stopped cluster again.`,
 			stopIt := server.Stop
 			if server.HasCluster(dir) {
 				stopIt = server.StopCluster
+			} else if err := checkInstance(args[0], dir); err != nil {
+				return err
 			}
 			if err := stopIt(args[0], dir); err != nil {
 				return err
@@ -151,6 +171,44 @@ func knownServer(engine string) error {
 		}
 	}
 	return usagef("unknown server engine %q (known: %s)", engine, strings.Join(known, ", "))
+}
+
+// checkServerDir refuses a --dir that server start could not make its
+// instance in: a file, or below a file or a directory it may not write.
+// Nothing is made here.
+func checkServerDir(dir string) error {
+	for p := filepath.Clean(dir); ; p = filepath.Dir(p) {
+		st, err := os.Stat(p)
+		if err == nil {
+			if !st.IsDir() {
+				return usagef("--dir %s: %s is a file: give a directory for the instance's data", dir, p)
+			}
+			if unix.Access(p, unix.W_OK|unix.X_OK) != nil {
+				return usagef("--dir %s: %s is not writable: give a directory for the instance's data that you may write", dir, p)
+			}
+			return nil
+		}
+		// Below a file, stat says ENOTDIR: the file is found further up.
+		if !errors.Is(err, fs.ErrNotExist) && !errors.Is(err, unix.ENOTDIR) {
+			return usagef("--dir %s: %v: give a directory for the instance's data", dir, err)
+		}
+		if p == filepath.Dir(p) {
+			return nil
+		}
+	}
+}
+
+// checkInstance refuses a server stop whose --dir holds no instance, or
+// one of another engine, before anything is touched.
+func checkInstance(engine, dir string) error {
+	inst, err := server.Load(dir)
+	if err != nil {
+		return usagef("--dir %s: %v: give the --dir that dbgauge server start was given", dir, err)
+	}
+	if inst.Engine != engine {
+		return usagef("--dir %s holds a %s instance, not %s: dbgauge server stop %s --dir %s", dir, inst.Engine, engine, inst.Engine, dir)
+	}
+	return nil
 }
 
 func cut(s string) (string, string, bool) {

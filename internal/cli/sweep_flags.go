@@ -68,6 +68,11 @@ func (f *sweepFlags) plan(db string, faulted bool) (experiment.DSBenchPlan, erro
 	if err := experiment.CheckAcksPlan(f.mode.V, f.form.V, f.checkAcks || faulted); err != nil {
 		return experiment.DSBenchPlan{}, usagef("%v", err)
 	}
+	if engine, lacks := dbms.LacksProcedures(db); f.form.V == "procedure" && lacks {
+		// Refused before a session opens: an embedded engine's open
+		// would create its database file.
+		return experiment.DSBenchPlan{}, usagef("--form procedure: %s has no server-side procedures; use --form statements", engine)
+	}
 	spread, err := f.spread.plan(db)
 	if err != nil {
 		return experiment.DSBenchPlan{}, err

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -133,6 +134,9 @@ func (f *wisconsinFlags) plan() (experiment.WisconsinPlan, error) {
 	for _, o := range f.org.Values {
 		p.Orgs = append(p.Orgs, w.Org(o))
 	}
+	if err := runsAQuery(p.Orgs, p.Queries, f.org.String(), f.queries.String()); err != nil {
+		return p, err
+	}
 	if f.server != "" {
 		restart, err := serverRestart(f.server, f.db)
 		if err != nil {
@@ -141,6 +145,23 @@ func (f *wisconsinFlags) plan() (experiment.WisconsinPlan, error) {
 		p.Restart = restart
 	}
 	return p, nil
+}
+
+// runsAQuery refuses a selection of organisations and queries under which
+// no query runs (--org hash --queries 1): such a run would load and
+// organise the relations, measure nothing, and be cataloged complete. The
+// line says which queries each organisation runs.
+func runsAQuery(orgs []w.Org, queries []int, org, query string) error {
+	var runs []string
+	for _, o := range orgs {
+		under := w.QueriesUnder(o)
+		if slices.ContainsFunc(queries, func(q int) bool { return slices.Contains(under, q) }) {
+			return nil
+		}
+		slices.Sort(under)
+		runs = append(runs, fmt.Sprintf("%s runs %s", o, w.FormatQueries(slices.Compact(under))))
+	}
+	return usagef("--org %s --queries %s: none of these queries runs under these organisations (%s): add one of them to --queries or choose another --org", org, query, strings.Join(runs, "; "))
 }
 
 // serverRestart checks that --server names a running private instance of

@@ -35,6 +35,11 @@ type Adapter struct {
 	// when it found none. Nil where the driver looks by itself (pgx reads
 	// $PGPASSWORD and ~/.pgpass) or no password applies. password.go.
 	FindPassword PasswordFinder
+	// NoProcedures: the engine has no server-side procedures in any
+	// version (no ProcedureLanguage), so that a form that needs them is
+	// refused before a session opens (an embedded engine's Open creates
+	// its file).
+	NoProcedures bool
 }
 
 // ProcessName is one process name an engine's server runs under.
@@ -149,4 +154,23 @@ func SameEngine(a, b string) bool {
 	mu.Lock()
 	defer mu.Unlock()
 	return adapters[ua.Scheme] != nil && adapters[ua.Scheme] == adapters[ub.Scheme]
+}
+
+// LacksProcedures says whether the engine of URL raw ("": the default
+// embedded engine) has no server-side procedures in any version, and its
+// name; false for a URL of no registered engine (Open refuses it).
+func LacksProcedures(raw string) (engine string, lacks bool) {
+	if raw == "" {
+		a := defaultAdapter()
+		return a.Name, a.NoProcedures
+	}
+	u, err := ParseURL(raw)
+	if err != nil {
+		return "", false
+	}
+	a, err := Lookup(u)
+	if err != nil {
+		return "", false
+	}
+	return a.Name, a.NoProcedures
 }

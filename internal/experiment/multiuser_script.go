@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math/rand/v2"
+	"unsafe"
 
 	"github.com/dbgauge/dbgauge/internal/dbms"
 )
@@ -16,6 +17,11 @@ type Retrieve struct {
 	Low  int64  `json:"low"`
 	High int64  `json:"high"`
 }
+
+// ScriptBytes is the memory one user's script of retrieves holds: the
+// master builds every user's before it starts them, so --retrieves and
+// --users together are bounded by it.
+func ScriptBytes(retrieves int) int64 { return int64(retrieves) * int64(unsafe.Sizeof(Retrieve{})) }
 
 // SQL is the retrieve on table: an exact match for one row, a range
 // otherwise.

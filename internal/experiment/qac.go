@@ -60,7 +60,7 @@ type qacRun struct {
 // It returns what was measured even when it fails.
 func RunQAC(ctx context.Context, s Setup, plan QACPlan, pr *progress.Printer) (*results.QACResults, error) {
 	embedded := func(dir string) string { return dbms.DefaultURL(filepath.Join(dir, "qac.db")) }
-	o, err := open(ctx, s, "qac", plan.Seed, embedded, noCheck)
+	o, err := open(ctx, s, "qac", plan.Seed, embedded, userTable(ctx, plan))
 	if err != nil {
 		return nil, err
 	}
@@ -100,6 +100,24 @@ func RunQAC(ctx context.Context, s Setup, plan QACPlan, pr *progress.Printer) (*
 		}
 	}
 	return r.res, runErr
+}
+
+// userTable is the check, before the run directory is made, that the
+// engine has the user's --table with its --key column: a name the engine
+// does not know is bad input (exit 2, nothing written), not a run that
+// fails at its first Q@C table. A session fault stays what it is.
+func userTable(ctx context.Context, plan QACPlan) func(dbms.Engine) error {
+	if plan.Table == "" {
+		return noCheck
+	}
+	return func(e dbms.Engine) error {
+		_, err := e.QueryRows(ctx, fmt.Sprintf("SELECT %s FROM %s WHERE 1 = 0", plan.Key, plan.Table))
+		if err == nil || dbms.Classify(err).SessionFault() {
+			return err
+		}
+		return dbms.Wrap(dbms.BadInput, fmt.Errorf("--table %s --key %s: %s cannot read them (%v): give a table of the database and its column numbered 0..N-1",
+			plan.Table, plan.Key, e.Name(), err))
+	}
 }
 
 // measure builds the tables, attaches the protocol's monitors and runs

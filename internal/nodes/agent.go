@@ -173,6 +173,9 @@ func (a *agentRun) hello(ctx context.Context) error {
 			if w.Refused != "" {
 				return fmt.Errorf("%w: %s", ErrRefused, w.Refused)
 			}
+			if err := checkRunName(w.Run); err != nil {
+				return fmt.Errorf("%w: the master at %s sent a %v: run the same dbgauge build on the master and every agent", ErrCannotJoin, a.opt.Dial.URL, err)
+			}
 			a.heard()
 			a.run = w.Run
 			a.opt.Log("registered with the master at %s as %s", a.opt.Dial.URL, a.opt.Name)

@@ -53,6 +53,9 @@ func (a *agentRun) runJob(ctx context.Context, j job) {
 // load builds the job's driver configuration and runs it, each cycle
 // started at the master's announced time and reported when it ends.
 func (a *agentRun) load(ctx context.Context, j job) error {
+	if err := checkRoom(j, sysinfo.ReadCapacity()); err != nil {
+		return err
+	}
 	b, err := builder(j.Kind)
 	if err != nil {
 		return err

@@ -80,7 +80,9 @@ func NewMaster(o MasterOptions) (*Master, error) {
 	}
 	d := o.Dial
 	if o.Listen.Addr != "" {
-		emb, err := StartEmbedded(o.Listen)
+		l := o.Listen
+		l.log = m.opt.Log
+		emb, err := StartEmbedded(l)
 		if err != nil {
 			return nil, err
 		}

@@ -5,7 +5,9 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -300,12 +302,81 @@ func TestAgentRefusals(t *testing.T) {
 		t.Errorf("agent of another configuration: %v", err)
 	}
 
-	tm, err := NewMaster(MasterOptions{Listen: Listen{Addr: "127.0.0.1:0", Token: "right"}, Agents: 1, Version: "test"})
+	// The master says whom it refused for the token, and why: the agent's
+	// refusal never reaches its hello.
+	var mu sync.Mutex
+	var said []string
+	tm, err := NewMaster(MasterOptions{Listen: Listen{Addr: "127.0.0.1:0", Token: "right"}, Agents: 1, Version: "test",
+		Log: func(f string, a ...any) { mu.Lock(); said = append(said, fmt.Sprintf(f, a...)); mu.Unlock() }})
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer tm.Close("")
 	if err := serve(tm.URL, "wrong", "c", ""); !errors.Is(err, ErrCannotJoin) || !strings.Contains(err.Error(), "token") {
 		t.Errorf("agent with a wrong token: %v", err)
+	}
+	if err := serve(tm.URL, "", "d", ""); !errors.Is(err, ErrCannotJoin) || !strings.Contains(err.Error(), "token") {
+		t.Errorf("agent without a token: %v", err)
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	for _, want := range []string{"refused agent c from 127.0.0.1:", "refused agent d from 127.0.0.1:"} {
+		if !slices.ContainsFunc(said, func(l string) bool { return strings.HasPrefix(l, want) && strings.Contains(l, "token") }) {
+			t.Errorf("the master's log %q does not say %q with the token", said, want)
+		}
+	}
+	if slices.ContainsFunc(said, func(l string) bool {
+		return strings.Contains(l, "right") || strings.Contains(l, "wrong") && !strings.Contains(l, "a wrong token")
+	}) {
+		t.Errorf("the master's log shows a token: %q", said)
+	}
+}
+
+// TestAgentRefusesRunName: the run name comes from the network and names
+// the agent's directory of interval logs: one that is not a plain
+// directory name is refused, and nothing is made outside --dir.
+func TestAgentRefusesRunName(t *testing.T) {
+	for _, run := range []string{"../escape", "a/b", "..", "", strings.Repeat("x", 65), "tab\there", "bell\a"} {
+		t.Run(strconv.Quote(run), func(t *testing.T) {
+			ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+			defer cancel()
+			m := newTestMaster(t, 1)
+			defer m.Close("")
+			m.run = run
+			tmp := t.TempDir()
+			dir := filepath.Join(tmp, "agents")
+			err := Serve(ctx, AgentOptions{Dial: Dial{URL: m.URL, Name: "a"}, Name: "a", Version: "test", Wait: 20 * time.Second, Dir: dir})
+			if !errors.Is(err, ErrCannotJoin) || !strings.Contains(err.Error(), "run name") {
+				t.Errorf("run name %q: %v, want it refused", run, err)
+			}
+			if got, _ := os.ReadDir(tmp); len(got) > 0 {
+				t.Errorf("made %v beside --dir", got)
+			}
+		})
+	}
+}
+
+// TestAgentRefusesJobBeyondItsMachine: a job of more threads than the
+// agent's machine can hold (open files or memory, whichever it runs out
+// of first) fails before a session opens, and the master's run ends
+// naming the agent and why, instead of the agent growing until the
+// kernel kills it.
+func TestAgentRefusesJobBeyondItsMachine(t *testing.T) {
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	url := testDB(t)
+	m := newTestMaster(t, 1)
+	defer m.Close("")
+	startAgents(t, ctx, m.URL, "test", "a")
+	if err := m.WaitAgents(ctx, 20*time.Second); err != nil {
+		t.Fatal(err)
+	}
+	_, err := m.Run(ctx, Job{Kind: testKind, Payload: testPayload{URL: url}, Label: "scale 1"},
+		driver.Config{Threads: 100_000_000, Cycles: 1, Duration: 300 * time.Millisecond, Seed: 1})
+	if err == nil || !strings.Contains(err.Error(), "agent a: 100000000 threads x 1 connections") {
+		t.Fatalf("run of 100,000,000 threads on one agent: %v, want it refused naming the agent and the threads", err)
+	}
+	if n := countRows(t, url, ""); n != 0 {
+		t.Errorf("%d transactions committed by a refused job", n)
 	}
 }

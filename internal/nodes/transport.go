@@ -21,6 +21,8 @@ type Listen struct {
 	// server's certificate (see CheckExposure for when both are required).
 	Token string
 	TLS   *tls.Config
+	// log, if set, is told of every client refused for its token.
+	log func(format string, args ...any)
 }
 
 // Embedded is a NATS server running inside the master's process.
@@ -58,6 +60,9 @@ func StartEmbedded(l Listen) (*Embedded, error) {
 	if l.TLS != nil {
 		opts.TLSTimeout = 5
 	}
+	if l.Token != "" && l.log != nil {
+		opts.Authorization, opts.CustomClientAuthentication = "", tokenAuth{token: l.Token, log: l.log}
+	}
 	srv, err := server.NewServer(opts)
 	if err != nil {
 		return nil, fmt.Errorf("NATS server on %s: %w", l.Addr, err)
@@ -93,6 +98,18 @@ type Dial struct {
 	// without a socket (and without TLS to itself).
 	inProcess    *server.Server
 	inProcessTLS bool
+}
+
+// Try connects once and closes at once: a command checks --nats before
+// anything starts (a server that is not there, refuses the token or
+// whose certificate is not trusted is the user's to fix).
+func (d Dial) Try() error {
+	nc, err := d.connect()
+	if err != nil {
+		return err
+	}
+	nc.Close()
+	return nil
 }
 
 // connect opens a NATS connection that keeps trying to reconnect for as long

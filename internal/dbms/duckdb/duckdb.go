@@ -28,7 +28,7 @@ func init() {
 	dbms.Register(&dbms.Adapter{Name: "duckdb", Schemes: []string{"duckdb"}, Open: open,
 		// The duckdb command-line shell.
 		Processes:    []dbms.ProcessName{{Comm: "duckdb", Product: "DuckDB"}},
-		FileSuffixes: []string{".duckdb", ".duckdb.wal", ".db.wal"}})
+		FileSuffixes: []string{".duckdb", ".duckdb.wal", ".db.wal"}, NoProcedures: true})
 }
 
 // Engine is one DuckDB connection, pinned for the whole session.

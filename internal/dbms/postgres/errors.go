@@ -99,6 +99,12 @@ func openError(err error, u *dbms.URL, cfg *pgx.ConnConfig) error {
 			return badInput(err, "PostgreSQL at %s rejected the password of user %q: %s", addr, user, passwordFix(u, cfg))
 		case "28000":
 			return badInput(err, "PostgreSQL at %s refused user %q: %s; fix the user in --db or the server's pg_hba.conf", addr, user, pe.Message)
+		case "42704", "22023", "22P02":
+			// undefined_object, invalid_parameter_value,
+			// invalid_text_representation: at connect, only the URL's
+			// run-time parameters (options, or any unknown key pgx
+			// passes on) can give them.
+			return badInput(err, "PostgreSQL at %s refused the parameter of --db: %s: remove it or fix its value", addr, pe.Message)
 		case "3D000":
 			return badInput(err, "database %q does not exist on PostgreSQL at %s: create it (createdb -h %s -p %d -U %s %s) or fix --db",
 				database, addr, cfg.Host, cfg.Port, user, database)

@@ -40,6 +40,10 @@ func testOpenErrors(t *testing.T, inst *server.Instance) {
 			fmt.Sprintf("cannot reach PostgreSQL at 127.0.0.1:%d: connection refused; is the server running?", closed)},
 		{"no such user", fmt.Sprintf("postgres://nobody_here@127.0.0.1:%d/dbgauge", inst.Port), `refused user "nobody_here"`},
 		{"no such database", fmt.Sprintf("postgres://postgres@127.0.0.1:%d/nodb", inst.Port), fmt.Sprintf(`database "nodb" does not exist on PostgreSQL at 127.0.0.1:%d: create it (createdb -h 127.0.0.1 -p %d -U postgres nodb)`, inst.Port, inst.Port)},
+		// A URL parameter is a run-time setting the server checks at
+		// connect: an unknown one, or a bad value, is the URL's mistake.
+		{"unknown parameter", fmt.Sprintf("postgres://postgres@127.0.0.1:%d/dbgauge?bogus_setting=1", inst.Port), `PostgreSQL at 127.0.0.1:` + fmt.Sprint(inst.Port) + ` refused the parameter of --db: unrecognized configuration parameter "bogus_setting"`},
+		{"bad parameter value", fmt.Sprintf("postgres://postgres@127.0.0.1:%d/dbgauge?work_mem=lots", inst.Port), `refused the parameter of --db: invalid value for parameter "work_mem"`},
 	} {
 		err := openErr(t, tc.url)
 		t.Logf("%s: %v", tc.name, err)

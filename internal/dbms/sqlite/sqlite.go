@@ -20,7 +20,7 @@ func init() {
 		// The sqlite3 command-line shell.
 		Processes:    []dbms.ProcessName{{Comm: "sqlite3", Product: "SQLite"}},
 		FileSuffixes: []string{".db", ".db-wal", ".db-shm", ".db-journal"},
-		Embedded:     embeddedURL})
+		Embedded:     embeddedURL, NoProcedures: true})
 }
 
 // Engine is one SQLite connection.

@@ -305,3 +305,34 @@ func ParseQueries(s string) ([]int, error) {
 	}
 	return out, nil
 }
+
+// QueriesUnder lists the numbers of the queries org runs, in the order of
+// Queries (hash runs only the single-tuple query 7).
+func QueriesUnder(org Org) []int {
+	var out []int
+	for _, q := range Queries {
+		if q.Org == org {
+			out = append(out, q.Num)
+		}
+	}
+	return out
+}
+
+// FormatQueries writes query numbers as ParseQueries reads them, runs of
+// consecutive numbers as ranges: [1 2 9 10 11] is "1-2,9-11".
+func FormatQueries(nums []int) string {
+	var parts []string
+	for i := 0; i < len(nums); {
+		j := i
+		for j+1 < len(nums) && nums[j+1] == nums[j]+1 {
+			j++
+		}
+		if j == i {
+			parts = append(parts, fmt.Sprint(nums[i]))
+		} else {
+			parts = append(parts, fmt.Sprintf("%d-%d", nums[i], nums[j]))
+		}
+		i = j + 1
+	}
+	return strings.Join(parts, ",")
+}
