@@ -10,7 +10,7 @@ import (
 
 // engineTimeSession names the session a run reads the engine's own time
 // of, in the manifest's instrumentation.
-const engineTimeSession = "the engine-time session (after readying the engine's own timing)"
+const engineTimeSession = "the engine-time session (once readied)"
 
 // readInstrumentation reads what e records of its session's statements
 // (dbms.Instrumented), nil for an engine that cannot say.

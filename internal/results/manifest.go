@@ -39,5 +39,6 @@ type Instrumentation struct {
 	Settings map[string]string `json:"settings"`
 }
 
-// NewSession names a session as the server starts it.
-const NewSession = "a new session (the load's clients, the run's own session before it turns anything on)"
+// NewSession names a session as the server starts it: a load's
+// clients, and the run's own session before it turns anything on.
+const NewSession = "a new session (as the server starts it: a load's clients)"
