@@ -17,9 +17,12 @@
 # a reload; an UPDATE of setup_actors), which new sessions, so each run's,
 # pick up. Each run's manifest.json records a new session's instrumentation
 # as read from the engine, and the script checks it is the state meant.
-# Prints per round each state's tps, and per engine and client count the
-# median ratio on/off (what instrumenting every session costs) and off/none
-# (what having it there unused costs), with min and max.
+# Prints per round each state's tps and server CPU per transaction (the
+# server's processes' CPU time over the cycle, from results.json, over its
+# transactions: less moved than the rate by other work on a shared
+# machine), and per engine and client count the median ratio on/off (what
+# instrumenting every session costs) and off/none (what having it there
+# unused costs) of both, with min and max.
 #
 # Usage: [SOCKET=1] bench/instrumentation.sh [ENGINES] [SCALE] [SECONDS] [CLIENTS] [PAIRS]
 #   defaults: ENGINES "postgres mariadb", SCALE 1, SECONDS 10 per run,
@@ -111,7 +114,7 @@ for engine in ${ENGINES//,/ }; do
       states=(on off none)
       k=$(((i - 1) % 3))
       order=("${states[@]:k}" "${states[@]:0:k}")
-      declare -A TPS=()
+      declare -A TPS=() SCPU=()
       for st in "${order[@]}"; do
         if [[ $st == none ]]; then
           URL=$URL_NONE
@@ -123,12 +126,15 @@ for engine in ${ENGINES//,/ }; do
         dsbench "$run" "$c" --mode select --prepare --scales "$SCALE" --duration "${SECS}s"
         state_check "$engine" "$st" "$run"
         TPS[$st]=$A_TPS
+        SCPU[$st]=$(json_get "$WORK/$run/results.json" \
+          "(lambda s: '%.2f' % (1e6*s['server_cpu_s']/s['transactions']))(r['scales'][0])" 2>>"$WORK/$run.log") ||
+          die_log "$WORK/$run.log" "reading the server's CPU from $run's results.json"
       done
-      echo "round $i (${order[*]}): on ${TPS[on]} tps, off ${TPS[off]} tps, none ${TPS[none]} tps"
-      A_NAME=on pair "$engine-on/off" off "$c" "$i" "${TPS[on]}" - "${TPS[off]}" - >/dev/null
-      A_NAME=off pair "$engine-off/none" none "$c" "$i" "${TPS[off]}" - "${TPS[none]}" - >/dev/null
+      echo "round $i, $(clients_word "$c") (${order[*]}): on ${TPS[on]} tps ${SCPU[on]} us/tx, off ${TPS[off]} tps ${SCPU[off]} us/tx, none ${TPS[none]} tps ${SCPU[none]} us/tx (server CPU)"
+      A_NAME=on pair "$engine-on/off" off "$c" "$i" "${TPS[on]}" "${SCPU[on]}" "${TPS[off]}" "${SCPU[off]}" >/dev/null
+      A_NAME=off pair "$engine-off/none" none "$c" "$i" "${TPS[off]}" "${SCPU[off]}" "${TPS[none]}" "${SCPU[none]}" >/dev/null
     done
   done
-  A_NAME=on summarize "$engine-on/off" off - -
-  A_NAME=off summarize "$engine-off/none" none - -
+  CPU_NAME="server CPU" A_NAME=on summarize "$engine-on/off" off - -
+  CPU_NAME="server CPU" A_NAME=off summarize "$engine-off/none" none - -
 done

@@ -126,8 +126,9 @@ cpu_of() { local out=$1; shift; /usr/bin/time -f "%U %S" -o "$out" "$@"; }
 # pair and prints it (LABEL names dbgauge's variant, e.g. its form). The
 # rate is transactions per second, or rows per second for the loads
 # (RATE_UNIT=rows/s PER=row); a CPU of "-" is not measured. A_NAME names
-# the first side (dbgauge) where both are dbgauge's.
-RATE_UNIT=tps PER=tx A_NAME=dbgauge
+# the first side (dbgauge) where both are dbgauge's; CPU_NAME whose CPU the
+# pairs compare.
+RATE_UNIT=tps PER=tx A_NAME=dbgauge CPU_NAME="client CPU"
 pair() {
   local bench=$1 peer=$2 c=$3 i=$4 at=$5 ac=$6 bt=$7 bc=$8 label=${9:-}
   local tr cr=-
@@ -151,7 +152,7 @@ clients_word() { if [[ $1 == 1 ]]; then printf '%2d client ' "$1"; else printf '
 # CPU per transaction (or row); also appended to $BENCH_SUMMARY when set.
 summarize() {
   local bench=$1 peer=$2 aim_t=$3 aim_c=$4
-  awk -F'\t' -v bench="$bench" -v peer="$peer" -v aname="$A_NAME" -v tr="$TRANSPORT" -v at="$aim_t" -v ac="$aim_c" \
+  awk -F'\t' -v bench="$bench" -v peer="$peer" -v aname="$A_NAME" -v cpuname="$CPU_NAME" -v tr="$TRANSPORT" -v at="$aim_t" -v ac="$aim_c" \
       -v unit="$RATE_UNIT" -v per="$PER" -v out="${BENCH_SUMMARY:-}" '
     function med(a, n,   i, j, t) {   # sorts a[1..n] in place
       for (i = 2; i <= n; i++) { t = a[i]; for (j = i - 1; j >= 1 && a[j] > t; j--) a[j+1] = a[j]; a[j+1] = t }
@@ -169,8 +170,8 @@ summarize() {
         rate = sprintf("%.3f\t%.3f\t%.3f", tm, x[1], x[m])
         cpu = nocpu[c] ? "-\t-\t-" : sprintf("%.3f\t%.3f\t%.3f", cm, y[1], y[m])
         split(rate, r, "\t"); split(cpu, p, "\t")
-        cputext = nocpu[c] ? "client CPU not compared" :
-          sprintf("client CPU/%s %s [%s, %s]%s", per, p[1], p[2], p[3], ac == "-" ? " (no aim)" : " (aim <= " ac ")")
+        cputext = nocpu[c] ? cpuname " not compared" :
+          sprintf("%s/%s %s [%s, %s]%s", cpuname, per, p[1], p[2], p[3], ac == "-" ? " (no aim)" : " (aim <= " ac ")")
         printf "%s, %s, %d client%s, %d pairs: median ratio %s/%s: %s %s [%s, %s] (%s), %s\n",
           bench, tr, c, c == 1 ? "" : "s", m, aname, peer, unit, r[1], r[2], r[3], at == "-" ? "no aim" : "aim >= " at, cputext
         if (out != "")
