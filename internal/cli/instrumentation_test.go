@@ -33,9 +33,12 @@ func TestLoadRunsUninstrumented(t *testing.T) {
 			on:       map[string]string{"pg_stat_statements.track": "top", "pg_stat_statements.track_planning": "on"},
 			recorded: "SELECT count(*) FROM pg_stat_statements WHERE query NOT LIKE '%pg_stat_statements%'"},
 		{engine: "mariadb", source: "performance_schema",
-			off:      map[string]string{"performance_schema": "ON", "performance_schema this session instrumented": "NO", "performance_schema this session history": "NO"},
-			on:       map[string]string{"performance_schema this session instrumented": "YES", "performance_schema this session history": "YES"},
-			recorded: "SELECT COALESCE(SUM(COUNT_STAR), 0) FROM performance_schema.events_statements_summary_by_digest WHERE SCHEMA_NAME = 'dbgauge'"},
+			off: map[string]string{"performance_schema": "ON", "performance_schema this session instrumented": "NO", "performance_schema this session history": "NO"},
+			on:  map[string]string{"performance_schema this session instrumented": "YES", "performance_schema this session history": "YES"},
+			// A prepared statement's executions have no digest: they
+			// are counted as statement/com/Execute.
+			recorded: "SELECT (SELECT COUNT_STAR FROM performance_schema.events_statements_summary_global_by_event_name WHERE EVENT_NAME = 'statement/com/Execute')" +
+				" + (SELECT COALESCE(SUM(COUNT_STAR), 0) FROM performance_schema.events_statements_summary_by_digest WHERE SCHEMA_NAME = 'dbgauge')"},
 	} {
 		t.Run(tc.engine, func(t *testing.T) {
 			t.Parallel()
