@@ -31,7 +31,7 @@ cleanup() {
     for i in $(seq 50); do kill -0 "$p" 2>/dev/null || break; sleep 0.1; done
     pkill -KILL -P "$p" 2>/dev/null || true; kill -KILL "$p" 2>/dev/null || true
   done
-  for s in ${SERVERS[@]+"${SERVERS[@]}"}; do "$DBG" server stop "$s" --dir "$WORK/$s" >/dev/null 2>&1 || true; done
+  for s in ${SERVERS[@]+"${SERVERS[@]}"}; do "$DBG" server stop "${s%%/*}" --dir "$WORK/${s#*/}" >/dev/null 2>&1 || true; done
   rm -rf "$WORK"
 }
 trap cleanup EXIT
@@ -54,15 +54,16 @@ PAIRS_FILE=$WORK/pairs.tsv
 : > "$PAIRS_FILE"
 
 # start_server ENGINE [--set k=v ...]: starts a private instance and sets URL,
-# through the Unix socket when SOCKET=1. (Not to be called in $(...): the
-# cleanup must see SERVERS.)
+# through the Unix socket when SOCKET=1. INSTANCE (environment, default
+# ENGINE) names its directory under $WORK, for a second instance of one
+# engine. (Not to be called in $(...): the cleanup must see SERVERS.)
 start_server() {
-  local engine=$1; shift
+  local engine=$1 name=${INSTANCE:-$1}; shift
   local sock=()
   [[ $SOCKET == 1 ]] && sock=(--socket)
-  SERVERS+=("$engine")
-  if ! URL=$("$DBG" server start "$engine" --dir "$WORK/$engine" ${sock[@]+"${sock[@]}"} "$@" 2>"$WORK/$engine.start"); then
-    cat "$WORK/$engine.start" >&2
+  SERVERS+=("$engine/$name")
+  if ! URL=$("$DBG" server start "$engine" --dir "$WORK/$name" ${sock[@]+"${sock[@]}"} "$@" 2>"$WORK/$name.start"); then
+    cat "$WORK/$name.start" >&2
     exit 1
   fi
 }
@@ -124,8 +125,10 @@ cpu_of() { local out=$1; shift; /usr/bin/time -f "%U %S" -o "$out" "$@"; }
 # pair BENCH PEER CLIENTS I A_RATE A_CPU B_RATE B_CPU [LABEL]: records one
 # pair and prints it (LABEL names dbgauge's variant, e.g. its form). The
 # rate is transactions per second, or rows per second for the loads
-# (RATE_UNIT=rows/s PER=row); a CPU of "-" is not measured.
-RATE_UNIT=tps PER=tx
+# (RATE_UNIT=rows/s PER=row); a CPU of "-" is not measured. A_NAME names
+# the first side (dbgauge) where both are dbgauge's; CPU_NAME whose CPU the
+# pairs compare.
+RATE_UNIT=tps PER=tx A_NAME=dbgauge CPU_NAME="client CPU"
 pair() {
   local bench=$1 peer=$2 c=$3 i=$4 at=$5 ac=$6 bt=$7 bc=$8 label=${9:-}
   local tr cr=-
@@ -133,8 +136,8 @@ pair() {
   [[ $ac == - || $bc == - ]] || cr=$(ratio "$ac" "$bc")
   printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$bench" "$c" "$i" "$at" "$ac" "$bt" "$bc" "$tr" "$cr" >> "$PAIRS_FILE"
   if [[ $cr == - ]]; then
-    printf 'pair %d, %s: dbgauge%s %10.1f %s | %-8s %10.1f %s | ratio %s %s\n' \
-      "$i" "$(clients_word "$c")" "${label:+ $label}" "$at" "$RATE_UNIT" "$peer" "$bt" "$RATE_UNIT" "$RATE_UNIT" "$tr"
+    printf 'pair %d, %s: %s%s %10.1f %s | %-8s %10.1f %s | ratio %s %s\n' \
+      "$i" "$(clients_word "$c")" "$A_NAME" "${label:+ $label}" "$at" "$RATE_UNIT" "$peer" "$bt" "$RATE_UNIT" "$RATE_UNIT" "$tr"
   else
     printf 'pair %d, %s: dbgauge%s %10.1f %s %8s us/%s | %-8s %10.1f %s %8s us/%s | ratio %s %s, cpu/%s %s\n' \
       "$i" "$(clients_word "$c")" "${label:+ $label}" "$at" "$RATE_UNIT" "$ac" "$PER" "$peer" "$bt" "$RATE_UNIT" "$bc" "$PER" "$RATE_UNIT" "$tr" "$PER" "$cr"
@@ -149,7 +152,7 @@ clients_word() { if [[ $1 == 1 ]]; then printf '%2d client ' "$1"; else printf '
 # CPU per transaction (or row); also appended to $BENCH_SUMMARY when set.
 summarize() {
   local bench=$1 peer=$2 aim_t=$3 aim_c=$4
-  awk -F'\t' -v bench="$bench" -v peer="$peer" -v tr="$TRANSPORT" -v at="$aim_t" -v ac="$aim_c" \
+  awk -F'\t' -v bench="$bench" -v peer="$peer" -v aname="$A_NAME" -v cpuname="$CPU_NAME" -v tr="$TRANSPORT" -v at="$aim_t" -v ac="$aim_c" \
       -v unit="$RATE_UNIT" -v per="$PER" -v out="${BENCH_SUMMARY:-}" '
     function med(a, n,   i, j, t) {   # sorts a[1..n] in place
       for (i = 2; i <= n; i++) { t = a[i]; for (j = i - 1; j >= 1 && a[j] > t; j--) a[j+1] = a[j]; a[j+1] = t }
@@ -167,10 +170,10 @@ summarize() {
         rate = sprintf("%.3f\t%.3f\t%.3f", tm, x[1], x[m])
         cpu = nocpu[c] ? "-\t-\t-" : sprintf("%.3f\t%.3f\t%.3f", cm, y[1], y[m])
         split(rate, r, "\t"); split(cpu, p, "\t")
-        cputext = nocpu[c] ? "client CPU not compared" :
-          sprintf("client CPU/%s %s [%s, %s]%s", per, p[1], p[2], p[3], ac == "-" ? " (no aim)" : " (aim <= " ac ")")
-        printf "%s, %s, %d client%s, %d pairs: median ratio dbgauge/%s: %s %s [%s, %s] (aim >= %s), %s\n",
-          bench, tr, c, c == 1 ? "" : "s", m, peer, unit, r[1], r[2], r[3], at, cputext
+        cputext = nocpu[c] ? cpuname " not compared" :
+          sprintf("%s/%s %s [%s, %s]%s", cpuname, per, p[1], p[2], p[3], ac == "-" ? " (no aim)" : " (aim <= " ac ")")
+        printf "%s, %s, %d client%s, %d pairs: median ratio %s/%s: %s %s [%s, %s] (%s), %s\n",
+          bench, tr, c, c == 1 ? "" : "s", m, aname, peer, unit, r[1], r[2], r[3], at == "-" ? "no aim" : "aim >= " at, cputext
         if (out != "")
           printf "%s\t%s\t%d\t%d\t%s\t%s\t%s\t%s\n", bench, tr, c, m, rate, cpu, at, ac >> out
       }

@@ -130,6 +130,18 @@ func TestABTestEngineTime(t *testing.T) {
 			if !strings.Contains(string(txt), "engines' own times") {
 				t.Errorf("abtest.txt has no engine time table")
 			}
+			// The manifest says what each variant's timed session
+			// recorded, after a new session's (PostgreSQL only: SQLite
+			// has no statement instrumentation to read).
+			man := readJSON[results.Manifest](t, filepath.Join(out, results.ManifestFile))
+			want := 0
+			if tc.engine == "postgres" {
+				want = 3
+			}
+			if len(man.Instrumentation) != want ||
+				(want > 0 && (man.Instrumentation[1].Settings["pg_stat_statements.track"] != "top" || man.Instrumentation[2].Settings["pg_stat_statements.track"] != "top")) {
+				t.Errorf("manifest instrumentation %+v: want %d sessions, the variants' tracking", man.Instrumentation, want)
+			}
 		})
 	}
 }

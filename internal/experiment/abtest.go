@@ -152,6 +152,8 @@ func RunABTest(ctx context.Context, s Setup, plan ABTestPlan, pr *progress.Print
 		r.dropWisconsin(context.WithoutCancel(ctx))
 	}
 	runErr = runOutcome(ctx, r.run, runErr, &r.res.Complete, &r.res.Error)
+	runErr = andErr(runErr, o.noteEngineTime("variant A's "+engineTimeSession, a.timing))
+	runErr = andErr(runErr, o.noteEngineTime("variant B's "+engineTimeSession, b.timing))
 	runErr = andErr(runErr, r.write())
 	return r.res, runErr
 }

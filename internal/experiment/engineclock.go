@@ -69,7 +69,13 @@ func startEngineClock(ctx context.Context, e dbms.Engine, off string) (*engineCl
 		}
 		return nil, &results.EngineTiming{None: err.Error()}, nil
 	}
-	return &engineClock{et: et, separate: src.Separate}, &results.EngineTiming{Source: src.Name, Planning: src.Planning, Separate: src.Separate, Note: src.Note}, nil
+	// What the session records now that it is readied (it may have
+	// turned the engine's statement tracking on for itself).
+	instr, err := readInstrumentation(ctx, e)
+	if err != nil {
+		return nil, nil, fmt.Errorf("ready the engine's own timing: %w", err)
+	}
+	return &engineClock{et: et, separate: src.Separate}, &results.EngineTiming{Source: src.Name, Planning: src.Planning, Separate: src.Separate, Note: src.Note, Instrumentation: instr}, nil
 }
 
 // addEngineTime records a repetition's engine time in samples, or why

@@ -103,10 +103,18 @@ func open(ctx context.Context, s Setup, experiment string, seed uint64, embedded
 		o.close()
 		return nil, fmt.Errorf("read %s version and settings: %w", o.e.Name(), err)
 	}
+	// Read before any session turns instrumentation on for itself: what
+	// the server gives a new session, and so a load's clients.
+	instr, err := readInstrumentation(ctx, o.e)
+	if err != nil {
+		o.close()
+		return nil, err
+	}
 	o.man = &results.Manifest{
 		Experiment: experiment, Command: s.Command, Config: s.Config, Dbgauge: s.Version, Go: goVersion(),
 		Started: started.UTC(), Seed: seed, DB: u.Redacted(), Engine: info, System: sysinfo.Describe(o.run.Dir), Tags: results.NormalizeTags(s.Tags),
 	}
+	addInstrumentation(o.man, results.NewSession, instr)
 	if err := o.run.WriteJSON("manifest.json", o.man); err != nil {
 		o.close()
 		return nil, err

@@ -92,6 +92,7 @@ func RunSizeSweep(ctx context.Context, s Setup, plan SizeSweepPlan, pr *progress
 	}
 	r.analyze()
 	runErr = runOutcome(ctx, r.run, runErr, &r.res.Complete, &r.res.Error)
+	runErr = andErr(runErr, o.noteEngineTime(engineTimeSession, r.res.EngineTime))
 	runErr = andErr(runErr, r.write())
 	return r.res, runErr
 }

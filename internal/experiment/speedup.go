@@ -70,6 +70,7 @@ func RunSpeedup(ctx context.Context, s Setup, plan SpeedupPlan, pr *progress.Pri
 		o.man.Engine.Engine, o.man.Engine.Version, plan.Size, plan.Reps, o.run.Dir)
 	runErr := r.measure(ctx)
 	runErr = runOutcome(ctx, r.run, runErr, &r.res.Complete, &r.res.Error)
+	runErr = andErr(runErr, o.noteEngineTime(engineTimeSession, r.res.EngineTime))
 	runErr = andErr(runErr, r.write())
 	return r.res, runErr
 }

@@ -43,6 +43,9 @@ func writeWisconsin(run *results.Run, man *results.Manifest, res *results.Wiscon
 	werr := writeOutputs(run, res)
 	now := time.Now().UTC()
 	man.Finished = &now
+	if res.EngineTime != nil {
+		addInstrumentation(man, engineTimeSession, res.EngineTime.Instrumentation)
+	}
 	if res.CacheFlush != nil {
 		for _, d := range res.CacheFlush.NotDone {
 			man.Notes = append(man.Notes, "cold cache: not emptied: "+d)

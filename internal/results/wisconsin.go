@@ -56,6 +56,11 @@ type EngineTiming struct {
 	Separate bool   `json:"separate,omitempty"`
 	Note     string `json:"note,omitempty"`
 	None     string `json:"none,omitempty"`
+	// Instrumentation is what the engine recorded of the timed
+	// session's statements once it was readied (dbms.Instrumented, read
+	// from the engine): a session may turn on for itself what the
+	// server leaves off.
+	Instrumentation map[string]string `json:"instrumentation,omitempty"`
 }
 
 // QueryResult is one query at one size, organisation and destination.

@@ -138,9 +138,11 @@ func mariaArgs(inst *Instance, data string) []string {
 		args = append(args, mariaOpt(kv[0], kv[1]))
 	}
 	args = append(args, mariaUser()...)
-	// The statements' own times (TIMER_WAIT of each statement in the
-	// session's history) for engine-reported time; a --set may turn them
-	// off again, later options win.
+	// performance_schema and its statement consumers, which can only be
+	// turned on at start, for engine-reported time (TIMER_WAIT of each
+	// statement in the session's history); mariaReady then leaves every
+	// new session uninstrumented (mariaSessionsUninstrumented). A --set
+	// may turn them off again, later options win.
 	for _, kv := range mariaEngineTime {
 		args = append(args, mariaOpt(kv[0], kv[1]))
 	}
@@ -155,7 +157,11 @@ func mariaArgs(inst *Instance, data string) []string {
 	return args
 }
 
-// mariaEngineTime turns on what the engine-reported time reads.
+// mariaEngineTime turns on what the engine-reported time reads. The
+// consumers are global and stay on: which sessions they record is
+// decided per session (setup_actors, threads.INSTRUMENTED), so a run
+// that reads engine time turns its own session on and a load's sessions
+// stay unrecorded.
 var mariaEngineTime = [][2]string{
 	{"performance_schema", "ON"},
 	{"performance-schema-consumer-events-statements-current", "ON"},
@@ -240,8 +246,19 @@ func mariaReady(ctx context.Context, inst *Instance, logPath string, logStart in
 		case <-time.After(50 * time.Millisecond):
 		}
 	}
+	if _, err := db.ExecContext(ctx, mariaSessionsUninstrumented); err != nil {
+		return fmt.Errorf("leave new sessions uninstrumented: %w", err)
+	}
 	return mariaCreateDB(ctx, inst.Port)
 }
+
+// mariaSessionsUninstrumented makes performance_schema instrument no new
+// session (setup_actors is read when a session starts, and is reset at
+// every server start, so it is set at every start): a load's clients
+// run without a statement event and history entry per statement, and a
+// run that reads engine time turns its own session's instrumentation on
+// (the mysql adapter's EngineTiming; docs/wisconsin.md §8).
+const mariaSessionsUninstrumented = "UPDATE performance_schema.setup_actors SET ENABLED = 'NO', HISTORY = 'NO'"
 
 // mariaCreateDB creates the database every instance holds.
 func mariaCreateDB(ctx context.Context, port int) error {

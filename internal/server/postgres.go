@@ -196,10 +196,14 @@ func writePostgresConf(path string, inst *Instance, sock string, owner osOwner) 
 	} else {
 		b.WriteString("unix_socket_directories = ''\n")
 	}
-	// Each statement's execution and planning time, summed by the server
-	// (pg_stat_statements), for engine-reported time; a --set of the
-	// same setting comes later and wins.
-	b.WriteString("shared_preload_libraries = 'pg_stat_statements'\npg_stat_statements.track_planning = on\n")
+	// pg_stat_statements is loaded (a library can only be loaded at
+	// start) but records nothing: a run that reads the engine's own time
+	// turns tracking, and planning's, on for its timed session alone
+	// (both are superuser settings a session may change), so a load's
+	// clients run on an engine as it is, without a shared entry updated
+	// under a lock by every statement (docs/wisconsin.md §8). A --set of
+	// the same setting comes later and wins.
+	b.WriteString("shared_preload_libraries = 'pg_stat_statements'\npg_stat_statements.track = none\npg_stat_statements.track_planning = off\n")
 	keys := make([]string, 0, len(inst.Settings))
 	for k := range inst.Settings {
 		keys = append(keys, k)

@@ -25,7 +25,8 @@ const mysqlAfterReplyNote = "a statement's time ends after its reply was sent (t
 // from the server's start of work on it to its end). It needs the server
 // started with performance_schema on and the consumers
 // events_statements_current and events_statements_history on (dbgauge
-// server start mariadb does). The server reports no planning time of its
+// server start mariadb does), and the session instrumented (thread turns
+// it on where it is not). The server reports no planning time of its
 // own.
 func (e *Engine) EngineTiming(ctx context.Context) (dbms.EngineSource, error) {
 	on, err := e.QueryInt(ctx, "SELECT @@performance_schema")
@@ -50,27 +51,52 @@ func (e *Engine) EngineTiming(ctx context.Context) (dbms.EngineSource, error) {
 
 // thread is the session's THREAD_ID, asked once per connection. A
 // session performance_schema does not instrument, or keeps no history
-// of (setup_actors decides when the session starts), would have no
-// statements to read: that is said once here rather than as every
-// statement's missing time.
+// of (setup_actors decides when the session starts; dbgauge's private
+// servers instrument no session, so that a load's clients run without
+// it), turns both on for itself, which a user allowed to update
+// performance_schema may; where it may not, that is said once here
+// rather than as every statement's missing time.
 func (e *Engine) thread(ctx context.Context) (int64, error) {
 	if e.threadID != 0 {
 		return e.threadID, nil
 	}
-	var id int64
-	var instrumented, history string
-	if err := e.Conn.QueryRowContext(ctx, "SELECT THREAD_ID, INSTRUMENTED, HISTORY FROM performance_schema.threads WHERE PROCESSLIST_ID = ?", e.connID.Load()).Scan(&id, &instrumented, &history); err != nil {
-		return 0, e.classify(err)
+	id, instrumented, history, err := e.threadState(ctx)
+	if err != nil {
+		return 0, err
 	}
 	if instrumented != "YES" || history != "YES" {
-		return 0, dbms.Wrap(dbms.Unsupported, fmt.Errorf("performance_schema does not record this session's statements (instrumented %s, history %s): enable its user in performance_schema.setup_actors (ENABLED and HISTORY 'YES') and reconnect", instrumented, history))
+		_, uerr := e.Conn.ExecContext(ctx, "UPDATE performance_schema.threads SET INSTRUMENTED = 'YES', HISTORY = 'YES' WHERE THREAD_ID = ?", id)
+		if uerr != nil && dbms.Classify(e.classify(uerr)).SessionFault() {
+			return 0, e.classify(uerr)
+		}
+		if uerr == nil {
+			if id, instrumented, history, err = e.threadState(ctx); err != nil {
+				return 0, err
+			}
+		}
+		if instrumented != "YES" || history != "YES" {
+			return 0, dbms.Wrap(dbms.Unsupported, fmt.Errorf("performance_schema does not record this session's statements (instrumented %s, history %s) and the session could not turn them on (%v): enable its user in performance_schema.setup_actors (ENABLED and HISTORY 'YES') and reconnect", instrumented, history, uerr))
+		}
 	}
 	e.threadID = id
 	return id, nil
 }
 
-// BeforeStatement marks the history.
+// threadState is the session's thread in performance_schema and whether
+// its statements are instrumented and kept in the history.
+func (e *Engine) threadState(ctx context.Context) (id int64, instrumented, history string, err error) {
+	if err := e.Conn.QueryRowContext(ctx, "SELECT THREAD_ID, INSTRUMENTED, HISTORY FROM performance_schema.threads WHERE PROCESSLIST_ID = ?", e.connID.Load()).Scan(&id, &instrumented, &history); err != nil {
+		return 0, "", "", e.classify(err)
+	}
+	return id, instrumented, history, nil
+}
+
+// BeforeStatement marks the history, the session's thread known (and
+// so instrumented) first: a reconnected session is asked again.
 func (e *Engine) BeforeStatement(ctx context.Context) error {
+	if _, err := e.thread(ctx); err != nil {
+		return err
+	}
 	_, err := e.QueryValue(ctx, engineTimeMark)
 	return err
 }

@@ -43,9 +43,13 @@ const pgUtilityNote = "a CREATE TABLE AS plans its query inside its execution, s
 // each statement, summed by the server as it runs them) when the server
 // loaded it (shared_preload_libraries; dbgauge server start postgres
 // does) and the extension can be created here; planning time only with
-// pg_stat_statements.track_planning on. Otherwise each timed statement
-// is executed a second time under EXPLAIN (ANALYZE, TIMING OFF), whose
-// planning and execution times stand for the timed execution's.
+// pg_stat_statements.track_planning on. Where the server tracks nothing
+// (pg_stat_statements.track = none, as dbgauge's private servers start:
+// a load's clients run uninstrumented) or not planning, the session
+// turns tracking on for itself, which a superuser may (both settings
+// are per session). Otherwise each timed statement is executed a second
+// time under EXPLAIN (ANALYZE, TIMING OFF), whose planning and execution
+// times stand for the timed execution's.
 func (e *Engine) EngineTiming(ctx context.Context) (dbms.EngineSource, error) {
 	e.timing = pgTiming{}
 	_, err := e.Exec(ctx, "CREATE EXTENSION IF NOT EXISTS pg_stat_statements")
@@ -58,23 +62,45 @@ func (e *Engine) EngineTiming(ctx context.Context) (dbms.EngineSource, error) {
 	why := ""
 	if err != nil {
 		why = err.Error() + ": load it with shared_preload_libraries = 'pg_stat_statements' to time the executions themselves"
-	} else if track, _ := dbms.FirstValue(ctx, e, "SHOW pg_stat_statements.track"); track == "none" {
-		// Loaded, and recording nothing: every statement would go
-		// without a time.
-		why = "pg_stat_statements.track = none records no statement: set it to top to time the executions themselves"
+	} else if why, err = e.trackOn(ctx, "pg_stat_statements.track", "none", "top"); err != nil {
+		return dbms.EngineSource{}, err
+	} else if why != "" {
+		// Loaded, recording nothing, and this session may not change
+		// that: every statement would go without a time.
+		why = "pg_stat_statements.track = none records no statement, and " + why + ": set it to top to time the executions themselves"
 	}
 	if why != "" {
 		e.timing.explain = true
 		return dbms.EngineSource{Name: "explain analyze (a separate execution)", Planning: true, Separate: true,
 			Note: "pg_stat_statements is not usable here (" + why + ")"}, nil
 	}
-	planning, _ := dbms.FirstValue(ctx, e, "SHOW pg_stat_statements.track_planning")
-	e.timing.planning = planning == "on"
+	noPlanning, err := e.trackOn(ctx, "pg_stat_statements.track_planning", "off", "on")
+	if err != nil {
+		return dbms.EngineSource{}, err
+	}
+	e.timing.planning = noPlanning == ""
 	note := pgUtilityNote
 	if utility, _ := dbms.FirstValue(ctx, e, "SHOW pg_stat_statements.track_utility"); utility == "off" {
 		note = "pg_stat_statements.track_utility is off, so a CREATE TABLE AS gets no engine time: turn it on to have one"
 	}
 	return dbms.EngineSource{Name: "pg_stat_statements", Planning: e.timing.planning, Note: note}, nil
+}
+
+// trackOn sets pg_stat_statements' setting name to on for this session
+// where it is off ("" when it is on now), or says why it stays off (a
+// session that may not change it: not a superuser). Only the session's
+// trouble is an error.
+func (e *Engine) trackOn(ctx context.Context, name, off, on string) (string, error) {
+	if v, _ := dbms.FirstValue(ctx, e, "SHOW "+name); v != off {
+		return "", nil
+	}
+	if _, err := e.Exec(ctx, "SET "+name+" = "+on); err != nil {
+		if dbms.Classify(err).SessionFault() {
+			return "", err
+		}
+		return "this session may not set " + name + " (" + err.Error() + ")", nil
+	}
+	return "", nil
 }
 
 func (e *Engine) readSums(ctx context.Context) (pgSums, error) {

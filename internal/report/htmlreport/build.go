@@ -98,6 +98,9 @@ func ManifestRows(m *results.Manifest) [][2]string {
 		rows = append(rows, [2]string{"buffer pool", bytesLabel(m.Engine.BufferPoolBytes)})
 	}
 	rows = append(rows, sortedRows("setting ", m.Engine.Settings)...)
+	for _, in := range m.Instrumentation {
+		rows = append(rows, [2]string{"instrumentation of " + in.Session, settingsLine(in.Settings)})
+	}
 	cfg := map[string]string{}
 	for k, v := range m.Config {
 		cfg[k] = fmt.Sprint(v)
@@ -123,6 +126,15 @@ func sortedRows(prefix string, m map[string]string) [][2]string {
 		rows = append(rows, [2]string{prefix + k, m[k]})
 	}
 	return rows
+}
+
+// settingsLine is settings as one line, "name = value; ...", sorted.
+func settingsLine(m map[string]string) string {
+	var parts []string
+	for _, r := range sortedRows("", m) {
+		parts = append(parts, r[0]+" = "+r[1])
+	}
+	return strings.Join(parts, "; ")
 }
 
 func bytesLabel(n int64) string {

@@ -8,7 +8,7 @@ import (
 // manifestGroups are the label prefixes of ManifestRows whose rows differ
 // from engine to engine (each engine has its own settings): the rows of a
 // group stay together, sorted, where the group first appears.
-var manifestGroups = []string{"setting ", "flag --"}
+var manifestGroups = []string{"setting ", "instrumentation of ", "flag --"}
 
 // manifestRows are the runs' manifests as one table: a row every run
 // shares (the machine, the command, the seed) once, a row that differs
