@@ -44,10 +44,10 @@ import (
 // after host:port, a path that begins with "//" is an absolute file path.
 
 const (
-	fbDBName   = "dbgauge.fdb"
-	fbServer   = "/usr/sbin/firebird"
-	fbISQL     = "isql-fb"
-	fbOSUser   = "firebird"
+	fbDBName = "dbgauge.fdb"
+	fbServer = "/usr/sbin/firebird"
+	fbISQL   = "isql-fb"
+	fbOSUser = "firebird"
 )
 
 type firebirdKind struct{}
