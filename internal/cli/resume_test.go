@@ -197,7 +197,9 @@ func TestResumeRefused(t *testing.T) {
 		{"not a run", tmp, "no readable manifest.json", nil},
 		{"no units", storage, "storage runs have no units", nil},
 		{"password hidden", hidden, "give the URL again, dbgauge resume DIR --db URL", nil},
-		{"another server", hidden, "--db postgres://u:***@127.0.0.1:2/db is not the run's postgres://u:***@127.0.0.1:1/db", []string{"--db", "postgres://u:secret@127.0.0.1:2/db"}},
+		{"another database", hidden, "--db postgres://u:***@127.0.0.1:2/other is not the run's engine and database", []string{"--db", "postgres://u:secret@127.0.0.1:2/other"}},
+		{"another engine", hidden, "--db mysql://u:***@127.0.0.1:1/db is not the run's engine and database", []string{"--db", "mysql://u:secret@127.0.0.1:1/db"}},
+		{"moved, not answering", hidden, "cannot reach PostgreSQL at 127.0.0.1:3", []string{"--db", "postgres://u:secret@127.0.0.1:3/db"}},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

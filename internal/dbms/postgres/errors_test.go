@@ -39,7 +39,7 @@ func testOpenErrors(t *testing.T, inst *server.Instance) {
 		{"refused", fmt.Sprintf("postgres://postgres@127.0.0.1:%d/dbgauge", closed),
 			fmt.Sprintf("cannot reach PostgreSQL at 127.0.0.1:%d: connection refused; is the server running?", closed)},
 		{"no such user", fmt.Sprintf("postgres://nobody_here@127.0.0.1:%d/dbgauge", inst.Port), `refused user "nobody_here"`},
-		{"no such database", fmt.Sprintf("postgres://postgres@127.0.0.1:%d/nodb", inst.Port), fmt.Sprintf(`database "nodb" does not exist on PostgreSQL at 127.0.0.1:%d: create it (createdb -h 127.0.0.1 -p %d -U postgres nodb)`, inst.Port, inst.Port)},
+		{"no such database", fmt.Sprintf("postgres://postgres:%s@127.0.0.1:%d/nodb", inst.Password, inst.Port), fmt.Sprintf(`database "nodb" does not exist on PostgreSQL at 127.0.0.1:%d: create it (createdb -h 127.0.0.1 -p %d -U postgres nodb)`, inst.Port, inst.Port)},
 	} {
 		err := openErr(t, tc.url)
 		t.Logf("%s: %v", tc.name, err)
@@ -49,8 +49,8 @@ func testOpenErrors(t *testing.T, inst *server.Instance) {
 	}
 }
 
-// testWrongPassword makes one role authenticate by password (the private
-// server trusts loopback) and checks a wrong one is the user's mistake.
+// testWrongPassword makes a role of its own with a password and checks
+// a wrong one is the user's mistake.
 func testWrongPassword(t *testing.T, inst *server.Instance) {
 	e := open(t, inst.URL)
 	hba := value(t, e, "SHOW hba_file")
@@ -64,7 +64,7 @@ func testWrongPassword(t *testing.T, inst *server.Instance) {
 		e.Exec(context.Background(), "SELECT pg_reload_conf()")
 		e.Exec(context.Background(), "DROP ROLE pwuser")
 	})
-	// pg_hba.conf is read top down: this line comes before the trust lines.
+	// pg_hba.conf is read top down: this line comes before the others.
 	rule := "host all pwuser 127.0.0.1/32 scram-sha-256\n"
 	if err := os.WriteFile(hba, append([]byte(rule), orig...), 0o600); err != nil {
 		t.Fatal(err)
