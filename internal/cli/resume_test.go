@@ -154,7 +154,8 @@ func resumeDSBenchKilled(t *testing.T, db ...string) {
 		t.Fatalf("killed sweep: complete %v, %d scales stored: want scale 1 only", before.Complete, len(before.Scales))
 	}
 
-	code, stdout, stderr := runBinary(t, "resume", dir)
+	// The manifest hides a server URL's password: given again.
+	code, stdout, stderr := runBinary(t, append([]string{"resume", dir}, db...)...)
 	if code != 0 {
 		t.Fatalf("resume: exit %d\n%s\n%s", code, stdout, stderr)
 	}
@@ -173,7 +174,7 @@ func resumeDSBenchKilled(t *testing.T, db ...string) {
 	// The journal holds both parts: every scale's completion once.
 	onceEach(t, dir, 3)
 
-	code, _, stderr = runBinary(t, "resume", dir)
+	code, _, stderr = runBinary(t, append([]string{"resume", dir}, db...)...)
 	if code != ExitBadInput || !strings.Contains(stderr, "the run completed") || strings.Count(strings.TrimSpace(stderr), "\n") != 0 {
 		t.Errorf("second resume: exit %d, stderr %q: want %d and one line saying it completed", code, stderr, ExitBadInput)
 	}
