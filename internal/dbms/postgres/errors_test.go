@@ -33,12 +33,21 @@ func testOpenErrors(t *testing.T, inst *server.Instance) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	e := open(t, inst.URL)
+	exec(t, e, "CREATE ROLE cannot_login NOLOGIN PASSWORD 'pw'")
+	t.Cleanup(func() {
+		e.Exec(context.Background(), "DROP ROLE cannot_login")
+		e.Close()
+	})
 	for _, tc := range []struct {
 		name, url, says string
 	}{
 		{"refused", fmt.Sprintf("postgres://postgres@127.0.0.1:%d/dbgauge", closed),
 			fmt.Sprintf("cannot reach PostgreSQL at 127.0.0.1:%d: connection refused; is the server running?", closed)},
-		{"no such user", fmt.Sprintf("postgres://nobody_here@127.0.0.1:%d/dbgauge", inst.Port), `refused user "nobody_here"`},
+		// The private server asks every login for a password, and does
+		// not say whether the role exists.
+		{"no such user", fmt.Sprintf("postgres://nobody_here@127.0.0.1:%d/dbgauge", inst.Port), `rejected the password of user "nobody_here"`},
+		{"user may not log in", fmt.Sprintf("postgres://cannot_login:pw@127.0.0.1:%d/dbgauge", inst.Port), `refused user "cannot_login"`},
 		{"no such database", fmt.Sprintf("postgres://postgres:%s@127.0.0.1:%d/nodb", inst.Password, inst.Port), fmt.Sprintf(`database "nodb" does not exist on PostgreSQL at 127.0.0.1:%d: create it (createdb -h 127.0.0.1 -p %d -U postgres nodb)`, inst.Port, inst.Port)},
 	} {
 		err := openErr(t, tc.url)
