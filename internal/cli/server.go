@@ -81,7 +81,7 @@ stays); "server start KIND --dir DIR" starts the stopped cluster again.`,
 			}
 			t := time.Now()
 			inst, err := server.Start(cmd.Context(), args[0], dir, opt)
-			if errors.Is(err, server.ErrRunning) || errors.Is(err, server.ErrPortTaken) {
+			if errors.Is(err, server.ErrRunning) || errors.Is(err, server.ErrPortTaken) || errors.Is(err, server.ErrLegacy) {
 				return usagef("%v", err)
 			}
 			if err != nil {

@@ -56,6 +56,10 @@ func init() { register("firebird", firebirdKind{}) }
 
 func (firebirdKind) tcpOnly() string { return "a private Firebird instance listens on TCP only" }
 
+func (firebirdKind) initialised(dir string) bool {
+	return fileExists(filepath.Join(dir, "root", "security3.fdb"))
+}
+
 func (firebirdKind) available() error {
 	if _, err := os.Stat(fbServer); err != nil {
 		return fmt.Errorf("firebird server not found at %s: install the Debian package firebird3.0-server", fbServer)

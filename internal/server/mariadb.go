@@ -47,6 +47,10 @@ func mariaOwner() (osOwner, error) { return ownerFor("mysql", "mariadb-server") 
 
 const mariaLog = "mariadbd.log"
 
+func (mariadbKind) initialised(dir string) bool {
+	return fileExists(filepath.Join(dir, "data", "mysql"))
+}
+
 func (mariadbKind) available() error {
 	for _, prog := range []string{"mariadbd", "mariadb-install-db"} {
 		if _, err := mariaBin(prog); err != nil {

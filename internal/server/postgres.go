@@ -37,6 +37,10 @@ const postgresDB = "dbgauge"
 // defaults initdb wrote, and a restart picks up the instance's settings.
 const postgresConf = "dbgauge.conf"
 
+func (postgresKind) initialised(dir string) bool {
+	return fileExists(filepath.Join(dir, "data", "PG_VERSION"))
+}
+
 func (postgresKind) available() error {
 	_, err := postgresBin()
 	return err

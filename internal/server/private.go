@@ -106,3 +106,9 @@ func portFree(port int) bool {
 	l.Close()
 	return true
 }
+
+// fileExists says whether path names something (its parent readable).
+func fileExists(path string) bool {
+	_, err := os.Stat(path)
+	return err == nil
+}

@@ -65,6 +65,9 @@ type kind interface {
 	// available says whether the packages are installed, and if not, which
 	// Debian package to install.
 	available() error
+	// initialised says whether dir holds the instance's data (a start
+	// there does not create it).
+	initialised(dir string) bool
 }
 
 // tcpOnly is a kind whose instance has no Unix-domain socket; tcpOnly
@@ -111,6 +114,10 @@ var ErrRunning = errors.New("instance running")
 // use by another program: the user moves the instance with --port.
 var ErrPortTaken = errors.New("the instance's port is taken")
 
+// ErrLegacy is returned for a directory holding an instance made before
+// private servers had passwords.
+var ErrLegacy = errors.New("instance without a password")
+
 // ErrStopped is returned by Load for an instance that does not run.
 var ErrStopped = errors.New("instance stopped")
 
@@ -136,6 +143,10 @@ func Start(ctx context.Context, engine, dir string, opt Options) (*Instance, err
 		return nil, fmt.Errorf("%w: a %s instance already runs in %s (pid %d, port %d): stop it first", ErrRunning, old.Engine, abs, old.PID, old.Port)
 	case err == nil && kinds[old.Engine] != k:
 		return nil, fmt.Errorf("%s holds a %s instance, not %s: give another --dir", abs, old.Engine, engine)
+	case err != nil && k.initialised(abs):
+		// Data with no record: made before instances had passwords, it
+		// lets any local user in, and its password cannot be known.
+		return nil, fmt.Errorf("%w: %s holds a %s instance made by an older dbgauge, open to every local user and without a password: take out what you need, then remove the directory (or give another --dir) and start a new instance", ErrLegacy, abs, engine)
 	case err != nil:
 		old = nil // a new instance
 	}
@@ -147,7 +158,7 @@ func Start(ctx context.Context, engine, dir string, opt Options) (*Instance, err
 		// The same instance again: its login, and its port unless the
 		// caller moves it, so that URLs given out before stay good.
 		inst.User, inst.Password = old.User, old.Password
-		if inst.Port == 0 {
+		if inst.Port == 0 && old.Port != 0 {
 			inst.Port = old.Port
 			if !portFree(inst.Port) {
 				return nil, fmt.Errorf("%w: port %d, which the %s instance in %s had, is in use by another program: free it, or give --port to move the instance", ErrPortTaken, inst.Port, engine, abs)
@@ -164,7 +175,18 @@ func Start(ctx context.Context, engine, dir string, opt Options) (*Instance, err
 			return nil, err
 		}
 	}
+	// Recorded before the engine keeps the password in its data: a
+	// start that fails half way leaves a record the next start reads.
+	if err := inst.saveStopped(); err != nil {
+		return nil, err
+	}
 	if err := k.start(ctx, inst); err != nil {
+		// Its port is not the instance's until it has run there (it
+		// may be the reason the start failed).
+		if old == nil || old.Port != inst.Port {
+			inst.Port = 0
+		}
+		inst.saveStopped()
 		return nil, fmt.Errorf("start %s in %s: %w", engine, abs, err)
 	}
 	if err := inst.save(); err != nil {
