@@ -181,7 +181,7 @@ func fbInitRoot(dir string, cred *syscall.Credential) error {
 			return err
 		}
 	}
-	if err := fbCopyFile(sec, filepath.Join(root, "security3.fdb")); err != nil {
+	if err := copyFile(sec, filepath.Join(root, "security3.fdb"), 0o660); err != nil {
 		return fmt.Errorf("copy security database: %w", err)
 	}
 	secdb := filepath.Join(root, "security3.fdb")
@@ -398,13 +398,14 @@ func fbOwn(dir string, cred *syscall.Credential) error {
 	return nil
 }
 
-func fbCopyFile(src, dst string) error {
+// copyFile copies src to the new file dst, of mode perm.
+func copyFile(src, dst string, perm os.FileMode) error {
 	in, err := os.Open(src)
 	if err != nil {
 		return err
 	}
 	defer in.Close()
-	out, err := os.OpenFile(dst, os.O_CREATE|os.O_EXCL|os.O_WRONLY, 0o660)
+	out, err := os.OpenFile(dst, os.O_CREATE|os.O_EXCL|os.O_WRONLY, perm)
 	if err != nil {
 		return err
 	}

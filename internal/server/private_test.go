@@ -297,7 +297,7 @@ func runAsNobody(t *testing.T, nobody *syscall.Credential, probes []probe) []pro
 	defer os.RemoveAll(dir)
 	os.Chmod(dir, 0o755)
 	bin := filepath.Join(dir, "probe")
-	if err := copyExecutable(os.Args[0], bin); err != nil {
+	if err := copyFile(os.Args[0], bin, 0o755); err != nil {
 		t.Fatal(err)
 	}
 	spec, _ := json.Marshal(probes)
@@ -324,23 +324,6 @@ func runAsNobody(t *testing.T, nobody *syscall.Credential, probes []probe) []pro
 		t.Fatalf("%d probes answered of %d: %s %s", len(got), len(probes), out, stderr.String())
 	}
 	return got
-}
-
-func copyExecutable(src, dst string) error {
-	in, err := os.Open(src)
-	if err != nil {
-		return err
-	}
-	defer in.Close()
-	out, err := os.OpenFile(dst, os.O_CREATE|os.O_WRONLY|os.O_TRUNC, 0o755)
-	if err != nil {
-		return err
-	}
-	if _, err := io.Copy(out, in); err != nil {
-		out.Close()
-		return err
-	}
-	return out.Close()
 }
 
 // nobodyCred is the credential of the OS user nobody; the test needs root
