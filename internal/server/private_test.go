@@ -5,6 +5,7 @@ import (
 	"context"
 	"database/sql"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -84,7 +85,7 @@ func TestPrivateServersRefuseOthers(t *testing.T) {
 			t.Fatal(err)
 		}
 		t.Cleanup(func() { inst.Stop() })
-		checkNotRoot(t, inst.PID)
+		checkServerNotRoot(t, inst.PID)
 		db := filepath.Join(inst.Dir, fbDBName)
 		if err := firebirdPing(fmt.Sprintf("sysdba:%s@127.0.0.1:%d/%s", inst.Password, inst.Port, db)); err != nil {
 			t.Fatalf("the owner with the password: %v", err)
@@ -104,7 +105,7 @@ func TestPrivateServersRefuseOthers(t *testing.T) {
 // the password, as its owner.
 func checkPostgresPrivate(t *testing.T, nobody *syscall.Credential, inst *Instance) {
 	t.Helper()
-	checkNotRoot(t, inst.PID)
+	checkServerNotRoot(t, inst.PID)
 	for _, c := range childrenOf(inst.PID) {
 		checkNotRoot(t, c)
 	}
@@ -143,7 +144,7 @@ func checkPostgresPrivate(t *testing.T, nobody *syscall.Credential, inst *Instan
 // and as its owner.
 func checkMariaPrivate(t *testing.T, nobody *syscall.Credential, inst *Instance) {
 	t.Helper()
-	checkNotRoot(t, inst.PID)
+	checkServerNotRoot(t, inst.PID)
 	sock := mariaSocket(inst)
 	expectRefused(t, nobody, []probe{
 		{Name: "TCP without the password", Kind: "mysql", Target: fmt.Sprintf("root@tcp(127.0.0.1:%d)/dbgauge", inst.Port), Want: "Access denied"},
@@ -176,11 +177,24 @@ func checkMariaPrivate(t *testing.T, nobody *syscall.Credential, inst *Instance)
 	}
 }
 
+// checkServerNotRoot fails unless the server's process runs, and not as
+// root.
+func checkServerNotRoot(t *testing.T, pid int) {
+	t.Helper()
+	if !running(pid) {
+		t.Fatalf("the server's process %d does not run", pid)
+	}
+	checkNotRoot(t, pid)
+}
+
 // checkNotRoot fails when process pid runs as root (any of its real,
 // effective, saved and file-system user ids: proc(5), Uid).
 func checkNotRoot(t *testing.T, pid int) {
 	t.Helper()
 	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", pid))
+	if errors.Is(err, os.ErrNotExist) {
+		return // a backend or worker that ended since it was listed
+	}
 	if err != nil {
 		t.Errorf("server process %d: %v", pid, err)
 		return
