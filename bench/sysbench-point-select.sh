@@ -16,7 +16,7 @@
 #   defaults: SCALE 10, SECONDS 20 per run, CLIENTS "2 8", PAIRS 5; each may
 #   also come from the environment (SCALE, SECS, CLIENTS, PAIRS).
 #   SOCKET=1: both connect through the instance's Unix-domain socket instead of
-#   TCP loopback (dbgauge mysql://root@unix(SOCKET)/dbgauge, sysbench
+#   TCP loopback (dbgauge mysql://root:PASSWORD@unix(SOCKET)/dbgauge, sysbench
 #   --mysql-socket=SOCKET).
 source "$(dirname "$0")/lib.sh"
 SCALE=${1:-${SCALE:-10}} SECS=${2:-${SECS:-20}} PAIRS=${4:-${PAIRS:-5}}
@@ -30,7 +30,10 @@ else
   hostport=${URL#*@}; hostport=${hostport%%/*}
   conn=(--mysql-host="${hostport%:*}" --mysql-port="${hostport##*:}")
 fi
-SB=(sysbench oltp_point_select --db-driver=mysql "${conn[@]}" --mysql-user=root --mysql-db=dbgauge
+# The instance's password, from its URL: sysbench takes it on its command
+# line only (a private instance on loopback, for the length of the bench).
+pw=${URL#*://root:}; pw=${pw%%@*}
+SB=(sysbench oltp_point_select --db-driver=mysql "${conn[@]}" --mysql-user=root --mysql-password="$pw" --mysql-db=dbgauge
     --tables=1 --table-size=$((SCALE * 100000)) --db-ps-mode=auto --rand-type=uniform --time="$SECS" --report-interval=0)
 "${SB[@]}" --threads=2 prepare >"$WORK/prepare.out" 2>&1 || die_log "$WORK/prepare.out" "sysbench prepare"
 for i in $(seq 1 "$PAIRS"); do

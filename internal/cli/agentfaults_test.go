@@ -518,7 +518,7 @@ func TestAgentFaults(t *testing.T) {
 		noSessionsLeft(t, inst.URL)
 
 		// The run resumes from its scale, on agents started again.
-		resumed := startProc(t, "resumed master", os.Args[0], "resume", sw.out)
+		resumed := startProc(t, "resumed master", os.Args[0], "resume", sw.out, "--db", inst.URL)
 		url := resumed.waitLine(`waiting up to .* agents at (nats://\S+)`)[1]
 		for _, n := range []string{"a", "b"} {
 			startProc(t, "agent "+n+" again", os.Args[0], "agent", "--master", url, "--name", n, "--dir", sw.dirs[n])

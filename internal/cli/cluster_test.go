@@ -93,8 +93,8 @@ func TestDSBenchOnClusters(t *testing.T) {
 			t.Errorf("reads-to-standbys served %v: want nothing on the primary, both standbys busy", served)
 		}
 		// Writers find the primary wherever the URL puts it.
-		last := c.Nodes[2].URL[len("postgres://postgres@"):strings.LastIndex(c.Nodes[2].URL, "/")]
-		first := c.Nodes[0].URL[len("postgres://postgres@"):strings.LastIndex(c.Nodes[0].URL, "/")]
+		last := c.Nodes[2].URL[strings.Index(c.Nodes[2].URL, "@")+1 : strings.LastIndex(c.Nodes[2].URL, "/")]
+		first := c.Nodes[0].URL[strings.Index(c.Nodes[0].URL, "@")+1 : strings.LastIndex(c.Nodes[0].URL, "/")]
 		reordered := strings.Replace(strings.Replace(c.URL, first+",", "", 1), last, last+","+first, 1)
 		res, _ = clusterSweep(t, reordered, "--mode", "tpcb", "--spread", "round-robin")
 		wantRoles(t, res, results.RoleReadOnly, results.RoleReadOnly, results.RoleWrites)

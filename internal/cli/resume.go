@@ -73,10 +73,13 @@ A run that completed is refused, and so are a run still going (another
 dbgauge writes its journal, perhaps paused by --pause-on-error), a
 directory that holds no run and a run of an experiment that cannot be
 resumed. The manifest hides the password of the engine URL: give the URL
-again with --db (it must name the run's server; with or without its
-password, which may come from $DBGAUGE_DB_PASSWORD or where the engine's
-own tools read it); an abtest run's --a and --b URLs likewise with --a
-and --b. --pause-on-error
+again with --db (with or without its password, which may come from
+$DBGAUGE_DB_PASSWORD or where the engine's own tools read it); an abtest
+run's --a and --b URLs likewise with --a and --b. --db may name the run's
+engine and database at another address (a server restarted on another
+port, moved to another host): the manifest then records the new URL and
+the results say where the run measured before; another engine or another
+database is refused. --pause-on-error
 and --pause-limit, when given, replace the run's own.`,
 		Args: exactArgs(1, "the run directory"),
 		RunE: func(cmd *cobra.Command, args []string) error {
@@ -93,6 +96,9 @@ and --pause-limit, when given, replace the run's own.`,
 			}
 			override := map[string]string{}
 			cmd.Flags().Visit(func(f *pflag.Flag) { override[f.Name] = f.Value.String() })
+			if err := movedDB(p, override["db"]); err != nil {
+				return err
+			}
 			return r(cmd.Context(), stdout, stderr, p, override)
 		}}
 	cmd.Flags().String("db", "", "the engine URL, when the manifest hides its password (default: the URL the run used)")
@@ -104,6 +110,38 @@ and --pause-limit, when given, replace the run's own.`,
 	cmd.Flags().String("token", "", "dsbench on remote agents: the agents' token again (default: $"+tokenEnv+"), which the manifest hides")
 	bindPause(cmd.Flags()) // read as overrides: only the flags given replace the run's
 	return cmd
+}
+
+// movedDB takes --db naming the run's engine and database at another
+// address (its server restarted on another port, or moved): the run goes
+// on there, its manifest names the new URL (passwords hidden) and its
+// results say where it measured before. A URL of another engine or
+// another database is refused: a resumed run measures what its first
+// part did. Whether the new server answers is found as the run opens it.
+func movedDB(p *results.Progress, db string) error {
+	stored, had := p.Manifest.Config["db"]
+	if db == "" || !had {
+		return nil
+	}
+	old, now := fmt.Sprint(stored), redactURL(db)
+	if now == old {
+		return nil
+	}
+	ou, err := dbms.ParseURL(old)
+	if err != nil {
+		return nil // the stored value's own check speaks
+	}
+	nu, err := dbms.ParseURL(db)
+	if err != nil {
+		return usagef("--db: %v", err)
+	}
+	if !dbms.SameEngine(db, old) || nu.Database != ou.Database {
+		return usagef("--db %s is not the run's engine and database (%s %q at %s): give a URL of the same engine and database", now, ou.Scheme, ou.Database, old)
+	}
+	p.Manifest.Config["db"] = now
+	p.Manifest.DB = now
+	p.Warnings = append(p.Warnings, fmt.Sprintf("resumed on %s; the run measured on %s before", now, old))
+	return nil
 }
 
 // pauseFlags are --pause-on-error and --pause-limit, which every command

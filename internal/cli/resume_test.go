@@ -154,7 +154,8 @@ func resumeDSBenchKilled(t *testing.T, db ...string) {
 		t.Fatalf("killed sweep: complete %v, %d scales stored: want scale 1 only", before.Complete, len(before.Scales))
 	}
 
-	code, stdout, stderr := runBinary(t, "resume", dir)
+	// The manifest hides a server URL's password: given again.
+	code, stdout, stderr := runBinary(t, append([]string{"resume", dir}, db...)...)
 	if code != 0 {
 		t.Fatalf("resume: exit %d\n%s\n%s", code, stdout, stderr)
 	}
@@ -173,7 +174,7 @@ func resumeDSBenchKilled(t *testing.T, db ...string) {
 	// The journal holds both parts: every scale's completion once.
 	onceEach(t, dir, 3)
 
-	code, _, stderr = runBinary(t, "resume", dir)
+	code, _, stderr = runBinary(t, append([]string{"resume", dir}, db...)...)
 	if code != ExitBadInput || !strings.Contains(stderr, "the run completed") || strings.Count(strings.TrimSpace(stderr), "\n") != 0 {
 		t.Errorf("second resume: exit %d, stderr %q: want %d and one line saying it completed", code, stderr, ExitBadInput)
 	}
@@ -211,10 +212,12 @@ func TestResumeRefused(t *testing.T) {
 		{"no units", storage, "storage runs have no units", nil},
 		{"password hidden", hidden, "give the URL again, dbgauge resume DIR --db URL", nil},
 		{"password parameter hidden", hiddenParam, "give the URL again, dbgauge resume DIR --db URL", nil},
-		{"another server", hidden, "--db postgres://u:***@127.0.0.1:2/db is not the run's postgres://u:***@127.0.0.1:1/db", []string{"--db", "postgres://u:secret@127.0.0.1:2/db"}},
 		// The same server without the password (which may come from
 		// elsewhere) is the run's: here it cannot be reached.
 		{"same server without password", hidden, "cannot reach PostgreSQL at 127.0.0.1:1", []string{"--db", "postgres://u@127.0.0.1:1/db"}},
+		{"another database", hidden, "--db postgres://u:***@127.0.0.1:2/other is not the run's engine and database", []string{"--db", "postgres://u:secret@127.0.0.1:2/other"}},
+		{"another engine", hidden, "--db mysql://u:***@127.0.0.1:1/db is not the run's engine and database", []string{"--db", "mysql://u:secret@127.0.0.1:1/db"}},
+		{"moved, not answering", hidden, "cannot reach PostgreSQL at 127.0.0.1:3", []string{"--db", "postgres://u:secret@127.0.0.1:3/db"}},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

@@ -37,8 +37,17 @@ func newServer(stdout, stderr io.Writer) *cobra.Command {
 		Long: `Start a private instance from the installed Debian packages and print the
 URL for --db: TCP on loopback, or with --socket the same database through the
 instance's Unix-domain socket (inside DIR), in the form the engine's own
-clients take (postgres:///dbgauge?host=DIR/sock&port=P&user=postgres for
-libpq, psql and pgbench; mysql://root@unix(DIR/mariadbd.sock)/dbgauge).
+clients take (postgres://postgres:PASSWORD@/dbgauge?host=DIR/sock&port=P for
+libpq, psql and pgbench; mysql://root:PASSWORD@unix(DIR/sock/mariadbd.sock)/dbgauge).
+
+The instance is its owner's: run as root, the server runs as the engine
+package's unprivileged user (postgres, mysql, firebird); every login needs
+PASSWORD, made up when the instance is created and kept in
+DIR/dbgauge-instance.json (mode 0600); the socket and the data are in
+directories only the server's user may enter; the server reads and writes
+files for SQL only inside DIR. A stopped instance keeps its port and
+password: start it again and it prints the same URL (if another program
+took the port, --port moves the instance).
 
 Clusters, each node in DIR/n1, DIR/n2, ... on loopback ports:
 
@@ -51,7 +60,7 @@ Clusters, each node in DIR/n1, DIR/n2, ... on loopback ports:
       with a replication slot; --sync makes n2 synchronous.
 
 A cluster prints one URL per node, then, last, one URL naming all nodes
-(mysql://root@127.0.0.1:P1,127.0.0.1:P2,127.0.0.1:P3/dbgauge), which
+(mysql://root:PASSWORD@127.0.0.1:P1,127.0.0.1:P2,127.0.0.1:P3/dbgauge), which
 --db takes. "server stop KIND --dir DIR" stops every node (the data
 stays); "server start KIND --dir DIR" starts the stopped cluster again.`,
 		Args: exactArgs(1, "the engine ("+strings.Join(serverKinds(), ", ")+")"),
@@ -90,7 +99,7 @@ stays); "server start KIND --dir DIR" starts the stopped cluster again.`,
 			}
 			t := time.Now()
 			inst, err := server.Start(cmd.Context(), args[0], dir, opt)
-			if errors.Is(err, server.ErrRunning) {
+			if errors.Is(err, server.ErrRunning) || errors.Is(err, server.ErrPortTaken) || errors.Is(err, server.ErrLegacy) {
 				return usagef("%v", err)
 			}
 			if err != nil {
@@ -113,7 +122,7 @@ stays); "server start KIND --dir DIR" starts the stopped cluster again.`,
 		},
 	}
 	start.Flags().StringVar(&dir, "dir", "", "directory holding the instance (created if missing)")
-	start.Flags().Var(port, "port", "loopback port (default: a free one)")
+	start.Flags().Var(port, "port", "loopback port (default: the one the instance had, else a free one)")
 	start.Flags().StringArrayVar(&settings, "set", nil, "server setting name=value (repeatable), e.g. --set shared_buffers=256MB")
 	start.Flags().BoolVar(&socket, "socket", false, "print the URL through the instance's Unix-domain socket instead of the TCP one (postgres, mariadb)")
 	start.Flags().Int("nodes", 3, "galera: how many nodes the cluster has")

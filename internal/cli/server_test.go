@@ -7,6 +7,8 @@ import (
 	"testing"
 
 	"github.com/jackc/pgx/v5"
+
+	"github.com/dbgauge/dbgauge/internal/server"
 )
 
 // TestServerStartSocket: server start prints the TCP URL as its one line of
@@ -26,9 +28,13 @@ func TestServerStartSocket(t *testing.T) {
 		t.Cleanup(func() { run("server", "stop", "postgres", "--dir", dir) })
 		lines := strings.Split(strings.TrimRight(stdout, "\n"), "\n")
 		url := lines[0]
-		want, addr := "postgres://postgres@127.0.0.1:", "127.0.0.1"
+		inst, err := server.Load(dir)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want, addr := "postgres://postgres:"+inst.Password+"@127.0.0.1:", "127.0.0.1"
 		if socket {
-			want, addr = "postgres:///dbgauge?host="+filepath.Join(dir, "sock")+"&port=", "unix"
+			want, addr = "postgres://postgres:"+inst.Password+"@/dbgauge?host="+filepath.Join(dir, "sock")+"&port=", "unix"
 		}
 		if len(lines) != 1 || !strings.HasPrefix(url, want) {
 			t.Errorf("%v printed %q: want one line starting %q", args, stdout, want)

@@ -181,13 +181,19 @@ func StartCluster(ctx context.Context, kind, dir string, opt ClusterOptions) (*C
 		return nil, fmt.Errorf("create %s: %w", abs, err)
 	}
 	c := &Cluster{Kind: kind, Dir: abs, Sync: opt.Sync}
+	// One password for every node: a standby is a copy of the primary, a
+	// Galera node's accounts come with its state transfer.
+	password, err := newPassword()
+	if err != nil {
+		return nil, err
+	}
 	for i := 1; i <= opt.Nodes; i++ {
 		port, err := FreePort()
 		if err != nil {
 			return nil, err
 		}
 		name := fmt.Sprintf("n%d", i)
-		c.Nodes = append(c.Nodes, &Node{Name: name, Instance: &Instance{Dir: filepath.Join(abs, name), Port: port}})
+		c.Nodes = append(c.Nodes, &Node{Name: name, Instance: &Instance{Dir: filepath.Join(abs, name), Port: port, Password: password}})
 	}
 	if err := k.create(ctx, c, opt); err != nil {
 		err = fmt.Errorf("start %s cluster in %s: %w", kind, abs, err)
@@ -289,7 +295,9 @@ func (c *Cluster) stopNodes() error {
 			errs = append(errs, fmt.Errorf("stop node %s: %w", n.Name, err))
 			continue
 		}
-		os.Remove(filepath.Join(n.Dir, stateFile))
+		if err := n.saveStopped(); err != nil {
+			errs = append(errs, fmt.Errorf("record node %s stopped: %w", n.Name, err))
+		}
 	}
 	return errors.Join(errs...)
 }
@@ -321,7 +329,7 @@ func (c *Cluster) save() error {
 		}
 	}
 	b, _ := json.MarshalIndent(c, "", "  ")
-	return os.WriteFile(filepath.Join(c.Dir, clusterFile), b, 0o644)
+	return writePrivate(filepath.Join(c.Dir, clusterFile), b)
 }
 
 // hostList is the nodes' loopback addresses joined by commas, for URLs

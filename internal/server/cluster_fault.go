@@ -3,8 +3,6 @@ package server
 import (
 	"context"
 	"fmt"
-	"os"
-	"path/filepath"
 	"time"
 )
 
@@ -110,6 +108,8 @@ func (c *Cluster) StopNode(i int) error {
 	if err := k.stop(n.Instance); err != nil {
 		return fmt.Errorf("stop node %s of the %s cluster in %s: %w", n.Name, c.Kind, c.Dir, err)
 	}
-	os.Remove(filepath.Join(n.Dir, stateFile))
+	if err := n.saveStopped(); err != nil {
+		return err
+	}
 	return c.save()
 }

@@ -2,6 +2,7 @@ package server
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -31,7 +32,7 @@ func TestGaleraCluster(t *testing.T) {
 	if len(c.Nodes) != 3 {
 		t.Fatalf("%d nodes, want 3", len(c.Nodes))
 	}
-	want := fmt.Sprintf("mysql://root@127.0.0.1:%d,127.0.0.1:%d,127.0.0.1:%d/dbgauge", c.Nodes[0].Port, c.Nodes[1].Port, c.Nodes[2].Port)
+	want := fmt.Sprintf("mysql://root:%s@127.0.0.1:%d,127.0.0.1:%d,127.0.0.1:%d/dbgauge", c.Nodes[0].Password, c.Nodes[0].Port, c.Nodes[1].Port, c.Nodes[2].Port)
 	if c.URL != want {
 		t.Errorf("URL = %s, want %s", c.URL, want)
 	}
@@ -39,15 +40,15 @@ func TestGaleraCluster(t *testing.T) {
 		if n.Role != RoleNode || n.Dir != filepath.Join(dir, fmt.Sprintf("n%d", i+1)) || !mariaServes(n.PID, filepath.Join(n.Dir, "data")) {
 			t.Errorf("node %d: role %s dir %s pid %d", i+1, n.Role, n.Dir, n.PID)
 		}
-		got := mariaQuery(t, n.Port, "SELECT VARIABLE_VALUE FROM information_schema.GLOBAL_STATUS WHERE VARIABLE_NAME = 'WSREP_CLUSTER_SIZE'",
+		got := mariaQuery(t, n.Instance, "SELECT VARIABLE_VALUE FROM information_schema.GLOBAL_STATUS WHERE VARIABLE_NAME = 'WSREP_CLUSTER_SIZE'",
 			"SELECT VARIABLE_VALUE FROM information_schema.GLOBAL_STATUS WHERE VARIABLE_NAME = 'WSREP_LOCAL_STATE_COMMENT'",
 			"SELECT @@max_connections", "SELECT @@wsrep_node_name")
 		if got[0] != "3" || got[1] != "Synced" || got[2] != "77" || got[3] != n.Name {
 			t.Errorf("node %d: cluster size, state, max_connections, name = %q", i+1, got)
 		}
 	}
-	mariaQuery(t, c.Nodes[1].Port, "CREATE TABLE kept (id INT PRIMARY KEY, v INT)", "INSERT INTO kept VALUES (1, 42)")
-	if got := mariaQuery(t, c.Nodes[2].Port, "SET SESSION wsrep_sync_wait = 1", "SELECT v FROM kept WHERE id = 1"); got[1] != "42" {
+	mariaQuery(t, c.Nodes[1].Instance, "CREATE TABLE kept (id INT PRIMARY KEY, v INT)", "INSERT INTO kept VALUES (1, 42)")
+	if got := mariaQuery(t, c.Nodes[2].Instance, "SET SESSION wsrep_sync_wait = 1", "SELECT v FROM kept WHERE id = 1"); got[1] != "42" {
 		t.Errorf("a row written on node 2, read on node 3: %q, want 42", got[1])
 	}
 
@@ -56,13 +57,13 @@ func TestGaleraCluster(t *testing.T) {
 		t.Fatal(err)
 	}
 	waitFor(t, 30*time.Second, "the cluster to shrink to 2", func() bool {
-		return mariaQuery(t, c.Nodes[0].Port, "SELECT VARIABLE_VALUE FROM information_schema.GLOBAL_STATUS WHERE VARIABLE_NAME = 'WSREP_CLUSTER_SIZE'")[0] == "2"
+		return mariaQuery(t, c.Nodes[0].Instance, "SELECT VARIABLE_VALUE FROM information_schema.GLOBAL_STATUS WHERE VARIABLE_NAME = 'WSREP_CLUSTER_SIZE'")[0] == "2"
 	})
-	mariaQuery(t, c.Nodes[0].Port, "INSERT INTO kept VALUES (2, 43)")
+	mariaQuery(t, c.Nodes[0].Instance, "INSERT INTO kept VALUES (2, 43)")
 	if err := c.StartNode(ctx, 2); err != nil {
 		t.Fatal(err)
 	}
-	if got := mariaQuery(t, c.Nodes[2].Port, "SELECT VARIABLE_VALUE FROM information_schema.GLOBAL_STATUS WHERE VARIABLE_NAME = 'WSREP_CLUSTER_SIZE'",
+	if got := mariaQuery(t, c.Nodes[2].Instance, "SELECT VARIABLE_VALUE FROM information_schema.GLOBAL_STATUS WHERE VARIABLE_NAME = 'WSREP_CLUSTER_SIZE'",
 		"SELECT v FROM kept WHERE id = 2"); got[0] != "3" || got[1] != "43" {
 		t.Errorf("rejoined node 3: cluster size and the row written while it was down = %q, want 3 and 43", got)
 	}
@@ -89,7 +90,7 @@ func TestGaleraCluster(t *testing.T) {
 	if again.URL != want {
 		t.Errorf("restarted URL = %s, want %s", again.URL, want)
 	}
-	if got := mariaQuery(t, again.Nodes[1].Port, "SELECT VARIABLE_VALUE FROM information_schema.GLOBAL_STATUS WHERE VARIABLE_NAME = 'WSREP_CLUSTER_SIZE'",
+	if got := mariaQuery(t, again.Nodes[1].Instance, "SELECT VARIABLE_VALUE FROM information_schema.GLOBAL_STATUS WHERE VARIABLE_NAME = 'WSREP_CLUSTER_SIZE'",
 		"SELECT SUM(v) FROM kept"); got[0] != "3" || got[1] != "85" {
 		t.Errorf("restarted: cluster size and data = %q, want 3 and 85", got)
 	}
@@ -137,9 +138,9 @@ func TestPostgresStandbys(t *testing.T) {
 	// soon after), n3 in its own time.
 	for _, n := range c.Nodes[1:] {
 		waitFor(t, 30*time.Second, "the standby "+n.Name+" to replay the table", func() bool {
-			return pgTry(n.Port, "SELECT v::text FROM kept") == "42"
+			return pgTry(n.Instance, "SELECT v::text FROM kept") == "42"
 		})
-		if err := pgTryExec(n.Port, "INSERT INTO kept VALUES (1)"); err == nil || !strings.Contains(err.Error(), "read-only") {
+		if err := pgTryExec(n.Instance, "INSERT INTO kept VALUES (1)"); err == nil || !strings.Contains(err.Error(), "read-only") {
 			t.Errorf("a write on standby %s: %v, want a read-only error", n.Name, err)
 		}
 	}
@@ -156,8 +157,8 @@ func TestPostgresStandbys(t *testing.T) {
 		t.Fatal(err)
 	}
 	stopped = true
-	if _, err := os.Stat(filepath.Join(dir, "n2", stateFile)); !os.IsNotExist(err) {
-		t.Errorf("a stopped node's instance file remains: %v", err)
+	if _, err := Load(filepath.Join(dir, "n2")); !errors.Is(err, ErrStopped) {
+		t.Errorf("a stopped node's instance: %v, want it recorded as stopped", err)
 	}
 	again, err := StartCluster(ctx, "postgres", dir, ClusterOptions{})
 	if err != nil {
@@ -201,9 +202,9 @@ func waitFor(t *testing.T, limit time.Duration, what string, cond func() bool) {
 }
 
 // pgTry runs a one-value query, "" on any error.
-func pgTry(port int, query string) string {
+func pgTry(inst *Instance, query string) string {
 	var v string
-	err := pgValue(context.Background(), port, query, func(s string) bool { v = s; return true })
+	err := pgValue(context.Background(), inst, query, func(s string) bool { v = s; return true })
 	if err != nil {
 		return ""
 	}
@@ -211,6 +212,6 @@ func pgTry(port int, query string) string {
 }
 
 // pgTryExec runs a statement and returns its error.
-func pgTryExec(port int, stmt string) error {
-	return pgValue(context.Background(), port, stmt+" RETURNING 'x'", func(string) bool { return true })
+func pgTryExec(inst *Instance, stmt string) error {
+	return pgValue(context.Background(), inst, stmt+" RETURNING 'x'", func(string) bool { return true })
 }

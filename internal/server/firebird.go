@@ -35,15 +35,19 @@ import (
 // The server writes its log to the package's compiled-in log directory
 // (/var/log/firebird): Firebird 3 has no setting to move it.
 //
-// The URL is firebird://sysdba:masterkey@127.0.0.1:PORT//DIR/dbgauge.fdb:
+// The instance directory is the firebird user's, mode 0700: other local
+// users reach neither the database file nor the security database (an
+// embedded isql on a readable file needs no password).
+//
+// The URL is firebird://sysdba:PASSWORD@127.0.0.1:PORT//DIR/dbgauge.fdb,
+// PASSWORD the instance's (SYSDBA's in the private security database):
 // after host:port, a path that begins with "//" is an absolute file path.
 
 const (
-	fbPassword = "masterkey"
-	fbDBName   = "dbgauge.fdb"
-	fbServer   = "/usr/sbin/firebird"
-	fbISQL     = "isql-fb"
-	fbOSUser   = "firebird"
+	fbDBName = "dbgauge.fdb"
+	fbServer = "/usr/sbin/firebird"
+	fbISQL   = "isql-fb"
+	fbOSUser = "firebird"
 )
 
 type firebirdKind struct{}
@@ -51,6 +55,10 @@ type firebirdKind struct{}
 func init() { register("firebird", firebirdKind{}) }
 
 func (firebirdKind) tcpOnly() string { return "a private Firebird instance listens on TCP only" }
+
+func (firebirdKind) initialised(dir string) bool {
+	return fileExists(filepath.Join(dir, "root", "security3.fdb"))
+}
 
 func (firebirdKind) available() error {
 	if _, err := os.Stat(fbServer); err != nil {
@@ -88,7 +96,7 @@ func fbPackageSecurityDB() (string, error) {
 
 // firebirdURL is the --db URL of the instance's database.
 func firebirdURL(inst *Instance) string {
-	return fmt.Sprintf("firebird://sysdba:%s@127.0.0.1:%d/%s", fbPassword, inst.Port, filepath.Join(inst.Dir, fbDBName))
+	return fmt.Sprintf("firebird://%s:%s@127.0.0.1:%d/%s", strings.ToLower(inst.User), inst.Password, inst.Port, filepath.Join(inst.Dir, fbDBName))
 }
 
 func (k firebirdKind) start(ctx context.Context, inst *Instance) error {
@@ -96,6 +104,7 @@ func (k firebirdKind) start(ctx context.Context, inst *Instance) error {
 	if err != nil {
 		return err
 	}
+	inst.User = "SYSDBA"
 	root := filepath.Join(inst.Dir, "root")
 	fresh := false
 	if _, err := os.Stat(filepath.Join(root, "security3.fdb")); err != nil {
@@ -110,7 +119,7 @@ func (k firebirdKind) start(ctx context.Context, inst *Instance) error {
 	if fresh {
 		// Embedded isql on the private security database: the server is not
 		// running yet, so nothing else holds it.
-		sqlText := fmt.Sprintf("create or alter user SYSDBA password '%s';\ncommit;\n", fbPassword)
+		sqlText := fmt.Sprintf("create or alter user SYSDBA password '%s';\ncommit;\n", inst.Password)
 		if err := fbRunISQL(ctx, inst.Dir, cred, sqlText, "-user", "SYSDBA", filepath.Join(root, "security3.fdb")); err != nil {
 			return fmt.Errorf("set SYSDBA password: %w", err)
 		}
@@ -121,7 +130,7 @@ func (k firebirdKind) start(ctx context.Context, inst *Instance) error {
 	db := filepath.Join(inst.Dir, fbDBName)
 	if _, err := os.Stat(db); err != nil {
 		// Created through the server, so the server's user owns the file.
-		sqlText := fmt.Sprintf("create database '127.0.0.1/%d:%s' user 'SYSDBA' password '%s';\n", inst.Port, db, fbPassword)
+		sqlText := fmt.Sprintf("create database '127.0.0.1/%d:%s' user 'SYSDBA' password '%s';\n", inst.Port, db, inst.Password)
 		if err := fbRunISQL(ctx, inst.Dir, cred, sqlText); err != nil {
 			k.stop(inst)
 			return fmt.Errorf("create %s: %w", db, err)
@@ -172,7 +181,7 @@ func fbInitRoot(dir string, cred *syscall.Credential) error {
 			return err
 		}
 	}
-	if err := fbCopyFile(sec, filepath.Join(root, "security3.fdb")); err != nil {
+	if err := copyFile(sec, filepath.Join(root, "security3.fdb"), 0o660); err != nil {
 		return fmt.Errorf("copy security database: %w", err)
 	}
 	secdb := filepath.Join(root, "security3.fdb")
@@ -180,7 +189,10 @@ func fbInitRoot(dir string, cred *syscall.Credential) error {
 	if err := os.WriteFile(filepath.Join(root, "databases.conf"), []byte(dbconf), 0o644); err != nil {
 		return err
 	}
-	return fbOwn(dir, cred)
+	if err := fbOwn(dir, cred); err != nil {
+		return err
+	}
+	return os.Chmod(dir, 0o700)
 }
 
 // fbWriteConf writes firebird.conf: fixed loopback and authentication lines,
@@ -251,7 +263,7 @@ var fbChildren sync.Map // pid -> chan struct{} closed when the process exited
 // does not reach it; stop signals the whole group) and waits until it
 // accepts connections.
 func fbLaunch(ctx context.Context, inst *Instance, cred *syscall.Credential) error {
-	logf, err := os.OpenFile(filepath.Join(inst.Dir, "firebird.out"), os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
+	logf, err := os.OpenFile(filepath.Join(inst.Dir, "firebird.out"), os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o600)
 	if err != nil {
 		return err
 	}
@@ -386,13 +398,14 @@ func fbOwn(dir string, cred *syscall.Credential) error {
 	return nil
 }
 
-func fbCopyFile(src, dst string) error {
+// copyFile copies src to the new file dst, of mode perm.
+func copyFile(src, dst string, perm os.FileMode) error {
 	in, err := os.Open(src)
 	if err != nil {
 		return err
 	}
 	defer in.Close()
-	out, err := os.OpenFile(dst, os.O_CREATE|os.O_EXCL|os.O_WRONLY, 0o660)
+	out, err := os.OpenFile(dst, os.O_CREATE|os.O_EXCL|os.O_WRONLY, perm)
 	if err != nil {
 		return err
 	}

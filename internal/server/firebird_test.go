@@ -30,7 +30,7 @@ func TestFirebirdStartStopRestart(t *testing.T) {
 			inst.Stop()
 		}
 	}()
-	want := fmt.Sprintf("firebird://sysdba:masterkey@127.0.0.1:%d/%s", inst.Port, filepath.Join(inst.Dir, "dbgauge.fdb"))
+	want := fmt.Sprintf("firebird://sysdba:%s@127.0.0.1:%d/%s", inst.Password, inst.Port, filepath.Join(inst.Dir, "dbgauge.fdb"))
 	if inst.URL != want {
 		t.Errorf("URL = %q, want %q", inst.URL, want)
 	}

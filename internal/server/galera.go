@@ -48,7 +48,7 @@ func (galeraKind) shape() ClusterShape {
 }
 
 func (galeraKind) url(nodes []*Node) string {
-	return fmt.Sprintf("mysql://root@%s/%s", hostList(nodes), mariaDB)
+	return fmt.Sprintf("mysql://%s:%s@%s/%s", nodes[0].User, nodes[0].Password, hostList(nodes), mariaDB)
 }
 
 // create gives each node its four loopback ports (SQL, group
@@ -56,7 +56,7 @@ func (galeraKind) url(nodes []*Node) string {
 // my.cnf, bootstraps the first node and lets the others join one at a
 // time (two state transfers at once from one donor would queue anyway).
 func (k galeraKind) create(ctx context.Context, c *Cluster, opt ClusterOptions) error {
-	owner, err := ownerFor("mysql", "mariadb-server")
+	owner, err := mariaOwner()
 	if err != nil {
 		return err
 	}
@@ -71,7 +71,7 @@ func (k galeraKind) create(ctx context.Context, c *Cluster, opt ClusterOptions) 
 		gcomm[i] = fmt.Sprintf("127.0.0.1:%d", ports[i][0])
 	}
 	for i, n := range c.Nodes {
-		n.Engine, n.Role = "mariadb", RoleNode
+		n.Engine, n.Role, n.User = "mariadb", RoleNode, "root"
 		n.Settings = map[string]string{}
 		for key, v := range opt.Settings {
 			n.Settings[key] = v
@@ -95,7 +95,7 @@ func (k galeraKind) create(ctx context.Context, c *Cluster, opt ClusterOptions) 
 	if os.Geteuid() == 0 {
 		opts = append(opts, "--user=mysql")
 	}
-	if err := mariaInstall(ctx, first.Dir, opts...); err != nil {
+	if err := mariaInstall(ctx, first.Instance, owner, opts...); err != nil {
 		return err
 	}
 	for i, n := range c.Nodes {
@@ -130,25 +130,18 @@ func galeraSettings(c *Cluster, n *Node, gcomm []string, ports [3]int) map[strin
 	return s
 }
 
-// galeraLayout creates the node's directory, its data directory and its
-// log, owned by the server's user.
+// galeraLayout creates the node's directory, owned by the server's user
+// (the state transfer writes there), and inside it what a private
+// MariaDB has (mariaLayout; the log exists before the server starts, its
+// output goes there too).
 func galeraLayout(n *Node, owner osOwner) error {
-	if err := os.MkdirAll(filepath.Join(n.Dir, "data"), 0o750); err != nil {
+	if err := os.MkdirAll(n.Dir, 0o750); err != nil {
 		return err
 	}
-	// The log exists before the server starts (its output goes there
-	// too), so it must be the server user's for log-error to open it.
-	f, err := os.OpenFile(filepath.Join(n.Dir, mariaLog), os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
-	if err != nil {
+	if err := owner.chown(n.Dir); err != nil {
 		return err
 	}
-	f.Close()
-	for _, p := range []string{n.Dir, filepath.Join(n.Dir, "data"), filepath.Join(n.Dir, mariaLog)} {
-		if err := owner.chown(p); err != nil {
-			return err
-		}
-	}
-	return owner.traversable(n.Dir)
+	return mariaLayout(n.Instance, owner)
 }
 
 // galeraCnf writes the node's my.cnf (the state transfer scripts read the
@@ -220,10 +213,9 @@ func (galeraKind) startNode(ctx context.Context, c *Cluster, n *Node, bootstrap 
 	if err := galeraSynced(ctx, n, logPath, logStart); err != nil {
 		return err
 	}
-	n.URL = fmt.Sprintf("mysql://root@127.0.0.1:%d/%s", n.Port, mariaDB)
-	n.SocketURL = fmt.Sprintf("mysql://root@unix(%s)/%s", mariaSocket(n.Instance), mariaDB)
+	mariaURLs(n.Instance)
 	if bootstrap {
-		return mariaCreateDB(ctx, n.Port)
+		return mariaCreateDB(ctx, n.Instance)
 	}
 	return nil
 }
@@ -289,7 +281,7 @@ func galeraSafeToBootstrap(data string) error {
 // (a joiner answers SQL before its state transfer ends: ready means
 // wsrep_local_state_comment = Synced).
 func galeraSynced(ctx context.Context, n *Node, logPath string, logStart int64) error {
-	db, err := sql.Open("mysql", fmt.Sprintf("root@tcp(127.0.0.1:%d)/?timeout=2s", n.Port))
+	db, err := sql.Open("mysql", mariaDSN(n.Instance))
 	if err != nil {
 		return err
 	}
@@ -320,7 +312,7 @@ func galeraSynced(ctx context.Context, n *Node, logPath string, logStart int64) 
 // Ctrl-C does not reach it), its output into the instance's log, and
 // records the pid; a goroutine reaps it.
 func mariaStart(inst *Instance, bin string, args []string) error {
-	logf, err := os.OpenFile(filepath.Join(inst.Dir, mariaLog), os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
+	logf, err := os.OpenFile(filepath.Join(inst.Dir, mariaLog), os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o600)
 	if err != nil {
 		return err
 	}

@@ -22,7 +22,7 @@ func TestPrivateServersUninstrumented(t *testing.T) {
 		{"postgres", func(t *testing.T, inst *Instance, qs ...string) []string { return pgQuery(t, inst.URL, qs...) },
 			[]string{"SHOW shared_preload_libraries", "SHOW pg_stat_statements.track", "SHOW pg_stat_statements.track_planning"},
 			[]string{"pg_stat_statements", "none", "off"}},
-		{"mariadb", func(t *testing.T, inst *Instance, qs ...string) []string { return mariaQuery(t, inst.Port, qs...) },
+		{"mariadb", func(t *testing.T, inst *Instance, qs ...string) []string { return mariaQuery(t, inst, qs...) },
 			[]string{"SELECT @@performance_schema",
 				"SELECT GROUP_CONCAT(ENABLED ORDER BY NAME) FROM performance_schema.setup_consumers WHERE NAME IN ('events_statements_current', 'events_statements_history')",
 				"SELECT CONCAT(INSTRUMENTED, ' ', HISTORY) FROM performance_schema.threads WHERE PROCESSLIST_ID = CONNECTION_ID()"},

@@ -20,6 +20,17 @@ import (
 // MariaDB runs as mariadbd --no-defaults on a private datadir, socket and pid
 // file, so no /etc/mysql file and no system service takes part. The same
 // kind serves "mysql", the name users of the mysql:// scheme reach for.
+//
+// Layout of the instance directory (each part owned by the server's OS
+// user, the mysql user when dbgauge runs as root):
+//
+//	data/          the datadir (mode 0700)
+//	sock/          the socket and the pid file (mode 0700)
+//	files/         secure_file_priv: the only directory where the server
+//	               reads and writes files for SQL (mode 0700)
+//	mariadbd.log   the server's log (mode 0600)
+//
+// root's password, for every host it may come from, is the instance's.
 func init() {
 	k := mariadbKind{}
 	register("mariadb", k)
@@ -28,11 +39,17 @@ func init() {
 
 type mariadbKind struct{}
 
-// mariaDB is the database every instance holds; root has no password over
-// loopback TCP, which only the local user can reach.
+// mariaDB is the database every instance holds.
 const mariaDB = "dbgauge"
 
+// mariaOwner is the OS user the server runs as.
+func mariaOwner() (osOwner, error) { return ownerFor("mysql", "mariadb-server") }
+
 const mariaLog = "mariadbd.log"
+
+func (mariadbKind) initialised(dir string) bool {
+	return fileExists(filepath.Join(dir, "data", "mysql"))
+}
 
 func (mariadbKind) available() error {
 	for _, prog := range []string{"mariadbd", "mariadb-install-db"} {
@@ -59,10 +76,19 @@ func mariaBin(name string) (string, error) {
 }
 
 func (k mariadbKind) start(ctx context.Context, inst *Instance) (err error) {
+	owner, err := mariaOwner()
+	if err != nil {
+		return err
+	}
+	if err := mariaLayout(inst, owner); err != nil {
+		return err
+	}
+	inst.User = "root"
 	data := filepath.Join(inst.Dir, "data")
 	if _, err := os.Stat(filepath.Join(data, "mysql")); errors.Is(err, os.ErrNotExist) {
-		if err := mariaInstall(ctx, inst.Dir, append([]string{"--no-defaults", "--datadir=" + data}, mariaUser()...)...); err != nil {
+		if err := mariaInstall(ctx, inst, owner, append([]string{"--no-defaults", "--datadir=" + data}, mariaUser()...)...); err != nil {
 			os.RemoveAll(data) // the next start initialises again
+			owner.privateDir(data)
 			return err
 		}
 	}
@@ -79,25 +105,59 @@ func (k mariadbKind) start(ctx context.Context, inst *Instance) (err error) {
 	if err := mariaReady(ctx, inst, logPath, logStart); err != nil {
 		return err
 	}
-	inst.URL = fmt.Sprintf("mysql://root@127.0.0.1:%d/%s", inst.Port, mariaDB)
-	inst.SocketURL = fmt.Sprintf("mysql://root@unix(%s)/%s", mariaSocket(inst), mariaDB)
+	mariaURLs(inst)
 	return nil
+}
+
+// mariaURLs sets the instance's URLs: root with its password, by TCP and
+// by the socket.
+func mariaURLs(inst *Instance) {
+	inst.URL = fmt.Sprintf("mysql://%s:%s@127.0.0.1:%d/%s", inst.User, inst.Password, inst.Port, mariaDB)
+	inst.SocketURL = fmt.Sprintf("mysql://%s:%s@unix(%s)/%s", inst.User, inst.Password, mariaSocket(inst), mariaDB)
+}
+
+// mariaLayout creates the instance's directories and log, owned by the
+// server's OS user and closed to others, and lets that user reach them.
+func mariaLayout(inst *Instance, owner osOwner) error {
+	for _, d := range []string{filepath.Join(inst.Dir, "data"), mariaSockDir(inst), filepath.Join(inst.Dir, "files")} {
+		if err := owner.privateDir(d); err != nil {
+			return err
+		}
+	}
+	if err := owner.privateFile(filepath.Join(inst.Dir, mariaLog)); err != nil {
+		return err
+	}
+	return owner.traversable(inst.Dir)
 }
 
 // mariaInstall creates the system tables in the data directory opts name
 // (--no-defaults and --datadir, or a --defaults-file). root gets an
-// ordinary (empty) password instead of unix_socket authentication, so
-// TCP logins work.
-func mariaInstall(ctx context.Context, dir string, opts ...string) error {
+// ordinary password, the instance's, instead of unix_socket
+// authentication, so TCP logins work; the SQL that sets it is in a file
+// of mode 0600 (--extra-file), not on a command line.
+func mariaInstall(ctx context.Context, inst *Instance, owner osOwner, opts ...string) error {
 	bin, err := mariaBin("mariadb-install-db")
 	if err != nil {
 		return err
 	}
-	args := append(opts, "--auth-root-authentication-method=normal", "--skip-test-db")
+	// In bootstrap mode the grant tables are loaded by FLUSH PRIVILEGES
+	// only; ALTER USER fails before it.
+	var sqlText strings.Builder
+	sqlText.WriteString("FLUSH PRIVILEGES;\n")
+	for _, host := range []string{"localhost", "127.0.0.1", "::1"} {
+		fmt.Fprintf(&sqlText, "ALTER USER IF EXISTS '%s'@'%s' IDENTIFIED BY '%s';\n", inst.User, host, inst.Password)
+	}
+	extra, remove, err := owner.secretFile(inst.Dir, "install-db.sql", sqlText.String())
+	if err != nil {
+		return err
+	}
+	defer remove()
+	args := append(opts, "--auth-root-authentication-method=normal", "--skip-test-db", "--skip-name-resolve", "--extra-file="+extra)
 	cmd := exec.CommandContext(ctx, bin, args...)
-	cmd.Dir = dir
+	cmd.Dir = inst.Dir
 	out, err := cmd.CombinedOutput()
-	os.WriteFile(filepath.Join(dir, "install-db.log"), out, 0o644)
+	dir := inst.Dir
+	os.WriteFile(filepath.Join(dir, "install-db.log"), out, 0o600)
 	if err != nil {
 		// Its last lines are a boilerplate plea for a bug report: the
 		// lines that say ERROR come first.
@@ -121,11 +181,11 @@ func mariaErrorLines(s string, n int) string {
 	return mariaLastLines(strings.Join(errs, "\n"), n)
 }
 
-// mariaUser is the --user option: mariadbd refuses to run as root unless told
-// to, and the instance directory belongs to whoever started it.
+// mariaUser is the --user option: run as root, mariadbd becomes the mysql
+// user once it has started (it owns the instance's directories).
 func mariaUser() []string {
 	if os.Geteuid() == 0 {
-		return []string{"--user=root"}
+		return []string{"--user=mysql"}
 	}
 	return nil
 }
@@ -183,7 +243,10 @@ func mariaFixed(inst *Instance, data string) [][2]string {
 	return [][2]string{
 		{"datadir", data},
 		{"socket", mariaSocket(inst)},
-		{"pid-file", filepath.Join(inst.Dir, "mariadbd.pid")},
+		{"pid-file", filepath.Join(mariaSockDir(inst), "mariadbd.pid")},
+		// SELECT ... INTO OUTFILE and LOAD DATA INFILE (not LOCAL) only
+		// in the instance's own directory, which only its owner reaches.
+		{"secure-file-priv", filepath.Join(inst.Dir, "files")},
 		{"log-error", filepath.Join(inst.Dir, mariaLog)},
 		{"port", fmt.Sprint(inst.Port)},
 		{"bind-address", "127.0.0.1"},
@@ -194,14 +257,20 @@ func mariaFixed(inst *Instance, data string) [][2]string {
 	}
 }
 
-// mariaSocket is the Unix socket, inside the instance directory unless that
-// path would pass the 107-byte limit of a socket address.
+// mariaSocket is the Unix socket, in the instance's socket directory.
 func mariaSocket(inst *Instance) string {
-	p := filepath.Join(inst.Dir, "mariadbd.sock")
-	if len(p) < 100 {
-		return p
+	return filepath.Join(mariaSockDir(inst), "mariadbd.sock")
+}
+
+// mariaSockDir is the directory of the socket and the pid file: DIR/sock,
+// unless the socket's path would pass the 107-byte limit of a socket
+// address; then a directory of the port's in the temporary directory.
+func mariaSockDir(inst *Instance) string {
+	d := filepath.Join(inst.Dir, "sock")
+	if len(d+"/mariadbd.sock") < 100 {
+		return d
 	}
-	return filepath.Join(os.TempDir(), fmt.Sprintf("dbgauge-mariadb-%d.sock", inst.Port))
+	return filepath.Join(os.TempDir(), fmt.Sprintf("dbgauge-mariadb-%d", inst.Port))
 }
 
 // mariaChildren reaps the servers this process started, so a stopped server
@@ -221,7 +290,7 @@ func mariaLaunch(inst *Instance, data string) error {
 // mariaReady waits until the server answers SQL (an open TCP port is not
 // enough: InnoDB recovery may still run) and creates the dbgauge database.
 func mariaReady(ctx context.Context, inst *Instance, logPath string, logStart int64) error {
-	db, err := sql.Open("mysql", fmt.Sprintf("root@tcp(127.0.0.1:%d)/?timeout=2s", inst.Port))
+	db, err := sql.Open("mysql", mariaDSN(inst))
 	if err != nil {
 		return err
 	}
@@ -249,7 +318,13 @@ func mariaReady(ctx context.Context, inst *Instance, logPath string, logStart in
 	if _, err := db.ExecContext(ctx, mariaSessionsUninstrumented); err != nil {
 		return fmt.Errorf("leave new sessions uninstrumented: %w", err)
 	}
-	return mariaCreateDB(ctx, inst.Port)
+	return mariaCreateDB(ctx, inst)
+}
+
+// mariaDSN is the Go driver's name for the instance's server as root,
+// over loopback TCP, with no database.
+func mariaDSN(inst *Instance) string {
+	return fmt.Sprintf("%s:%s@tcp(127.0.0.1:%d)/?timeout=2s", inst.User, inst.Password, inst.Port)
 }
 
 // mariaSessionsUninstrumented makes performance_schema instrument no new
@@ -261,8 +336,8 @@ func mariaReady(ctx context.Context, inst *Instance, logPath string, logStart in
 const mariaSessionsUninstrumented = "UPDATE performance_schema.setup_actors SET ENABLED = 'NO', HISTORY = 'NO'"
 
 // mariaCreateDB creates the database every instance holds.
-func mariaCreateDB(ctx context.Context, port int) error {
-	db, err := sql.Open("mysql", fmt.Sprintf("root@tcp(127.0.0.1:%d)/?timeout=2s", port))
+func mariaCreateDB(ctx context.Context, inst *Instance) error {
+	db, err := sql.Open("mysql", mariaDSN(inst))
 	if err != nil {
 		return err
 	}

@@ -28,28 +28,28 @@ func TestMariaDBStartRestartStop(t *testing.T) {
 			inst.Stop()
 		}
 	}()
-	want := fmt.Sprintf("mysql://root@127.0.0.1:%d/dbgauge", inst.Port)
+	want := fmt.Sprintf("mysql://root:%s@127.0.0.1:%d/dbgauge", inst.Password, inst.Port)
 	if inst.URL != want {
 		t.Errorf("URL = %q, want %q", inst.URL, want)
 	}
 	if !mariaServes(inst.PID, filepath.Join(dir, "data")) {
 		t.Fatalf("pid %d is not a mariadbd on %s", inst.PID, dir)
 	}
-	if _, err := os.Stat(filepath.Join(dir, "mariadbd.pid")); err != nil {
+	if _, err := os.Stat(filepath.Join(dir, "sock", "mariadbd.pid")); err != nil {
 		t.Errorf("pid file not in the instance directory: %v", err)
 	}
 	// The socket URL names the socket in the instance directory, and a
 	// connection through it is a local one (host "localhost", not an address).
-	sock := filepath.Join(dir, "mariadbd.sock")
-	if want := "mysql://root@unix(" + sock + ")/dbgauge"; inst.SocketURL != want {
+	sock := filepath.Join(dir, "sock", "mariadbd.sock")
+	if want := "mysql://root:" + inst.Password + "@unix(" + sock + ")/dbgauge"; inst.SocketURL != want {
 		t.Errorf("SocketURL = %q, want %q", inst.SocketURL, want)
 	}
-	if got := mariaQueryDSN(t, "root@unix("+sock+")/dbgauge",
+	if got := mariaQueryDSN(t, "root:"+inst.Password+"@unix("+sock+")/dbgauge",
 		"SELECT DATABASE()", "SELECT HOST FROM information_schema.PROCESSLIST WHERE ID = CONNECTION_ID()"); got[0] != "dbgauge" || got[1] != "localhost" {
 		t.Errorf("through the socket: database, host = %q; want dbgauge, localhost", got)
 	}
 
-	got := mariaQuery(t, inst.Port,
+	got := mariaQuery(t, inst,
 		"SELECT @@max_connections", "SELECT @@innodb_buffer_pool_size", "SELECT @@bind_address",
 		"SELECT @@local_infile", "SELECT DATABASE()", "SELECT CONCAT(@@datadir, '')")
 	for i, w := range []string{"77", "67108864", "127.0.0.1", "1", "dbgauge", filepath.Join(dir, "data") + "/"} {
@@ -57,7 +57,7 @@ func TestMariaDBStartRestartStop(t *testing.T) {
 			t.Errorf("query %d = %q, want %q", i, got[i], w)
 		}
 	}
-	mariaQuery(t, inst.Port, "CREATE TABLE kept ENGINE=InnoDB AS SELECT 42 AS v")
+	mariaQuery(t, inst, "CREATE TABLE kept ENGINE=InnoDB AS SELECT 42 AS v")
 
 	// Another process finds the instance through the state file.
 	loaded, err := Load(dir)
@@ -75,7 +75,7 @@ func TestMariaDBStartRestartStop(t *testing.T) {
 	if inst.PID == oldPID || !mariaServes(inst.PID, filepath.Join(dir, "data")) {
 		t.Errorf("restart: pid %d (old %d) should be a new live mariadbd", inst.PID, oldPID)
 	}
-	after := mariaQuery(t, inst.Port, "SELECT v FROM kept", "SELECT @@max_connections")
+	after := mariaQuery(t, inst, "SELECT v FROM kept", "SELECT @@max_connections")
 	if after[0] != "42" || after[1] != "77" {
 		t.Errorf("after restart got %q: want the kept row and the setting", after)
 	}
@@ -130,9 +130,9 @@ func TestMariaDBArgsSettingsLast(t *testing.T) {
 	}
 }
 
-func mariaQuery(t *testing.T, port int, queries ...string) []string {
+func mariaQuery(t *testing.T, inst *Instance, queries ...string) []string {
 	t.Helper()
-	return mariaQueryDSN(t, fmt.Sprintf("root@tcp(127.0.0.1:%d)/dbgauge", port), queries...)
+	return mariaQueryDSN(t, fmt.Sprintf("root:%s@tcp(127.0.0.1:%d)/dbgauge", inst.Password, inst.Port), queries...)
 }
 
 func mariaQueryDSN(t *testing.T, dsn string, queries ...string) []string {

@@ -36,7 +36,7 @@ func (pgClusterKind) shape() ClusterShape {
 }
 
 func (pgClusterKind) url(nodes []*Node) string {
-	return fmt.Sprintf("postgres://postgres@%s/%s", hostList(nodes), postgresDB)
+	return fmt.Sprintf("postgres://%s:%s@%s/%s", nodes[0].User, nodes[0].Password, hostList(nodes), postgresDB)
 }
 
 func (k pgClusterKind) create(ctx context.Context, c *Cluster, opt ClusterOptions) error {
@@ -92,8 +92,11 @@ func pgBaseBackup(ctx context.Context, primary, n *Node) error {
 	if err := owner.prepare(n.Dir, data, filepath.Join(n.Dir, "sock"), filepath.Join(n.Dir, "postgres.log")); err != nil {
 		return err
 	}
-	return owner.run(ctx, n.Dir, filepath.Join(bin, "pg_basebackup"),
-		"-h", "127.0.0.1", "-p", strconv.Itoa(primary.Port), "-U", "postgres",
+	// The password by the environment; -R writes it into the standby's
+	// primary_conninfo (postgresql.auto.conf, in its 0700 data directory).
+	n.User, n.Password = primary.User, primary.Password
+	return owner.runEnv(ctx, n.Dir, []string{"PGPASSWORD=" + primary.Password}, filepath.Join(bin, "pg_basebackup"),
+		"-h", "127.0.0.1", "-p", strconv.Itoa(primary.Port), "-U", primary.User,
 		"-D", data, "-R", "-X", "stream", "-C", "-S", n.Name, "--checkpoint=fast")
 }
 
@@ -127,12 +130,12 @@ func pgReload(ctx context.Context, n *Node) error {
 	if err := writePostgresConf(filepath.Join(n.Dir, "data", postgresConf), n.Instance, filepath.Join(n.Dir, "sock"), owner); err != nil {
 		return err
 	}
-	return pgValue(ctx, n.Port, "SELECT pg_reload_conf()::text", func(string) bool { return true })
+	return pgValue(ctx, n.Instance, "SELECT pg_reload_conf()::text", func(string) bool { return true })
 }
 
 // pgWaitStreaming waits until the primary lists the standby as streaming.
 func pgWaitStreaming(ctx context.Context, primary *Node, standby string) error {
-	return pgWait(ctx, primary.Port, fmt.Sprintf("standby %s streaming", standby),
+	return pgWait(ctx, primary.Instance, fmt.Sprintf("standby %s streaming", standby),
 		"SELECT coalesce(max(state), 'absent') FROM pg_stat_replication WHERE application_name = '"+standby+"'",
 		func(v string) bool { return v == "streaming" })
 }
@@ -146,18 +149,18 @@ func pgWaitSync(ctx context.Context, primary *Node, standbys []string) error {
 		want[i] = s + ":potential"
 	}
 	want[0] = standbys[0] + ":sync"
-	return pgWait(ctx, primary.Port, "standby "+standbys[0]+" synchronous, the others potential",
+	return pgWait(ctx, primary.Instance, "standby "+standbys[0]+" synchronous, the others potential",
 		"SELECT coalesce(string_agg(application_name || ':' || sync_state, ',' ORDER BY application_name), '') FROM pg_stat_replication",
 		func(v string) bool { return v == strings.Join(want, ",") })
 }
 
 // pgWait polls a one-value query until ok accepts its answer, for at most
 // two minutes.
-func pgWait(ctx context.Context, port int, what, query string, ok func(string) bool) error {
+func pgWait(ctx context.Context, inst *Instance, what, query string, ok func(string) bool) error {
 	limit := 2 * time.Minute
 	var last error
 	return poll(ctx, limit, 100*time.Millisecond, func() (bool, error) {
-		last = pgValue(ctx, port, query, ok)
+		last = pgValue(ctx, inst, query, ok)
 		return last == nil, nil
 	}, func() error { return fmt.Errorf("%s: not after %s (last: %v)", what, limit, last) })
 }
@@ -167,10 +170,10 @@ var errNotYet = errors.New("not yet")
 
 // pgValue runs a one-value query on the node's dbgauge database and hands
 // the answer to ok; it fails when the answer is not accepted.
-func pgValue(ctx context.Context, port int, query string, ok func(string) bool) error {
+func pgValue(ctx context.Context, inst *Instance, query string, ok func(string) bool) error {
 	qctx, cancel := context.WithTimeout(ctx, 5*time.Second)
 	defer cancel()
-	conn, err := pgConnect(qctx, port)
+	conn, err := pgConnect(qctx, inst)
 	if err != nil {
 		return err
 	}
@@ -186,6 +189,17 @@ func pgValue(ctx context.Context, port int, query string, ok func(string) bool) 
 }
 
 // pgConnect opens a session on the node's dbgauge database as postgres.
-func pgConnect(ctx context.Context, port int) (*pgx.Conn, error) {
-	return pgx.Connect(ctx, fmt.Sprintf("postgres://postgres@127.0.0.1:%d/%s?sslmode=disable", port, postgresDB))
+func pgConnect(ctx context.Context, inst *Instance) (*pgx.Conn, error) {
+	return pgConnectDB(ctx, inst, postgresDB)
+}
+
+// pgConnectDB opens a session on database db of the instance as its
+// administrator, over loopback TCP.
+func pgConnectDB(ctx context.Context, inst *Instance, db string) (*pgx.Conn, error) {
+	cfg, err := pgx.ParseConfig(fmt.Sprintf("postgres://127.0.0.1:%d/%s?sslmode=disable", inst.Port, db))
+	if err != nil {
+		return nil, err
+	}
+	cfg.User, cfg.Password = inst.User, inst.Password
+	return pgx.ConnectConfig(ctx, cfg)
 }

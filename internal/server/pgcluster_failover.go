@@ -29,7 +29,7 @@ func (pgClusterKind) failover(ctx context.Context, c *Cluster, dead int) (int, e
 			continue
 		}
 		var v string
-		err := pgValue(ctx, n.Port, "SELECT coalesce(pg_wal_lsn_diff(pg_last_wal_receive_lsn(), '0/0'), 0)::bigint::text", func(s string) bool {
+		err := pgValue(ctx, n.Instance, "SELECT coalesce(pg_wal_lsn_diff(pg_last_wal_receive_lsn(), '0/0'), 0)::bigint::text", func(s string) bool {
 			v = s
 			return true
 		})
@@ -86,14 +86,14 @@ func (pgClusterKind) failover(ctx context.Context, c *Cluster, dead int) (int, e
 // its name on p (a promoted standby has none: slots are not copied by a
 // base backup), and n's primary_conninfo naming p's port.
 func pgFollow(ctx context.Context, p, n *Node) error {
-	if err := pgExec(ctx, p.Port, "SELECT pg_create_physical_replication_slot('"+n.Name+"') WHERE NOT EXISTS (SELECT 1 FROM pg_replication_slots WHERE slot_name = '"+n.Name+"')"); err != nil {
+	if err := pgExec(ctx, p.Instance, "SELECT pg_create_physical_replication_slot('"+n.Name+"') WHERE NOT EXISTS (SELECT 1 FROM pg_replication_slots WHERE slot_name = '"+n.Name+"')"); err != nil {
 		return fmt.Errorf("slot %s on %s: %w", n.Name, p.Name, err)
 	}
-	conninfo := fmt.Sprintf("host=127.0.0.1 port=%d user=postgres application_name=%s", p.Port, n.Name)
-	if err := pgExec(ctx, n.Port, "ALTER SYSTEM SET primary_conninfo = "+pgQuote(conninfo)); err != nil {
+	conninfo := fmt.Sprintf("host=127.0.0.1 port=%d user=%s password=%s application_name=%s", p.Port, p.User, p.Password, n.Name)
+	if err := pgExec(ctx, n.Instance, "ALTER SYSTEM SET primary_conninfo = "+pgQuote(conninfo)); err != nil {
 		return fmt.Errorf("point %s at %s: %w", n.Name, p.Name, err)
 	}
-	return pgExec(ctx, n.Port, "SELECT pg_reload_conf()")
+	return pgExec(ctx, n.Instance, "SELECT pg_reload_conf()")
 }
 
 // rejoin brings a crashed node back. A standby that crashed starts again
@@ -118,7 +118,7 @@ func (k pgClusterKind) rejoin(ctx context.Context, c *Cluster, n *Node) (string,
 		}
 		return how, k.startNode(ctx, c, n, false)
 	}
-	if err := pgExec(ctx, p.Port, "SELECT pg_drop_replication_slot('"+n.Name+"') FROM pg_replication_slots WHERE slot_name = '"+n.Name+"'"); err != nil {
+	if err := pgExec(ctx, p.Instance, "SELECT pg_drop_replication_slot('"+n.Name+"') FROM pg_replication_slots WHERE slot_name = '"+n.Name+"'"); err != nil {
 		return "", fmt.Errorf("drop the old slot %s on %s: %w", n.Name, p.Name, err)
 	}
 	// The crashed server's files go: its data and its socket's lock,
@@ -141,7 +141,7 @@ const promoteLimit = 60
 func pgPromote(ctx context.Context, n *Node) error {
 	qctx, cancel := context.WithTimeout(ctx, (promoteLimit+30)*time.Second)
 	defer cancel()
-	conn, err := pgConnect(qctx, n.Port)
+	conn, err := pgConnect(qctx, n.Instance)
 	if err != nil {
 		return err
 	}
@@ -157,10 +157,10 @@ func pgPromote(ctx context.Context, n *Node) error {
 }
 
 // pgExec runs one statement on the node's dbgauge database.
-func pgExec(ctx context.Context, port int, stmt string) error {
+func pgExec(ctx context.Context, inst *Instance, stmt string) error {
 	qctx, cancel := context.WithTimeout(ctx, 30*time.Second)
 	defer cancel()
-	conn, err := pgConnect(qctx, port)
+	conn, err := pgConnect(qctx, inst)
 	if err != nil {
 		return err
 	}

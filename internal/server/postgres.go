@@ -21,11 +21,12 @@ func init() { register("postgres", postgresKind{}) }
 // initdb and pg_ctl. Layout of the instance directory:
 //
 //	data/          PGDATA (owned by the server's OS user, mode 0700)
-//	sock/          the unix socket directory
-//	postgres.log   the server log
+//	sock/          the unix socket directory (the same, mode 0700)
+//	postgres.log   the server log (the same, mode 0600)
 //
-// The cluster listens on 127.0.0.1 only, trusts loopback connections and
-// holds a database named dbgauge.
+// The cluster listens on 127.0.0.1 only, holds a database named dbgauge,
+// and lets in (socket or TCP) only logins with a password
+// (scram-sha-256): the postgres role's is the instance's Password.
 type postgresKind struct{}
 
 // postgresDB is the database created in every private instance.
@@ -35,6 +36,10 @@ const postgresDB = "dbgauge"
 // rewrites each time: port, addresses and Options.Settings win over the
 // defaults initdb wrote, and a restart picks up the instance's settings.
 const postgresConf = "dbgauge.conf"
+
+func (postgresKind) initialised(dir string) bool {
+	return fileExists(filepath.Join(dir, "data", "PG_VERSION"))
+}
 
 func (postgresKind) available() error {
 	_, err := postgresBin()
@@ -74,11 +79,11 @@ func (k postgresKind) start(ctx context.Context, inst *Instance) (err error) {
 	if err := owner.prepare(inst.Dir, data, sock, logFile); err != nil {
 		return err
 	}
+	inst.User = "postgres"
 	fresh := false
 	if _, statErr := os.Stat(filepath.Join(data, "PG_VERSION")); errors.Is(statErr, os.ErrNotExist) {
-		if err := owner.run(ctx, inst.Dir, filepath.Join(bin, "initdb"),
-			"-D", data, "-U", "postgres", "--auth=trust", "--encoding=UTF8", "--no-locale"); err != nil {
-			return fmt.Errorf("initdb: %w", err)
+		if err := pgInitDB(ctx, bin, owner, inst, data); err != nil {
+			return err
 		}
 		if err := appendLine(filepath.Join(data, "postgresql.conf"), "include_if_exists '"+postgresConf+"'"); err != nil {
 			return err
@@ -115,19 +120,47 @@ func (k postgresKind) start(ctx context.Context, inst *Instance) (err error) {
 		return err
 	}
 	if fresh {
-		// createdb connects over TCP as the postgres role: any OS user may run it.
-		cmd := exec.CommandContext(ctx, filepath.Join(bin, "createdb"),
-			"-h", "127.0.0.1", "-p", strconv.Itoa(inst.Port), "-U", "postgres", postgresDB)
-		if out, err := cmd.CombinedOutput(); err != nil {
-			return fmt.Errorf("createdb %s: %w: %s", postgresDB, err, oneLine(string(out)))
+		if err := pgCreateDB(ctx, inst); err != nil {
+			return err
 		}
 	}
-	inst.URL = fmt.Sprintf("postgres://postgres@127.0.0.1:%d/%s", inst.Port, postgresDB)
+	inst.URL = fmt.Sprintf("postgres://%s:%s@127.0.0.1:%d/%s", inst.User, inst.Password, inst.Port, postgresDB)
 	inst.SocketURL = ""
 	if pgSocketOK(sock) {
 		// The socket file is SOCKDIR/.s.PGSQL.PORT: libpq and pgx need the
 		// port to find it.
-		inst.SocketURL = fmt.Sprintf("postgres:///%s?host=%s&port=%d&user=postgres", postgresDB, queryEscape(sock), inst.Port)
+		inst.SocketURL = fmt.Sprintf("postgres://%s:%s@/%s?host=%s&port=%d", inst.User, inst.Password, postgresDB, queryEscape(sock), inst.Port)
+	}
+	return nil
+}
+
+// pgInitDB creates the cluster: the postgres role's password is the
+// instance's (given to initdb in a file, not on its command line), and
+// every login, replication's too, needs a password.
+func pgInitDB(ctx context.Context, bin string, owner osOwner, inst *Instance, data string) error {
+	pwfile, remove, err := owner.secretFile(inst.Dir, "initdb.pw", inst.Password+"\n")
+	if err != nil {
+		return err
+	}
+	defer remove()
+	if err := owner.run(ctx, inst.Dir, filepath.Join(bin, "initdb"),
+		"-D", data, "-U", inst.User, "--pwfile="+pwfile, "--auth=scram-sha-256", "--encoding=UTF8", "--no-locale"); err != nil {
+		return fmt.Errorf("initdb: %w", err)
+	}
+	return nil
+}
+
+// pgCreateDB creates the database every instance holds.
+func pgCreateDB(ctx context.Context, inst *Instance) error {
+	qctx, cancel := context.WithTimeout(ctx, 30*time.Second)
+	defer cancel()
+	conn, err := pgConnectDB(qctx, inst, "postgres")
+	if err != nil {
+		return fmt.Errorf("create database %s: %w", postgresDB, err)
+	}
+	defer conn.Close(context.Background())
+	if _, err := conn.Exec(qctx, "CREATE DATABASE "+postgresDB); err != nil {
+		return fmt.Errorf("create database %s: %w", postgresDB, err)
 	}
 	return nil
 }
@@ -316,23 +349,16 @@ func (o osOwner) chown(path string) error {
 	return os.Chown(path, o.uid, o.gid)
 }
 
-// prepare creates the server's directories and log owned by the server user
-// and makes every directory above them traversable by it.
+// prepare creates the server's directories and log, owned by the server
+// user and closed to others, and makes every directory above them
+// traversable by it.
 func (o osOwner) prepare(dir, data, sock, logFile string) error {
 	for _, d := range []string{data, sock} {
-		if err := os.MkdirAll(d, 0o700); err != nil {
-			return err
-		}
-		if err := o.chown(d); err != nil {
+		if err := o.privateDir(d); err != nil {
 			return err
 		}
 	}
-	f, err := os.OpenFile(logFile, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
-	if err != nil {
-		return err
-	}
-	f.Close()
-	if err := o.chown(logFile); err != nil {
+	if err := o.privateFile(logFile); err != nil {
 		return err
 	}
 	return o.traversable(dir)
@@ -368,10 +394,16 @@ func (o osOwner) traversable(dir string) error {
 
 // run runs a server program as the owner and returns its output on failure.
 func (o osOwner) run(ctx context.Context, dir, prog string, args ...string) error {
+	return o.runEnv(ctx, dir, nil, prog, args...)
+}
+
+// runEnv is run with more environment variables (a password for a client
+// program: the environment, not the command line that ps shows).
+func (o osOwner) runEnv(ctx context.Context, dir string, env []string, prog string, args ...string) error {
 	cmd := exec.CommandContext(ctx, prog, args...)
 	cmd.Dir = dir
 	// LC_ALL=C keeps messages parseable and initdb independent of the caller's locale.
-	cmd.Env = append(os.Environ(), "LC_ALL=C")
+	cmd.Env = append(append(os.Environ(), "LC_ALL=C"), env...)
 	if o.cred != nil {
 		cmd.SysProcAttr = &syscall.SysProcAttr{Credential: o.cred}
 	}

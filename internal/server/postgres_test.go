@@ -30,7 +30,7 @@ func TestPostgresStartRestartStop(t *testing.T) {
 			inst.Stop()
 		}
 	}()
-	want := fmt.Sprintf("postgres://postgres@127.0.0.1:%d/dbgauge", inst.Port)
+	want := fmt.Sprintf("postgres://postgres:%s@127.0.0.1:%d/dbgauge", inst.Password, inst.Port)
 	if inst.URL != want {
 		t.Errorf("URL = %q, want %q", inst.URL, want)
 	}
@@ -42,7 +42,7 @@ func TestPostgresStartRestartStop(t *testing.T) {
 	}
 	// The socket URL reaches the same database over the Unix socket (a
 	// socket connection has no client address).
-	wantSock := fmt.Sprintf("postgres:///dbgauge?host=%s&port=%d&user=postgres", filepath.Join(dir, "sock"), inst.Port)
+	wantSock := fmt.Sprintf("postgres://postgres:%s@/dbgauge?host=%s&port=%d", inst.Password, filepath.Join(dir, "sock"), inst.Port)
 	if inst.SocketURL != wantSock {
 		t.Errorf("SocketURL = %q, want %q", inst.SocketURL, wantSock)
 	}
@@ -99,8 +99,8 @@ func TestPostgresStartRestartStop(t *testing.T) {
 			t.Errorf("server process %d still running after stop", pid)
 		}
 	}
-	if _, err := os.Stat(filepath.Join(dir, stateFile)); !errors.Is(err, os.ErrNotExist) {
-		t.Errorf("state file still present after stop: %v", err)
+	if _, err := Load(dir); !errors.Is(err, ErrStopped) {
+		t.Errorf("Load after stop: %v, want the instance recorded as stopped", err)
 	}
 	if _, err := pgx.Connect(ctx, inst.URL); err == nil {
 		t.Errorf("connect after stop succeeded")

@@ -17,20 +17,30 @@ import (
 	"time"
 )
 
-// Instance is one running private server.
+// Instance is one private server, running or stopped. Its record (the
+// instance file in Dir, mode 0600: it holds the password) outlives a stop,
+// so that the next start of Dir keeps its port and its password.
 type Instance struct {
 	Engine string `json:"engine"`
 	Dir    string `json:"dir"`
 	Port   int    `json:"port"`
-	// URL is what to pass to dbgauge --db: TCP on loopback.
+	// User and Password are the engine's administrator login (postgres,
+	// root, SYSDBA) and the password generated when the instance was
+	// created: no login without it, by socket or TCP.
+	User     string `json:"user,omitempty"`
+	Password string `json:"password,omitempty"`
+	// URL is what to pass to dbgauge --db: TCP on loopback, with the
+	// login and password.
 	URL string `json:"url"`
 	// SocketURL names the same database through the instance's Unix-domain
-	// socket (inside Dir), in the form the engine's own clients take:
-	// postgres:///DB?host=SOCKDIR&port=P&user=U (libpq) or
-	// mysql://root@unix(SOCKET)/DB. Empty when the instance has no socket
+	// socket (in a directory only the server's OS user may enter), in the
+	// form the engine's own clients take:
+	// postgres://U:PW@/DB?host=SOCKDIR&port=P (libpq) or
+	// mysql://root:PW@unix(SOCKET)/DB. Empty when the instance has no socket
 	// (Firebird; a directory path too long for a socket address).
 	SocketURL string `json:"socket_url,omitempty"`
-	PID       int    `json:"pid"`
+	// PID is the server's process; 0 once stopped.
+	PID int `json:"pid"`
 	// Settings are the server options it was started with.
 	Settings map[string]string `json:"settings,omitempty"`
 }
@@ -55,6 +65,9 @@ type kind interface {
 	// available says whether the packages are installed, and if not, which
 	// Debian package to install.
 	available() error
+	// initialised says whether dir holds the instance's data (a start
+	// there does not create it).
+	initialised(dir string) bool
 }
 
 // tcpOnly is a kind whose instance has no Unix-domain socket; tcpOnly
@@ -97,6 +110,17 @@ var ErrUnknownEngine = errors.New("unknown server engine")
 // ErrRunning is returned when a directory already holds a running instance.
 var ErrRunning = errors.New("instance running")
 
+// ErrPortTaken is returned when the port a stopped instance kept is in
+// use by another program: the user moves the instance with --port.
+var ErrPortTaken = errors.New("the instance's port is taken")
+
+// ErrLegacy is returned for a directory holding an instance made before
+// private servers had passwords.
+var ErrLegacy = errors.New("instance without a password")
+
+// ErrStopped is returned by Load for an instance that does not run.
+var ErrStopped = errors.New("instance stopped")
+
 const stateFile = "dbgauge-instance.json"
 
 // Start starts engine's private instance in dir (created if missing) and
@@ -113,20 +137,56 @@ func Start(ctx context.Context, engine, dir string, opt Options) (*Instance, err
 	if err != nil {
 		return nil, err
 	}
-	if old, err := Load(abs); err == nil && old.alive() {
-		return nil, fmt.Errorf("%w: a %s instance already runs in %s (pid %d, %s): stop it first", ErrRunning, old.Engine, abs, old.PID, old.URL)
+	old, err := loadRecord(abs)
+	switch {
+	case err == nil && old.alive():
+		return nil, fmt.Errorf("%w: a %s instance already runs in %s (pid %d, port %d): stop it first", ErrRunning, old.Engine, abs, old.PID, old.Port)
+	case err == nil && kinds[old.Engine] != k:
+		return nil, fmt.Errorf("%s holds a %s instance, not %s: give another --dir", abs, old.Engine, engine)
+	case err != nil && k.initialised(abs):
+		// Data with no record: made before instances had passwords, it
+		// lets any local user in, and its password cannot be known.
+		return nil, fmt.Errorf("%w: %s holds a %s instance made by an older dbgauge, open to every local user and without a password: take out what you need, then remove the directory (or give another --dir) and start a new instance", ErrLegacy, abs, engine)
+	case err != nil:
+		old = nil // a new instance
 	}
 	if err := os.MkdirAll(abs, 0o755); err != nil {
 		return nil, fmt.Errorf("create %s: %w", abs, err)
 	}
-	port := opt.Port
-	if port == 0 {
-		if port, err = FreePort(); err != nil {
+	inst := &Instance{Engine: engine, Dir: abs, Port: opt.Port, Settings: opt.Settings}
+	if old != nil {
+		// The same instance again: its login, and its port unless the
+		// caller moves it, so that URLs given out before stay good.
+		inst.User, inst.Password = old.User, old.Password
+		if inst.Port == 0 && old.Port != 0 {
+			inst.Port = old.Port
+			if !portFree(inst.Port) {
+				return nil, fmt.Errorf("%w: port %d, which the %s instance in %s had, is in use by another program: free it, or give --port to move the instance", ErrPortTaken, inst.Port, engine, abs)
+			}
+		}
+	}
+	if inst.Port == 0 {
+		if inst.Port, err = FreePort(); err != nil {
 			return nil, err
 		}
 	}
-	inst := &Instance{Engine: engine, Dir: abs, Port: port, Settings: opt.Settings}
+	if inst.Password == "" {
+		if inst.Password, err = newPassword(); err != nil {
+			return nil, err
+		}
+	}
+	// Recorded before the engine keeps the password in its data: a
+	// start that fails half way leaves a record the next start reads.
+	if err := inst.saveStopped(); err != nil {
+		return nil, err
+	}
 	if err := k.start(ctx, inst); err != nil {
+		// Its port is not the instance's until it has run there (it
+		// may be the reason the start failed).
+		if old == nil || old.Port != inst.Port {
+			inst.Port = 0
+		}
+		inst.saveStopped()
 		return nil, fmt.Errorf("start %s in %s: %w", engine, abs, err)
 	}
 	if err := inst.save(); err != nil {
@@ -136,9 +196,9 @@ func Start(ctx context.Context, engine, dir string, opt Options) (*Instance, err
 	return inst, nil
 }
 
-// Stop stops the instance recorded in dir.
+// Stop stops the instance recorded in dir (a stopped one stays stopped).
 func Stop(engine, dir string) error {
-	inst, err := Load(dir)
+	inst, err := loadRecord(dir)
 	if err != nil {
 		return err
 	}
@@ -148,8 +208,21 @@ func Stop(engine, dir string) error {
 	return inst.Stop()
 }
 
-// Load reads the instance recorded in dir.
+// Load reads the running instance recorded in dir; a stopped one is an
+// ErrStopped.
 func Load(dir string) (*Instance, error) {
+	inst, err := loadRecord(dir)
+	if err != nil {
+		return nil, err
+	}
+	if !inst.alive() {
+		return nil, fmt.Errorf("%w: the %s instance in %s does not run: start it with dbgauge server start %s --dir %s", ErrStopped, inst.Engine, dir, inst.Engine, dir)
+	}
+	return inst, nil
+}
+
+// loadRecord reads the instance recorded in dir, running or not.
+func loadRecord(dir string) (*Instance, error) {
 	b, err := os.ReadFile(filepath.Join(dir, stateFile))
 	if err != nil {
 		return nil, fmt.Errorf("no dbgauge instance in %s: %w", dir, err)
@@ -161,7 +234,8 @@ func Load(dir string) (*Instance, error) {
 	return &inst, nil
 }
 
-// Stop ends the instance's processes.
+// Stop ends the instance's processes. Its record stays, marked stopped:
+// the next Start of the directory keeps its port and password.
 func (i *Instance) Stop() error {
 	k, ok := kinds[i.Engine]
 	if !ok {
@@ -170,7 +244,13 @@ func (i *Instance) Stop() error {
 	if err := k.stop(i); err != nil {
 		return fmt.Errorf("stop %s in %s: %w", i.Engine, i.Dir, err)
 	}
-	return os.Remove(filepath.Join(i.Dir, stateFile))
+	return i.saveStopped()
+}
+
+// saveStopped records the instance as not running.
+func (i *Instance) saveStopped() error {
+	i.PID = 0
+	return i.save()
 }
 
 // Restart stops and starts the instance on the same port and directory: the
@@ -195,8 +275,8 @@ func (i *Instance) RestartAfter(ctx context.Context, pause time.Duration) error 
 	case <-ctx.Done(): // cut the pause short, but start it all the same
 	}
 	if err := k.start(context.WithoutCancel(ctx), i); err != nil {
-		// Not running: the file would name a dead process.
-		os.Remove(filepath.Join(i.Dir, stateFile))
+		// Not running: the file must not name a dead process.
+		i.saveStopped()
 		return err
 	}
 	if err := i.save(); err != nil {
@@ -213,7 +293,7 @@ func (i *Instance) alive() bool {
 
 func (i *Instance) save() error {
 	b, _ := json.MarshalIndent(i, "", "  ")
-	return os.WriteFile(filepath.Join(i.Dir, stateFile), b, 0o644)
+	return writePrivate(filepath.Join(i.Dir, stateFile), b)
 }
 
 // FreePort asks the kernel for a free loopback TCP port.

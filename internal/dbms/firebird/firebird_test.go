@@ -344,8 +344,8 @@ func testErrors(t *testing.T, inst *server.Instance) {
 	}{
 		{"refused", fmt.Sprintf("firebird://sysdba:masterkey@127.0.0.1:%d/%s", closed, db), "cannot connect"},
 		{"password", fmt.Sprintf("firebird://sysdba:wrong@127.0.0.1:%d/%s", inst.Port, db), "wrong user name or password"},
-		{"missing database", fmt.Sprintf("firebird://sysdba:masterkey@127.0.0.1:%d/%s", inst.Port, filepath.Join(inst.Dir, "nope.fdb")), "no database at " + filepath.Join(inst.Dir, "nope.fdb")},
-		{"no path", fmt.Sprintf("firebird://sysdba:masterkey@127.0.0.1:%d/", inst.Port), "names no database"},
+		{"missing database", fmt.Sprintf("firebird://sysdba:%s@127.0.0.1:%d/%s", inst.Password, inst.Port, filepath.Join(inst.Dir, "nope.fdb")), "no database at " + filepath.Join(inst.Dir, "nope.fdb")},
+		{"no path", fmt.Sprintf("firebird://sysdba:%s@127.0.0.1:%d/", inst.Password, inst.Port), "names no database"},
 	}
 	for _, c := range cases {
 		e, err := dbms.Open(ctx, c.url)

@@ -18,8 +18,8 @@ func testOpenErrors(t *testing.T, ctx context.Context, inst *server.Instance) {
 	for _, c := range []struct{ name, url, want string }{
 		{"refused", fmt.Sprintf("mariadb://root@127.0.0.1:%d/dbgauge", closed), "cannot reach MariaDB at 127.0.0.1:" + fmt.Sprint(closed) + ": connection refused; is the server running?"},
 		{"password", fmt.Sprintf("mysql://root:wrong@127.0.0.1:%d/dbgauge", inst.Port), "wrong user or password"},
-		{"database", fmt.Sprintf("mysql://root@127.0.0.1:%d/nodb", inst.Port), `database "nodb" does not exist`},
-		{"no database", fmt.Sprintf("mysql://root@127.0.0.1:%d", inst.Port), "names no database"},
+		{"database", fmt.Sprintf("mysql://root:%s@127.0.0.1:%d/nodb", inst.Password, inst.Port), `database "nodb" does not exist`},
+		{"no database", fmt.Sprintf("mysql://root:%s@127.0.0.1:%d", inst.Password, inst.Port), "names no database"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			e, err := dbms.Open(ctx, c.url)

@@ -33,17 +33,26 @@ func testOpenErrors(t *testing.T, inst *server.Instance) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	e := open(t, inst.URL)
+	exec(t, e, "CREATE ROLE cannot_login NOLOGIN PASSWORD 'pw'")
+	t.Cleanup(func() {
+		e.Exec(context.Background(), "DROP ROLE cannot_login")
+		e.Close()
+	})
 	for _, tc := range []struct {
 		name, url, says string
 	}{
 		{"refused", fmt.Sprintf("postgres://postgres@127.0.0.1:%d/dbgauge", closed),
 			fmt.Sprintf("cannot reach PostgreSQL at 127.0.0.1:%d: connection refused; is the server running?", closed)},
-		{"no such user", fmt.Sprintf("postgres://nobody_here@127.0.0.1:%d/dbgauge", inst.Port), `refused user "nobody_here"`},
-		{"no such database", fmt.Sprintf("postgres://postgres@127.0.0.1:%d/nodb", inst.Port), fmt.Sprintf(`database "nodb" does not exist on PostgreSQL at 127.0.0.1:%d: create it (createdb -h 127.0.0.1 -p %d -U postgres nodb)`, inst.Port, inst.Port)},
+		// The private server asks every login for a password, and does
+		// not say whether the role exists.
+		{"no such user", fmt.Sprintf("postgres://nobody_here@127.0.0.1:%d/dbgauge", inst.Port), `rejected the password of user "nobody_here"`},
+		{"user may not log in", fmt.Sprintf("postgres://cannot_login:pw@127.0.0.1:%d/dbgauge", inst.Port), `refused user "cannot_login"`},
+		{"no such database", fmt.Sprintf("postgres://postgres:%s@127.0.0.1:%d/nodb", inst.Password, inst.Port), fmt.Sprintf(`database "nodb" does not exist on PostgreSQL at 127.0.0.1:%d: create it (createdb -h 127.0.0.1 -p %d -U postgres nodb)`, inst.Port, inst.Port)},
 		// A URL parameter is a run-time setting the server checks at
 		// connect: an unknown one, or a bad value, is the URL's mistake.
-		{"unknown parameter", fmt.Sprintf("postgres://postgres@127.0.0.1:%d/dbgauge?bogus_setting=1", inst.Port), `PostgreSQL at 127.0.0.1:` + fmt.Sprint(inst.Port) + ` refused the parameter of --db: unrecognized configuration parameter "bogus_setting"`},
-		{"bad parameter value", fmt.Sprintf("postgres://postgres@127.0.0.1:%d/dbgauge?work_mem=lots", inst.Port), `refused the parameter of --db: invalid value for parameter "work_mem"`},
+		{"unknown parameter", fmt.Sprintf("postgres://postgres:%s@127.0.0.1:%d/dbgauge?bogus_setting=1", inst.Password, inst.Port), `PostgreSQL at 127.0.0.1:` + fmt.Sprint(inst.Port) + ` refused the parameter of --db: unrecognized configuration parameter "bogus_setting"`},
+		{"bad parameter value", fmt.Sprintf("postgres://postgres:%s@127.0.0.1:%d/dbgauge?work_mem=lots", inst.Password, inst.Port), `refused the parameter of --db: invalid value for parameter "work_mem"`},
 	} {
 		err := openErr(t, tc.url)
 		t.Logf("%s: %v", tc.name, err)
@@ -53,8 +62,8 @@ func testOpenErrors(t *testing.T, inst *server.Instance) {
 	}
 }
 
-// testWrongPassword makes one role authenticate by password (the private
-// server trusts loopback) and checks a wrong one is the user's mistake.
+// testWrongPassword makes a role of its own with a password and checks
+// a wrong one is the user's mistake.
 func testWrongPassword(t *testing.T, inst *server.Instance) {
 	e := open(t, inst.URL)
 	hba := value(t, e, "SHOW hba_file")
@@ -68,7 +77,7 @@ func testWrongPassword(t *testing.T, inst *server.Instance) {
 		e.Exec(context.Background(), "SELECT pg_reload_conf()")
 		e.Exec(context.Background(), "DROP ROLE pwuser")
 	})
-	// pg_hba.conf is read top down: this line comes before the trust lines.
+	// pg_hba.conf is read top down: this line comes before the others.
 	rule := "host all pwuser 127.0.0.1/32 scram-sha-256\n"
 	if err := os.WriteFile(hba, append([]byte(rule), orig...), 0o600); err != nil {
 		t.Fatal(err)
