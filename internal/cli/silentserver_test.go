@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"context"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -9,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/dbgauge/dbgauge/internal/dbms"
 	"github.com/dbgauge/dbgauge/internal/results"
 	"github.com/dbgauge/dbgauge/internal/server"
 	"github.com/dbgauge/dbgauge/internal/server/servertest"
@@ -24,9 +26,12 @@ import (
 func TestServerStopsAnsweringTimedQueries(t *testing.T) {
 	inst := servertest.Start(t, "postgres", server.Options{})
 	url := inst.URL + "?io_timeout=2s"
-	// multiuser prints a line between repetitions only: the silence
-	// waits until the next repetition's users are connected and retrieving.
-	settle := map[string]time.Duration{"multiuser": 300 * time.Millisecond}
+	// multiuser prints a line between repetitions only, and each
+	// repetition connects its users anew: the silence waits until a user
+	// of the next repetition is retrieving (a sleep guessed at that and,
+	// on a busy machine, stopped the server while the users connected:
+	// the run then ended on the connect's time-out).
+	ready := map[string]func(){"multiuser": func() { waitRetrieving(t, inst.URL) }}
 	for _, c := range []struct {
 		name  string
 		args  []string
@@ -94,7 +99,9 @@ func TestServerStopsAnsweringTimedQueries(t *testing.T) {
 					}
 				}
 				if stopped == nil {
-					time.Sleep(settle[c.name])
+					if r := ready[c.name]; r != nil {
+						r()
+					}
 					stopped = processTree(t, inst.PID)
 					for _, pid := range stopped {
 						syscall.Kill(pid, syscall.SIGSTOP)
@@ -129,6 +136,27 @@ func TestServerStopsAnsweringTimedQueries(t *testing.T) {
 			noHalfWritten(t, out)
 		})
 	}
+}
+
+// waitRetrieving returns once another session of the server runs a
+// SELECT, polling for at most a minute.
+func waitRetrieving(t *testing.T, url string) {
+	t.Helper()
+	e, err := dbms.Open(context.Background(), url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer e.Close()
+	for deadline := time.Now().Add(time.Minute); time.Now().Before(deadline); time.Sleep(10 * time.Millisecond) {
+		rows, err := e.QueryRows(context.Background(), "SELECT count(*) FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid() AND state = 'active' AND query ILIKE 'select%'")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if rows[0][0] != "0" {
+			return
+		}
+	}
+	t.Fatal("no session of the run retrieved within a minute")
 }
 
 // processTree is pid and its children (a server's postmaster and its

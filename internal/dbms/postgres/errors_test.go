@@ -46,7 +46,8 @@ func testOpenErrors(t *testing.T, inst *server.Instance) {
 			fmt.Sprintf("cannot reach PostgreSQL at 127.0.0.1:%d: connection refused; is the server running?", closed)},
 		// The private server asks every login for a password, and does
 		// not say whether the role exists.
-		{"no such user", fmt.Sprintf("postgres://nobody_here@127.0.0.1:%d/dbgauge", inst.Port), `rejected the password of user "nobody_here"`},
+		{"no password", fmt.Sprintf("postgres://nobody_here@127.0.0.1:%d/dbgauge", inst.Port), `asks user "nobody_here" for a password: no password was given`},
+		{"no such user", fmt.Sprintf("postgres://nobody_here:pw@127.0.0.1:%d/dbgauge", inst.Port), `rejected the password of user "nobody_here"`},
 		{"user may not log in", fmt.Sprintf("postgres://cannot_login:pw@127.0.0.1:%d/dbgauge", inst.Port), `refused user "cannot_login"`},
 		{"no such database", fmt.Sprintf("postgres://postgres:%s@127.0.0.1:%d/nodb", inst.Password, inst.Port), fmt.Sprintf(`database "nodb" does not exist on PostgreSQL at 127.0.0.1:%d: create it (createdb -h 127.0.0.1 -p %d -U postgres nodb)`, inst.Port, inst.Port)},
 		// A URL parameter is a run-time setting the server checks at
