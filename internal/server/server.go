@@ -296,16 +296,6 @@ func (i *Instance) save() error {
 	return writePrivate(filepath.Join(i.Dir, stateFile), b)
 }
 
-// FreePort asks the kernel for a free loopback TCP port.
-func FreePort() (int, error) {
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		return 0, err
-	}
-	defer l.Close()
-	return l.Addr().(*net.TCPAddr).Port, nil
-}
-
 // waitTCP waits until something accepts connections on the loopback port.
 func waitTCP(ctx context.Context, port int, limit time.Duration) error {
 	addr := fmt.Sprintf("127.0.0.1:%d", port)
