@@ -210,7 +210,7 @@ func checkServerDir(dir string) error {
 // checkInstance refuses a server stop whose --dir holds no instance, or
 // one of another engine, before anything is touched.
 func checkInstance(engine, dir string) error {
-	inst, err := server.Load(dir)
+	inst, err := server.LoadRecord(dir)
 	if err != nil {
 		return usagef("--dir %s: %v: give the --dir that dbgauge server start was given", dir, err)
 	}

@@ -137,7 +137,7 @@ func Start(ctx context.Context, engine, dir string, opt Options) (*Instance, err
 	if err != nil {
 		return nil, err
 	}
-	old, err := loadRecord(abs)
+	old, err := LoadRecord(abs)
 	switch {
 	case err == nil && old.alive():
 		return nil, fmt.Errorf("%w: a %s instance already runs in %s (pid %d, port %d): stop it first", ErrRunning, old.Engine, abs, old.PID, old.Port)
@@ -198,7 +198,7 @@ func Start(ctx context.Context, engine, dir string, opt Options) (*Instance, err
 
 // Stop stops the instance recorded in dir (a stopped one stays stopped).
 func Stop(engine, dir string) error {
-	inst, err := loadRecord(dir)
+	inst, err := LoadRecord(dir)
 	if err != nil {
 		return err
 	}
@@ -211,7 +211,7 @@ func Stop(engine, dir string) error {
 // Load reads the running instance recorded in dir; a stopped one is an
 // ErrStopped.
 func Load(dir string) (*Instance, error) {
-	inst, err := loadRecord(dir)
+	inst, err := LoadRecord(dir)
 	if err != nil {
 		return nil, err
 	}
@@ -221,8 +221,9 @@ func Load(dir string) (*Instance, error) {
 	return inst, nil
 }
 
-// loadRecord reads the instance recorded in dir, running or not.
-func loadRecord(dir string) (*Instance, error) {
+// LoadRecord reads the instance recorded in dir, running or not (server
+// stop checks the engine of a stopped one too).
+func LoadRecord(dir string) (*Instance, error) {
 	b, err := os.ReadFile(filepath.Join(dir, stateFile))
 	if err != nil {
 		return nil, fmt.Errorf("no dbgauge instance in %s: %w", dir, err)
