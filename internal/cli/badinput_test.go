@@ -65,6 +65,7 @@ func TestBadInputTable(t *testing.T) {
 	os.Mkdir(notRun, 0o755)
 	sql := writeFile(t, fx, "q.sql", "SELECT * FROM {table}")
 	tlsCert, tlsKey := selfSigned(t, "192.0.2.1")
+	bigPEM := cfg("big.pem", strings.Repeat("# not a certificate, and more of it than a certificate file holds\n", 20000))
 
 	cases := []badInputCase{
 		// URLs
@@ -200,6 +201,9 @@ func TestBadInputTable(t *testing.T) {
 		{name: "listen exposed", args: []string{"dsbench", "--nodes", "2", "--db", "postgres://u@127.0.0.1:1/d", "--listen", "192.0.2.1:4222"}, names: "--listen", fix: "--token"},
 		{name: "listen port out of range", args: []string{"dsbench", "--nodes", "1", "--db", "sqlite:x.db", "--listen", "127.0.0.1:99999"}, names: "--listen 127.0.0.1:99999", fix: "a free port"},
 		{name: "listen not this machine", args: []string{"dsbench", "--nodes", "1", "--db", "sqlite:x.db", "--listen", "192.0.2.1:4222", "--token", "0123456789abcdef0123456789", "--tls-cert", tlsCert, "--tls-key", tlsKey}, names: "--listen 192.0.2.1:4222", fix: "an address of this machine"},
+		// certificate files read bounded (a path to /dev/zero must not fill memory)
+		{name: "tls-cert too large", args: []string{"dsbench", "--nodes", "1", "--db", "sqlite:x.db", "--listen", "127.0.0.1:0", "--tls-cert", bigPEM, "--tls-key", tlsKey}, names: "--tls-cert " + bigPEM, fix: "larger than 1024 KiB"},
+		{name: "tls-key too large", args: []string{"dsbench", "--nodes", "1", "--db", "sqlite:x.db", "--listen", "127.0.0.1:0", "--tls-cert", tlsCert, "--tls-key", bigPEM}, names: "--tls-key " + bigPEM, fix: "larger than 1024 KiB"},
 		{name: "nats closed port", args: []string{"dsbench", "--nodes", "1", "--db", "sqlite:x.db", "--nats", "nats://127.0.0.1:" + port}, names: "--nats nats://127.0.0.1:" + port, fix: "a NATS server that runs"},
 		{name: "token without listen", args: []string{"dsbench", "--token", "t"}, names: "--token", fix: "add --listen"},
 		{name: "agent master not nats", bare: true, args: []string{"agent", "--master", "http://127.0.0.1:1"}, names: "--master", fix: "nats://"},
