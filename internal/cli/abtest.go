@@ -15,6 +15,7 @@ import (
 	"github.com/dbgauge/dbgauge/internal/report"
 	"github.com/dbgauge/dbgauge/internal/results"
 	"github.com/dbgauge/dbgauge/internal/stats"
+	"github.com/dbgauge/dbgauge/internal/sysinfo"
 	w "github.com/dbgauge/dbgauge/internal/workload/wisconsin"
 )
 
@@ -139,6 +140,9 @@ func (f *abtestFlags) plan() (experiment.ABTestPlan, error) {
 		return p, err
 	}
 	p.Reps, p.Warmup, p.Dest, p.Level, p.Seed = f.reps.V, f.warmup.V, f.dest.V, f.level.V, f.seed.V
+	if err := pairLoad(p.Reps).fits(sysinfo.ReadCapacity()); err != nil {
+		return p, err
+	}
 	p.Caches = []string{f.cache.V}
 	if f.cache.V == "both" {
 		p.Caches = []string{"warm", "cold"}

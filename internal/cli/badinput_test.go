@@ -117,6 +117,7 @@ func TestBadInputTable(t *testing.T) {
 		{name: "open-loop threads beyond the machine", args: []string{"dsbench", "--threads", "100000000", "--rate", "10"}, names: "--threads 100000000", fix: "give --threads"},
 		{name: "nodes beyond the machine", args: []string{"dsbench", "--nodes", "100000000", "--db", "sqlite:x.db", "--listen", "127.0.0.1:0"}, names: "--nodes 100000000", fix: "give --nodes"},
 		{name: "cycles beyond the machine", args: []string{"dsbench", "--cycles", "1000000000", "--duration", "1ms"}, names: "--cycles 1000000000", fix: "give --cycles"},
+		{name: "pairs beyond the machine", args: []string{"abtest", "--reps", "1000000000", "--a", "sqlite:a.db", "--b", "sqlite:b.db"}, names: "--reps 1000000000", fix: "give --reps"},
 		{name: "users beyond the machine", args: []string{"multiuser", "--users", "0,1,100000000"}, names: "--users 0,1,100000000", fix: "give --users"},
 		{name: "retrieves beyond the machine", args: []string{"multiuser", "--users", "0,1", "--retrieves", "1000000000000"}, names: "--users 0,1 x --retrieves 1000000000000", fix: "give fewer --retrieves"},
 		{name: "negative warmup", args: []string{"sizesweep", "--warmup", "-1"}, names: "--warmup", fix: "example: --warmup"},

@@ -114,6 +114,13 @@ func cycleLoad(cycles, workers int, open bool) clientLoad {
 		units: int64(cycles), bytesPer: driver.CycleBytes(workers, open)}
 }
 
+// pairLoad is abtest's pairs of one query, whose statements are built
+// before the first runs (experiment.ABPairBytes): memory only.
+func pairLoad(reps int) clientLoad {
+	return clientLoad{given: fmt.Sprintf("--reps %d", reps), flag: "--reps", unit: "pair", what: "pairs",
+		units: int64(reps), bytesPer: experiment.ABPairBytes()}
+}
+
 // nodeLoad is a sweep's remote agents as the master holds them: each
 // agent a connection (an open file of this process when it embeds the
 // NATS server, --listen), each node's cycle merged from its dense

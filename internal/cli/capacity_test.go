@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/dbgauge/dbgauge/internal/driver"
+	"github.com/dbgauge/dbgauge/internal/experiment"
 	"github.com/dbgauge/dbgauge/internal/sysinfo"
 )
 
@@ -39,6 +40,7 @@ func TestClientLoadFits(t *testing.T) {
 		{"cycles in memory for 100", cycleLoad(100, 4, false), sysinfo.Capacity{MemoryBytes: 100 * driver.CycleBytes(4, false)}, ""},
 		{"cycles' histograms", cycleLoad(101, 4, false), sysinfo.Capacity{MemoryBytes: 100 * driver.CycleBytes(4, false)}, "--cycles 101: they need at least"},
 		{"cycles' histograms fix", cycleLoad(101, 4, false), sysinfo.Capacity{MemoryBytes: 100 * driver.CycleBytes(4, false)}, "give --cycles 100 at most"},
+		{"pairs' statements", pairLoad(101), sysinfo.Capacity{MemoryBytes: 100 * experiment.ABPairBytes()}, "give --reps 100 at most"},
 		{"agents' histograms", nodeLoad(101, 16, false), sysinfo.Capacity{MemoryBytes: 100 * driver.NodeBytes(16, false)}, "give --nodes 100 at most"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
