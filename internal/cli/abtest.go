@@ -15,6 +15,7 @@ import (
 	"github.com/dbgauge/dbgauge/internal/report"
 	"github.com/dbgauge/dbgauge/internal/results"
 	"github.com/dbgauge/dbgauge/internal/stats"
+	"github.com/dbgauge/dbgauge/internal/sysinfo"
 	w "github.com/dbgauge/dbgauge/internal/workload/wisconsin"
 )
 
@@ -95,9 +96,11 @@ Per query: the median times of A and B, their difference, the factor
 A / B, the effective rates 1 / time, the percent improvement
 (rate B - rate A) / rate A x 100, a bootstrap interval of A / B over the
 pairs, the Wilcoxon signed-rank p-value of the pairs and the verdict: B
-faster or A faster when the interval excludes 1 and p < 0.05 (so at least
-6 pairs are needed), otherwise no significant difference. --cache both puts warm and cold side
-by side.
+faster or A faster when the interval excludes 1 and p < 0.05, otherwise
+no significant difference. Fewer than 6 pairs (at --level 0.95) get "too
+few repetitions": their signed-rank p-value cannot fall below 0.05 (2/32
+for 5 pairs all one way), so no difference could be found at all.
+--cache both puts warm and cold side by side.
 
 --wisconsin LIST (default the joins 9-17) loads the four Wisconsin
 relations of --size N once (into each database when the variants connect
@@ -137,6 +140,9 @@ func (f *abtestFlags) plan() (experiment.ABTestPlan, error) {
 		return p, err
 	}
 	p.Reps, p.Warmup, p.Dest, p.Level, p.Seed = f.reps.V, f.warmup.V, f.dest.V, f.level.V, f.seed.V
+	if err := pairLoad(p.Reps).fits(sysinfo.ReadCapacity()); err != nil {
+		return p, err
+	}
 	p.Caches = []string{f.cache.V}
 	if f.cache.V == "both" {
 		p.Caches = []string{"warm", "cold"}

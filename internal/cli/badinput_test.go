@@ -65,6 +65,7 @@ func TestBadInputTable(t *testing.T) {
 	os.Mkdir(notRun, 0o755)
 	sql := writeFile(t, fx, "q.sql", "SELECT * FROM {table}")
 	tlsCert, tlsKey := selfSigned(t, "192.0.2.1")
+	bigPEM := cfg("big.pem", strings.Repeat("# not a certificate, and more of it than a certificate file holds\n", 20000))
 
 	cases := []badInputCase{
 		// URLs
@@ -115,6 +116,8 @@ func TestBadInputTable(t *testing.T) {
 		{name: "connections beyond the machine", args: []string{"dsbench", "--threads", "1", "--connections", "100000000"}, names: "--connections 100000000", fix: "give --connections"},
 		{name: "open-loop threads beyond the machine", args: []string{"dsbench", "--threads", "100000000", "--rate", "10"}, names: "--threads 100000000", fix: "give --threads"},
 		{name: "nodes beyond the machine", args: []string{"dsbench", "--nodes", "100000000", "--db", "sqlite:x.db", "--listen", "127.0.0.1:0"}, names: "--nodes 100000000", fix: "give --nodes"},
+		{name: "cycles beyond the machine", args: []string{"dsbench", "--cycles", "1000000000", "--duration", "1ms"}, names: "--cycles 1000000000", fix: "give --cycles"},
+		{name: "pairs beyond the machine", args: []string{"abtest", "--reps", "1000000000", "--a", "sqlite:a.db", "--b", "sqlite:b.db"}, names: "--reps 1000000000", fix: "give --reps"},
 		{name: "users beyond the machine", args: []string{"multiuser", "--users", "0,1,100000000"}, names: "--users 0,1,100000000", fix: "give --users"},
 		{name: "retrieves beyond the machine", args: []string{"multiuser", "--users", "0,1", "--retrieves", "1000000000000"}, names: "--users 0,1 x --retrieves 1000000000000", fix: "give fewer --retrieves"},
 		{name: "negative warmup", args: []string{"sizesweep", "--warmup", "-1"}, names: "--warmup", fix: "example: --warmup"},
@@ -200,6 +203,9 @@ func TestBadInputTable(t *testing.T) {
 		{name: "listen exposed", args: []string{"dsbench", "--nodes", "2", "--db", "postgres://u@127.0.0.1:1/d", "--listen", "192.0.2.1:4222"}, names: "--listen", fix: "--token"},
 		{name: "listen port out of range", args: []string{"dsbench", "--nodes", "1", "--db", "sqlite:x.db", "--listen", "127.0.0.1:99999"}, names: "--listen 127.0.0.1:99999", fix: "a free port"},
 		{name: "listen not this machine", args: []string{"dsbench", "--nodes", "1", "--db", "sqlite:x.db", "--listen", "192.0.2.1:4222", "--token", "0123456789abcdef0123456789", "--tls-cert", tlsCert, "--tls-key", tlsKey}, names: "--listen 192.0.2.1:4222", fix: "an address of this machine"},
+		// certificate files read bounded (a path to /dev/zero must not fill memory)
+		{name: "tls-cert too large", args: []string{"dsbench", "--nodes", "1", "--db", "sqlite:x.db", "--listen", "127.0.0.1:0", "--tls-cert", bigPEM, "--tls-key", tlsKey}, names: "--tls-cert " + bigPEM, fix: "larger than 1024 KiB"},
+		{name: "tls-key too large", args: []string{"dsbench", "--nodes", "1", "--db", "sqlite:x.db", "--listen", "127.0.0.1:0", "--tls-cert", tlsCert, "--tls-key", bigPEM}, names: "--tls-key " + bigPEM, fix: "larger than 1024 KiB"},
 		{name: "nats closed port", args: []string{"dsbench", "--nodes", "1", "--db", "sqlite:x.db", "--nats", "nats://127.0.0.1:" + port}, names: "--nats nats://127.0.0.1:" + port, fix: "a NATS server that runs"},
 		{name: "token without listen", args: []string{"dsbench", "--token", "t"}, names: "--token", fix: "add --listen"},
 		{name: "agent master not nats", bare: true, args: []string{"agent", "--master", "http://127.0.0.1:1"}, names: "--master", fix: "nats://"},

@@ -35,7 +35,7 @@ type clientLoad struct {
 // never have run. One line names the flags, the bound and the fix.
 func (l clientLoad) fits(c sysinfo.Capacity) error {
 	units := max(l.units, 1)
-	if c.OpenFiles > 0 {
+	if c.OpenFiles > 0 && l.sessionsPer > 0 {
 		room := max(c.OpenFiles-filesReserved, 0)
 		if units > room/l.sessionsPer {
 			return usagef("%s: %s %s, each holding at least one open file, and this process may open %d files (ulimit -n; %d kept for the run's own): %s, or raise ulimit -n",
@@ -104,6 +104,21 @@ func userLoad(given string, users, retrieves int, processes bool) clientLoad {
 	}
 	per += experiment.ScriptBytes(retrieves)
 	return clientLoad{given: fmt.Sprintf("--users %s x --retrieves %d", given, retrieves), flag: "--users", unit: "user", perFlag: "--retrieves", what: "client sessions", units: int64(users), sessionsPer: 1, bytesPer: per}
+}
+
+// cycleLoad is a sweep's cycles per scale as the run keeps them until
+// the scale ends (driver.CycleBytes; workers are every node's threads):
+// memory only, a cycle holds no open file.
+func cycleLoad(cycles, workers int, open bool) clientLoad {
+	return clientLoad{given: fmt.Sprintf("--cycles %d", cycles), flag: "--cycles", unit: "cycle", what: "cycles",
+		units: int64(cycles), bytesPer: driver.CycleBytes(workers, open)}
+}
+
+// pairLoad is abtest's pairs of one query, whose statements are built
+// before the first runs (experiment.ABPairBytes): memory only.
+func pairLoad(reps int) clientLoad {
+	return clientLoad{given: fmt.Sprintf("--reps %d", reps), flag: "--reps", unit: "pair", what: "pairs",
+		units: int64(reps), bytesPer: experiment.ABPairBytes()}
 }
 
 // nodeLoad is a sweep's remote agents as the master holds them: each

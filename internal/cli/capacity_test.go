@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/dbgauge/dbgauge/internal/driver"
+	"github.com/dbgauge/dbgauge/internal/experiment"
 	"github.com/dbgauge/dbgauge/internal/sysinfo"
 )
 
@@ -35,6 +36,11 @@ func TestClientLoadFits(t *testing.T) {
 		{"users", userLoad("1,2000", 2000, 10, false), files, "--users 1,2000 x --retrieves 10: 2000 client sessions"},
 		{"users' scripts", userLoad("0,1", 1, 1<<40, false), mem, "give fewer --retrieves"},
 		{"agents", nodeLoad(2000, 16, false), files, "--nodes 2000: 2000 agent connections"},
+		{"cycles hold no files", cycleLoad(1<<20, 1, false), files, ""},
+		{"cycles in memory for 100", cycleLoad(100, 4, false), sysinfo.Capacity{MemoryBytes: 100 * driver.CycleBytes(4, false)}, ""},
+		{"cycles' histograms", cycleLoad(101, 4, false), sysinfo.Capacity{MemoryBytes: 100 * driver.CycleBytes(4, false)}, "--cycles 101: they need at least"},
+		{"cycles' histograms fix", cycleLoad(101, 4, false), sysinfo.Capacity{MemoryBytes: 100 * driver.CycleBytes(4, false)}, "give --cycles 100 at most"},
+		{"pairs' statements", pairLoad(101), sysinfo.Capacity{MemoryBytes: 100 * experiment.ABPairBytes()}, "give --reps 100 at most"},
 		{"agents' histograms", nodeLoad(101, 16, false), sysinfo.Capacity{MemoryBytes: 100 * driver.NodeBytes(16, false)}, "give --nodes 100 at most"},
 	} {
 		t.Run(c.name, func(t *testing.T) {

@@ -8,7 +8,6 @@ import (
 	"fmt"
 	"io"
 	"maps"
-	"os"
 	"slices"
 	"strings"
 
@@ -18,6 +17,7 @@ import (
 
 	"github.com/dbgauge/dbgauge/internal/cli/flagtype"
 	"github.com/dbgauge/dbgauge/internal/dbms"
+	"github.com/dbgauge/dbgauge/internal/results"
 )
 
 // Exit codes.
@@ -234,17 +234,12 @@ func readConfig(path string) ([]byte, error) {
 // maxConfigBytes of it: a missing, unreadable or larger file is refused,
 // one line naming the flag, the file, the bound and fix.
 func readSmallFile(flag, path, fix string) ([]byte, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, usagef("%s %s: %v: %s", flag, path, err, fix)
-	}
-	defer f.Close()
-	b, err := io.ReadAll(io.LimitReader(f, maxConfigBytes+1))
-	if err != nil {
-		return nil, usagef("%s %s: %v: %s", flag, path, err, fix)
-	}
-	if len(b) > maxConfigBytes {
+	b, err := results.ReadBounded(path, maxConfigBytes)
+	switch {
+	case errors.Is(err, results.ErrTooLarge):
 		return nil, usagef("%s %s: larger than %d KiB, the most dbgauge reads of it: %s", flag, path, maxConfigBytes>>10, fix)
+	case err != nil:
+		return nil, usagef("%s %s: %v: %s", flag, path, err, fix)
 	}
 	return b, nil
 }

@@ -59,6 +59,8 @@ func TestBadInput(t *testing.T) {
 		{"qac cpu out of range", []string{"qac", "--wisconsin", "1", "--cardinalities", "1000", "--cpus", "64"}, "this machine has CPUs"},
 		{"qac bad cpu list", []string{"qac", "--wisconsin", "1", "--cardinalities", "1000", "--cpus", "one"}, "not a CPU number"},
 		{"wisconsin bad protocol", []string{"wisconsin", "--protocol", "tucson"}, "none or ttp"},
+		{"sqlite unknown URL parameter", []string{"wisconsin", "--db", "sqlite:" + filepath.Join(tmp, "p.db") + "?_jurnal_mode=WAL"}, "--db sqlite:"},
+		{"duckdb unknown URL parameter", []string{"wisconsin", "--db", "duckdb:" + filepath.Join(tmp, "p.duckdb") + "?threds=2"}, "--db"},
 	}
 	if os.Geteuid() != 0 { // root can write anywhere
 		cases = append(cases, struct {
@@ -85,6 +87,11 @@ func TestBadInput(t *testing.T) {
 				t.Errorf("%s was written on bad input", out)
 			}
 		})
+	}
+	for _, db := range []string{"p.db", "p.duckdb"} {
+		if _, err := os.Stat(filepath.Join(tmp, db)); err == nil {
+			t.Errorf("%s was created on bad input", db)
+		}
 	}
 }
 

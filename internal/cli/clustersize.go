@@ -119,6 +119,9 @@ func (f *clusterSizeFlags) plan() (experiment.ClusterSizePlan, error) {
 	if err := threadLoad(f.threads.V, f.connections.V, false).fits(sysinfo.ReadCapacity()); err != nil {
 		return p, err
 	}
+	if err := cycleLoad(f.cycles.V, f.threads.V, false).fits(sysinfo.ReadCapacity()); err != nil {
+		return p, err
+	}
 	sweep, err := f.sweepFlags.plan(c.URL, false)
 	if err != nil {
 		return p, err

@@ -163,6 +163,9 @@ func (f *dsbenchFlags) plan() (experiment.DSBenchPlan, error) {
 			return p, err
 		}
 	}
+	if err := cycleLoad(f.cycles.V, max(f.nodes.V, 1)*max(f.threads.V, 1), f.rate.V > 0).fits(sysinfo.ReadCapacity()); err != nil {
+		return p, err
+	}
 	p.BackoffCap, p.GiveUp, p.Remote, p.Fault = backoffCap, giveUp, remote, fault
 	p.Scales, p.Nodes, p.Reconnect, p.Rate, p.Confidence, p.Drop, p.RawTimes = f.scales.Values, f.nodes.V, f.reconnect, f.rate.V, f.confidence.Values, f.drop, f.raw
 	return p, nil

@@ -94,7 +94,17 @@ func (f *nodesFlags) plan(nodeCount int, db string) (*experiment.RemoteNodes, er
 	}
 	rn.Listen = nodes.Listen{Addr: f.listen, Token: token}
 	if f.cert != "" {
-		pair, err := tls.LoadX509KeyPair(f.cert, f.key)
+		// Read bounded (a path to /dev/zero must not fill memory), then
+		// parsed as tls.LoadX509KeyPair would.
+		cert, err := readSmallFile("--tls-cert", f.cert, "give a PEM certificate file")
+		if err != nil {
+			return nil, err
+		}
+		key, err := readSmallFile("--tls-key", f.key, "give the PEM key file of --tls-cert")
+		if err != nil {
+			return nil, err
+		}
+		pair, err := tls.X509KeyPair(cert, key)
 		if err != nil {
 			return nil, usagef("--tls-cert %s / --tls-key %s: %v", f.cert, f.key, err)
 		}

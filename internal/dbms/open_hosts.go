@@ -27,6 +27,9 @@ func OpenNode(ctx context.Context, u *URL) (Engine, int, error) {
 	if err != nil {
 		return nil, 0, err
 	}
+	if err := a.checkParams(u); err != nil {
+		return nil, 0, err
+	}
 	if u, err = a.withPassword(u); err != nil {
 		return nil, 0, err
 	}

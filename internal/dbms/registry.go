@@ -40,6 +40,13 @@ type Adapter struct {
 	// refused before a session opens (an embedded engine's Open creates
 	// its file).
 	NoProcedures bool
+	// Params are the URL query parameters the adapter passes on to its
+	// driver: a URL with any other is refused before a session opens (a
+	// driver that ignores what it does not know would run without the
+	// setting the user asked for, and an embedded engine's Open creates
+	// its file). Nil where the engine itself refuses an unknown one (a
+	// server, DuckDB's settings).
+	Params []string
 }
 
 // ProcessName is one process name an engine's server runs under.

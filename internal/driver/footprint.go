@@ -47,10 +47,21 @@ const slotBytes = 64
 // threads workers while it merges a cycle: the node's dense histograms
 // as decoded from its report (residence; with open, response and lag
 // too) and a slot per worker. dsbench bounds --nodes by it.
-func NodeBytes(threads int, open bool) int64 {
+func NodeBytes(threads int, open bool) int64 { return mergedBytes(threads, open) }
+
+// CycleBytes is the least memory a load keeps for each cycle it completed
+// until its scale ends: the cycle's merged dense histograms (residence;
+// with open, response and lag too) and a slot per worker of the workers
+// (every node's threads). dsbench bounds --cycles by it: --cycles
+// 1000000000 of 1 ms grew by 190 KiB a cycle, to 290 MB in 20 s, until
+// memory ran out.
+func CycleBytes(workers int, open bool) int64 { return mergedBytes(workers, open) }
+
+// mergedBytes is a merged cycle's dense histograms and a slot per worker.
+func mergedBytes(workers int, open bool) int64 {
 	n := int64(NewHistogram().ByteSize())
 	if open {
 		n *= 3
 	}
-	return n + int64(max(threads, 1))*slotBytes
+	return n + int64(max(workers, 1))*slotBytes
 }

@@ -6,11 +6,19 @@ import (
 	"math/rand/v2"
 	"slices"
 	"time"
+	"unsafe"
 
 	"github.com/dbgauge/dbgauge/internal/dbms"
 	"github.com/dbgauge/dbgauge/internal/results"
 	w "github.com/dbgauge/dbgauge/internal/workload/wisconsin"
 )
+
+// ABPairBytes is the least memory one pair of a query holds: its
+// statement, built for every pair before the pairs run (a string's
+// header; the text comes on top), and its four times (the client's and
+// the engines', A and B). abtest bounds --reps by it: --reps 1000000000
+// asked for 16 GB of statements at once and died of it.
+func ABPairBytes() int64 { return int64(unsafe.Sizeof("")) + 4*8 }
 
 // abStage orders the organisations the A/B test builds: each adds to the
 // one before (heap; clustered on unique2; plus a B-tree on unique1, which

@@ -4,7 +4,6 @@ import (
 	"database/sql"
 	"encoding/json"
 	"fmt"
-	"os"
 	"path/filepath"
 )
 
@@ -76,7 +75,7 @@ func addTags(tx *sql.Tx, root string) error {
 // missing or unreadable: its row then says so already, or is re-read when
 // the manifest changes).
 func manifestTags(dir string) []string {
-	b, err := os.ReadFile(filepath.Join(dir, ManifestFile))
+	b, err := readManifestBytes(dir)
 	if err != nil {
 		return nil
 	}

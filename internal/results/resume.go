@@ -81,7 +81,10 @@ var ErrNotResumable = errors.New("cannot be resumed")
 // directory without a manifest (not a run), a run whose results.json says
 // it completed, and a run of an experiment without units.
 func ReadProgress(dir string) (*Progress, error) {
-	mb, err := os.ReadFile(filepath.Join(dir, ManifestFile))
+	mb, err := readManifestBytes(dir)
+	if errors.Is(err, ErrTooLarge) {
+		return nil, fmt.Errorf("%s %w: its %s is larger than %d KiB, which no manifest dbgauge writes is: give a run directory that dbgauge wrote", dir, ErrNotResumable, ManifestFile, MaxManifestBytes>>10)
+	}
 	if err != nil {
 		return nil, fmt.Errorf("%s %w: no readable %s (%v): give a run directory that dbgauge wrote", dir, ErrNotResumable, ManifestFile, errors.Unwrap(err))
 	}

@@ -32,7 +32,7 @@ func Retag(dir string, add, remove []string) (tags []string, changed bool, err e
 		return nil, false, fmt.Errorf("%s: %w", dir, err)
 	}
 	defer unlock()
-	b, err := os.ReadFile(filepath.Join(dir, ManifestFile))
+	b, err := readManifestBytes(dir)
 	if err != nil {
 		return nil, false, fmt.Errorf("%s: %w (%v)", dir, ErrNoManifest, errors.Unwrap(err))
 	}

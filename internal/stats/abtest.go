@@ -100,13 +100,45 @@ func PairedRatioCI(a, b []float64, level float64, resamples int, seed uint64) In
 	return BootstrapCI(idx, ratio, level, resamples, seed)
 }
 
+// SmallestSignedRankP is the smallest two-sided p-value the exact
+// signed-rank test can give n pairs: every pair on one side, 2 / 2^n (1
+// without pairs). Pairs with equal times and tied magnitudes only make it
+// larger.
+func SmallestSignedRankP(n int) float64 {
+	if n < 1 {
+		return 1
+	}
+	return math.Min(1, 2/math.Pow(2, float64(n)))
+}
+
+// PairsCanDiffer says whether n pairs can give a verdict of a difference
+// at all at significance alpha: the signed-rank test must be able to reach
+// a p-value below alpha. At 0.05, 5 pairs (smallest p 2/32) cannot,
+// whatever their interval says; 6 (2/64) can. Such a comparison has too
+// few pairs, not "no significant difference", which would read as a
+// finding. The paired counterpart of CanDiffer.
+func PairsCanDiffer(n int, alpha float64) bool {
+	return n >= MinABPairs && SmallestSignedRankP(n) < alpha
+}
+
+// FewestPairs is the fewest pairs that can differ at significance alpha
+// (PairsCanDiffer): 6 at 0.05, for the messages that say how many to run.
+func FewestPairs(alpha float64) int {
+	n := MinABPairs
+	for !PairsCanDiffer(n, alpha) && n < 64 {
+		n++
+	}
+	return n
+}
+
 // ABVerdict reads the interval [low, high] of time A / time B and the
-// signed-rank p-value p: a variant is faster when the interval lies on its
+// signed-rank p-value p: too few pairs when no p-value of that many
+// could fall below alpha (PairsCanDiffer); a variant is faster when the interval lies on its
 // side of 1 and p is below alpha; the interval alone is too narrow on a
 // few pairs (see SignedRankP).
 func ABVerdict(low, high float64, pairs int, p, alpha float64) string {
 	switch {
-	case pairs < MinABPairs || math.IsNaN(low) || math.IsNaN(high):
+	case !PairsCanDiffer(pairs, alpha) || math.IsNaN(low) || math.IsNaN(high):
 		return VerdictTooFew
 	case !(p < alpha):
 		return VerdictNoDiff

@@ -26,10 +26,10 @@ func TestCompareABConstant(t *testing.T) {
 		t.Errorf("interval [%g, %g] p %g verdict %q, want [2, 2] p 2/64 B faster", c.Low, c.High, c.P, c.Verdict)
 	}
 	// Three such pairs: the same interval, but p = 2/8, no verdict of a
-	// difference can come from three pairs.
+	// difference can come from three pairs: too few, not "no difference".
 	c, _ = CompareAB([]float64{10, 10, 10}, []float64{5, 5, 5}, 0.95, 2000, 1)
-	if !abNear(c.Low, 2) || !abNear(c.P, 0.25) || c.Verdict != VerdictNoDiff {
-		t.Errorf("three pairs: interval [%g, %g] p %g verdict %q, want p 0.25, no difference", c.Low, c.High, c.P, c.Verdict)
+	if !abNear(c.Low, 2) || !abNear(c.P, 0.25) || c.Verdict != VerdictTooFew {
+		t.Errorf("three pairs: interval [%g, %g] p %g verdict %q, want p 0.25, %q", c.Low, c.High, c.P, c.Verdict, VerdictTooFew)
 	}
 }
 
@@ -49,7 +49,7 @@ func TestCompareABAFaster(t *testing.T) {
 // every resampled ratio is exactly 1 and the interval [1, 1] does not
 // exclude 1.
 func TestCompareABIdentical(t *testing.T) {
-	x := []float64{10, 12, 11, 13, 9}
+	x := []float64{10, 12, 11, 13, 9, 14}
 	c, err := CompareAB(x, x, 0.95, 2000, 7)
 	if err != nil {
 		t.Fatal(err)
@@ -65,14 +65,14 @@ func TestCompareABIdentical(t *testing.T) {
 // 1 - P(Bin(5, 0.4) >= 3) = 0.68256), giving ratio 0.5; otherwise both
 // medians come from the last two pairs, ratio 4. So the 2.5 % and 97.5 %
 // quantiles are 0.5 and 4: the point factor 0.5 says "A faster", but the
-// interval does not exclude 1.
+// interval does not exclude 1. Five pairs are too few for any verdict.
 func TestCompareABDisagreeingPairs(t *testing.T) {
 	c, err := CompareAB([]float64{1, 1, 1, 4, 4}, []float64{2, 2, 2, 1, 1}, 0.95, 2000, 3)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !abNear(c.Factor, 0.5) || !abNear(c.Low, 0.5) || !abNear(c.High, 4) || c.Verdict != VerdictNoDiff {
-		t.Errorf("factor %g interval [%g, %g] verdict %q, want 0.5 [0.5, 4] %q", c.Factor, c.Low, c.High, c.Verdict, VerdictNoDiff)
+	if !abNear(c.Factor, 0.5) || !abNear(c.Low, 0.5) || !abNear(c.High, 4) || c.Verdict != VerdictTooFew {
+		t.Errorf("factor %g interval [%g, %g] verdict %q, want 0.5 [0.5, 4] %q", c.Factor, c.Low, c.High, c.Verdict, VerdictTooFew)
 	}
 }
 
@@ -98,7 +98,10 @@ func TestABVerdict(t *testing.T) {
 	}{
 		{1.1, 1.3, 6, 0.03, VerdictBFaster},
 		{0.7, 0.9, 6, 0.03, VerdictAFaster},
-		{1.1, 1.3, 5, 0.0625, VerdictNoDiff}, // the interval alone is not enough
+		{1.1, 1.3, 5, 0.0625, VerdictTooFew}, // 5 pairs can never reach 0.05
+		{0.9, 1.1, 5, 0.8, VerdictTooFew},
+		{0.9, 1.1, 3, 0.5, VerdictTooFew},
+		{1.1, 1.3, 6, 0.0625, VerdictNoDiff}, // the interval alone is not enough
 		{1, 1.3, 6, 0.03, VerdictNoDiff},     // touching 1 is not excluding it
 		{0.8, 1, 6, 0.03, VerdictNoDiff},
 		{0.9, 1.1, 6, 0.5, VerdictNoDiff},
@@ -108,6 +111,30 @@ func TestABVerdict(t *testing.T) {
 		if got := ABVerdict(tc.low, tc.high, tc.pairs, tc.p, 0.05); got != tc.want {
 			t.Errorf("ABVerdict(%g, %g, %d, p %g) = %q, want %q", tc.low, tc.high, tc.pairs, tc.p, got, tc.want)
 		}
+	}
+}
+
+// The smallest p-values by hand: all n signs alike, 2 of the 2^n
+// assignments; 6 pairs are the fewest below 0.05 (2/64), 7 below 0.02.
+func TestPairsCanDiffer(t *testing.T) {
+	if got := SmallestSignedRankP(5); !abNear(got, 2.0/32) {
+		t.Errorf("smallest p of 5 pairs %v, want 2/32", got)
+	}
+	for n, want := range map[int]bool{2: false, 3: false, 5: false, 6: true, 10: true} {
+		if got := PairsCanDiffer(n, 0.05); got != want {
+			t.Errorf("PairsCanDiffer(%d, 0.05) = %v, want %v", n, got, want)
+		}
+	}
+	if got := FewestPairs(0.05); got != 6 {
+		t.Errorf("FewestPairs(0.05) = %d, want 6", got)
+	}
+	if got := FewestPairs(0.02); got != 7 {
+		t.Errorf("FewestPairs(0.02) = %d, want 7", got)
+	}
+	// 5 pairs all one way: the interval excludes 1, yet too few to judge.
+	c, err := CompareAB([]float64{10, 11, 12, 13, 14}, []float64{5, 5, 5, 5, 5}, 0.95, 2000, 1)
+	if err != nil || c.Verdict != VerdictTooFew {
+		t.Errorf("5 pairs all faster: verdict %q (%v), want %q", c.Verdict, err, VerdictTooFew)
 	}
 }
 

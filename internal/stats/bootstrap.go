@@ -3,6 +3,7 @@ package stats
 import (
 	"math"
 	"math/rand/v2"
+	"slices"
 	"sort"
 )
 
@@ -55,9 +56,62 @@ func BootstrapCI(xs []float64, stat func([]float64) float64, level float64, resa
 	return out
 }
 
-// BootstrapMedianCI is the percentile bootstrap interval of the median.
+// BootstrapMedianCI is the percentile bootstrap interval of the median:
+// BootstrapCI(xs, Median, ...) to the last bit, the same draws from the
+// same generator, without sorting each resample. xs is sorted once and a
+// resample is kept as how often it drew each rank, whose median is a walk
+// over the counts: no allocation per resample and O(n) each instead of
+// O(n log n). It runs when a run ends, also after Ctrl-C, over every
+// repetition measured: sorting 2000 copies of each user count's
+// thousands of times made a stopped multiuser run take seconds to end.
 func BootstrapMedianCI(xs []float64, level float64, resamples int, seed uint64) Interval {
-	return BootstrapCI(xs, Median, level, resamples, seed)
+	if len(xs) < 2 || resamples < 1 || slices.ContainsFunc(xs, math.IsNaN) {
+		return BootstrapCI(xs, Median, level, resamples, seed)
+	}
+	n := len(xs)
+	byValue := sortedIndex(xs)
+	rank := make([]int, n)
+	sorted := make([]float64, n)
+	for k, i := range byValue {
+		rank[i], sorted[k] = k, xs[i]
+	}
+	rng := rand.New(rand.NewPCG(seed, uint64(n))) // BootstrapCI's generator
+	counts := make([]int, n)
+	stats := make([]float64, resamples)
+	for r := range stats {
+		clear(counts)
+		for range n {
+			counts[rank[rng.IntN(n)]]++
+		}
+		stats[r] = countedMedian(sorted, counts, n)
+	}
+	sort.Float64s(stats)
+	tail := (1 - level) / 2
+	return Interval{Low: Quantile(stats, tail), High: Quantile(stats, 1-tail), Level: level, Resamples: resamples}
+}
+
+// countedMedian is Median of the n values that hold counts[k] copies of
+// sorted[k]: the middle one (n odd), or the mean of the two middle ones.
+func countedMedian(sorted []float64, counts []int, n int) float64 {
+	lo, hi := (n-1)/2, n/2 // 0-based positions of the middle values
+	var a float64
+	seen := 0
+	for k, c := range counts {
+		if c == 0 {
+			continue
+		}
+		if seen <= lo && lo < seen+c {
+			a = sorted[k]
+		}
+		if seen <= hi && hi < seen+c {
+			if lo == hi {
+				return a
+			}
+			return (a + sorted[k]) / 2
+		}
+		seen += c
+	}
+	return math.NaN() // counts sum to less than n: not a resample
 }
 
 // RSD is the relative standard deviation: the sample standard deviation

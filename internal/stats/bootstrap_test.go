@@ -28,6 +28,37 @@ func TestBootstrapMedianCI(t *testing.T) {
 	}
 }
 
+// The median's interval is BootstrapCI with Median to the last bit (odd
+// and even counts, ties, one value drawn many times), and costs the same
+// few allocations whatever the resamples: a stopped multiuser run
+// summarises every repetition it measured before it can end, and a copy
+// and a sort per resample made that take seconds. Allocations, not time,
+// so the test holds on a busy machine.
+func TestBootstrapMedianCIFast(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	for _, n := range []int{2, 3, 4, 7, 10, 101, 500} {
+		xs := make([]float64, n)
+		for i := range xs {
+			xs[i] = float64(rng.IntN(n/2+1)) * 0.25 // ties
+		}
+		for _, level := range []float64{0.9, 0.95} {
+			got := BootstrapMedianCI(xs, level, 500, uint64(n))
+			want := BootstrapCI(xs, Median, level, 500, uint64(n))
+			if got != want {
+				t.Errorf("n %d level %g: %+v, BootstrapCI gives %+v", n, level, got, want)
+			}
+		}
+	}
+	xs := make([]float64, 500)
+	for i := range xs {
+		xs[i] = rng.Float64()
+	}
+	allocs := testing.AllocsPerRun(3, func() { BootstrapMedianCI(xs, 0.95, DefaultResamples, DefaultBootstrapSeed) })
+	if allocs > 20 {
+		t.Errorf("%v allocations for %d resamples: one per resample or more", allocs, DefaultResamples)
+	}
+}
+
 func TestBootstrapEdges(t *testing.T) {
 	one := BootstrapMedianCI([]float64{7}, 0.95, 100, 1)
 	if one.Low != 7 || one.High != 7 {

@@ -55,10 +55,10 @@ func openError(where string, err error) error {
 	}
 	if strings.Contains(msg, "could not set invalid or local option") {
 		_, opt, _ := strings.Cut(msg, "global database config: ")
-		return dbms.Wrap(dbms.BadInput, fmt.Errorf("cannot open %s: invalid DuckDB setting %q in the URL (query parameters are DuckDB settings, see duckdb_settings())", where, opt))
+		return dbms.Wrap(dbms.BadInput, fmt.Errorf("cannot open %s: invalid DuckDB setting %q in the URL (the query parameters of --db are DuckDB settings, the names duckdb_settings() lists, e.g. threads, memory_limit)", where, opt))
 	}
 	if de != nil && de.Type == duckdb.ErrorTypeInvalidInput {
-		return dbms.Wrap(dbms.BadInput, fmt.Errorf("cannot open %s: %s (query parameters are DuckDB settings, see duckdb_settings())", where, msg))
+		return dbms.Wrap(dbms.BadInput, fmt.Errorf("cannot open %s: %s (the query parameters of --db are DuckDB settings, the names duckdb_settings() lists, e.g. threads, memory_limit)", where, msg))
 	}
 	switch {
 	case strings.Contains(msg, "different configuration"):

@@ -20,7 +20,24 @@ func init() {
 		// The sqlite3 command-line shell.
 		Processes:    []dbms.ProcessName{{Comm: "sqlite3", Product: "SQLite"}},
 		FileSuffixes: []string{".db", ".db-wal", ".db-shm", ".db-journal"},
-		Embedded:     embeddedURL, NoProcedures: true})
+		Embedded:     embeddedURL, NoProcedures: true, Params: params})
+}
+
+// params are the URL parameters go-sqlite3 (v1.14) reads as options of a
+// connection (its sqlite3.go, SQLiteDriver.Open) and SQLite's own URI
+// filename parameters (https://www.sqlite.org/uri.html): go-sqlite3
+// ignores any other, so a misspelt _journal_mode would run in the
+// default journal mode.
+var params = []string{
+	"_auth", "_auth_user", "_auth_pass", "_auth_crypt", "_auth_salt",
+	"_auto_vacuum", "_vacuum", "_busy_timeout", "_timeout",
+	"_cache_size", "_case_sensitive_like", "_cslike",
+	"_defer_foreign_keys", "_defer_fk", "_foreign_keys", "_fk",
+	"_ignore_check_constraints", "_journal_mode", "_journal",
+	"_loc", "_locking_mode", "_locking", "_mutex", "_query_only",
+	"_recursive_triggers", "_rt", "_secure_delete", "_stmt_cache_size",
+	"_synchronous", "_sync", "_txlock", "_writable_schema",
+	"cache", "immutable", "mode", "nolock", "psow", "vfs",
 }
 
 // Engine is one SQLite connection.

@@ -3,6 +3,7 @@ package sqlite
 import (
 	"context"
 	"errors"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -99,6 +100,26 @@ func TestErrors(t *testing.T) {
 	if _, err := e.Exec(ctx, "SELEC 1"); dbms.Classify(err) != dbms.Syntax {
 		t.Errorf("syntax error classified %v: %v", dbms.Classify(err), err)
 	}
+}
+
+// A URL parameter go-sqlite3 does not know is refused before the file is
+// created (go-sqlite3 ignores it: a misspelt _journal_mode ran in the
+// default mode); the message names --db, the parameter and the ones taken.
+func TestUnknownURLParameter(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "t.db")
+	_, err := dbms.Open(context.Background(), "sqlite:"+path+"?_jurnal_mode=WAL&_busy_timeout=100")
+	if dbms.Classify(err) != dbms.BadInput || err == nil || !contains(err.Error(), "--db") ||
+		!contains(err.Error(), "_jurnal_mode") || !contains(err.Error(), "_journal_mode") || contains(err.Error(), "\n") {
+		t.Errorf("unknown parameter: %v (%v)", err, dbms.Classify(err))
+	}
+	if _, serr := os.Stat(path); serr == nil {
+		t.Errorf("%s created for a refused URL", path)
+	}
+	e, err := dbms.Open(context.Background(), "sqlite:"+path+"?_journal_mode=WAL&_busy_timeout=100")
+	if err != nil {
+		t.Fatalf("known parameters: %v", err)
+	}
+	e.Close()
 }
 
 func contains(s, sub string) bool { return strings.Contains(s, sub) }

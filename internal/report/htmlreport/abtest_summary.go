@@ -137,7 +137,7 @@ func abtestWarnings(a *results.ABTestResults) []string {
 			case cmp == nil:
 				w = append(w, where+": no pair finished, so there is no comparison.")
 			case cmp.Pairs < stats.MinABPairs || cmp.Verdict == stats.VerdictTooFew:
-				w = append(w, fmt.Sprintf("%s: only %s, too few for a verdict (at least %d are needed).", where, countNoun(cmp.Pairs, "pair", "pairs"), stats.MinABPairs))
+				w = append(w, fmt.Sprintf("%s: only %s, too few for a verdict (at least %d are needed).", where, countNoun(cmp.Pairs, "pair", "pairs"), stats.FewestPairs(1-a.Level)))
 			case cmp.Pairs < a.Reps:
 				w = append(w, fmt.Sprintf("%s: %d of %d pairs measured.", where, cmp.Pairs, a.Reps))
 			}

@@ -23,7 +23,7 @@ func TestABTestPage(t *testing.T) {
 	plan := experiment.ABTestPlan{
 		A:         experiment.ABVariantPlan{Session: []string{"PRAGMA cache_size = -2000"}},
 		B:         experiment.ABVariantPlan{Session: []string{"PRAGMA cache_size = -64000"}},
-		Wisconsin: []int{1, 9}, Size: 1000, Reps: 3, Warmup: 1,
+		Wisconsin: []int{1, 9}, Size: 1000, Reps: 6, Warmup: 1,
 		Caches: []string{"warm", "cold"}, Dest: results.DestClient, Level: 0.95, Seed: 1,
 	}
 	if _, err := experiment.RunABTest(context.Background(), experiment.Setup{Dir: dir, Version: "test"}, plan, progress.New(nil)); err != nil {
@@ -91,7 +91,7 @@ func TestABTestPage(t *testing.T) {
 	if !warned(d, q0.Label+" "+q0.Runs[0].Cache+": cardinality mismatch: pair 2: B returned 9 rows") {
 		t.Errorf("no mismatch warning: %q", d.Warnings)
 	}
-	if !warned(d, q1.Label+" "+q1.Runs[1].Cache+": only 2 pairs, too few for a verdict") {
+	if !warned(d, q1.Label+" "+q1.Runs[1].Cache+": only 2 pairs, too few for a verdict (at least 6 are needed)") {
 		t.Errorf("no too-few-pairs warning: %q", d.Warnings)
 	}
 }
