@@ -84,7 +84,9 @@ func TestLaunchedRunPassword(t *testing.T) {
 	}
 	cmdline, err := os.ReadFile(fmt.Sprintf("/proc/%d/cmdline", pid))
 	if err != nil || len(cmdline) == 0 {
-		t.Fatalf("the launched run %d: command line %q (%v)", pid, cmdline, err)
+		// Ended already (a zombie's command line is empty): say how.
+		j := waitJob(t, h, rel)
+		t.Fatalf("the launched run %d: command line %q (%v); it ended with exit code %d:\n%s", pid, cmdline, err, j.ExitCode, strings.Join(j.Lines, "\n"))
 	}
 	environ, err := os.ReadFile(fmt.Sprintf("/proc/%d/environ", pid))
 	if err != nil {
