@@ -242,6 +242,10 @@ func (a *agentRun) serve(ctx context.Context) error {
 			if jobCancel != nil {
 				jobCancel(fmt.Errorf("%w: %s", errMasterEnded, e.Reason))
 			}
+			// The job's last lines (the cycle the end cut short) come
+			// before this one, which is the agent's last word: it ran
+			// after them when the job was slow to stop (seen under load).
+			wg.Wait()
 			if e.Reason != "" {
 				a.opt.Log("the master ended the run: %s", e.Reason)
 			} else {
