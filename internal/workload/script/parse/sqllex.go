@@ -33,10 +33,10 @@ type sqlLexer struct {
 	pos int
 
 	state      lexState
-	stateStart int    // offset where the current quoted state began
+	stateStart int      // offset where the current quoted state began
 	stateOuter lexState // the quote kind a continued literal resumes
-	depth      int    // nested /* */ depth beyond the first
-	dolq       string // the $tag$ that ends the dollar quote
+	depth      int      // nested /* */ depth beyond the first
+	dolq       string   // the $tag$ that ends the dollar quote
 
 	parens int // open parentheses
 	begins int // open BEGIN (CASE) inside a CREATE FUNCTION body
@@ -223,7 +223,7 @@ func (l *sqlLexer) enter(st lexState, at int) {
 }
 
 // word lexes an identifier or keyword, or the prefix of a special literal:
-// B'', X'', E'', N'', U&'' and U&"".
+// B”, X”, E”, N”, U&” and U&"".
 func (l *sqlLexer) word(b *sqlBuf) {
 	s, p := l.src, l.pos
 	lower := s[p] | 0x20
@@ -301,7 +301,7 @@ func (l *sqlLexer) identifier(w string) {
 }
 
 // number lexes a numeric literal, so that letters after it start a new
-// token (1e'x' is 1 then an E'' string, as in psql).
+// token (1e'x' is 1 then an E” string, as in psql).
 func (l *sqlLexer) number(b *sqlBuf) {
 	s, p := l.src, l.pos
 	j := p
