@@ -158,7 +158,7 @@ func (p *parser) expression(c *Command, start int, cmd string) error {
 	src, off := p.restOfLine()
 	c.ExprSrc, c.ExprPos = src, p.lines.pos(off)
 	if strings.TrimSpace(src) == "" {
-		return p.errorf(off, "syntax error in command %q: the expression is missing", cmd)
+		return p.errorf(off+len(src)-len(strings.TrimLeft(src, " \t\r\f\v")), "syntax error in command %q: the expression is missing", cmd)
 	}
 	if p.opts.ParseExpr == nil {
 		return nil
