@@ -32,35 +32,44 @@ func (s *Script) CheckExtended(defined []string) error {
 	for _, v := range defined {
 		pre[v] = true
 	}
+	// Each command that defines something gets a bit; before[i] is the
+	// set of them that may have run before command i. Jumps only go
+	// forward, so a state is complete when its command's turn comes, and
+	// dropped after: only the states of commands ahead are kept.
 	n := len(s.Commands)
-	words := (n + 63) / 64
-	// before[i] is the set of commands that may have run before command i
-	// and define something; reached[i] says whether command i runs at all.
-	before := make([][]uint64, n+1)
-	reached := make([]bool, n+1)
-	reached[0] = true
-	for i := range before {
-		before[i] = make([]uint64, words)
-	}
-	for i := 0; i < n; i++ {
-		if !reached[i] {
-			continue
+	bit := make([]int, n)
+	var definers []int // by bit, the command
+	for i := range s.Commands {
+		bit[i] = -1
+		if defines(&s.Commands[i]) {
+			bit[i] = len(definers)
+			definers = append(definers, i)
 		}
+	}
+	words := (len(definers) + 63) / 64
+	before := map[int][]uint64{0: make([]uint64, words)}
+	for i := 0; i < n; i++ {
+		in, ok := before[i]
+		if !ok {
+			continue // not reached
+		}
+		delete(before, i)
 		c := &s.Commands[i]
 		if c.Kind == KindSQL {
-			if err := s.checkSQL(c, pre, before[i]); err != nil {
+			if err := s.checkSQL(c, pre, in, definers); err != nil {
 				return err
 			}
 		}
-		out := before[i]
-		if defines(c) {
-			out = append([]uint64(nil), out...)
-			out[i/64] |= 1 << (i % 64)
+		if b := bit[i]; b >= 0 {
+			in[b/64] |= 1 << (b % 64)
 		}
 		s.successors(i, func(j int) {
-			reached[j] = true
-			for w := range out {
-				before[j][w] |= out[w]
+			if st, ok := before[j]; ok {
+				for w := range in {
+					st[w] |= in[w]
+				}
+			} else {
+				before[j] = append([]uint64(nil), in...)
 			}
 		})
 	}
@@ -71,7 +80,7 @@ func defines(c *Command) bool {
 	return c.Kind == KindSet || c.Kind == KindSetShell || c.Kind == KindSQL && c.SQL.Capture != CaptureNone
 }
 
-func (s *Script) checkSQL(c *Command, pre map[string]bool, before []uint64) error {
+func (s *Script) checkSQL(c *Command, pre map[string]bool, before []uint64, definers []int) error {
 	count := 0
 	for _, part := range c.SQL.Whole.Parts {
 		if part.Var == "" {
@@ -81,7 +90,7 @@ func (s *Script) checkSQL(c *Command, pre map[string]bool, before []uint64) erro
 		if count > MaxVars {
 			return &Error{File: s.Name, Pos: part.Pos, Msg: fmt.Sprintf("statement has too many arguments (maximum is %d): split the command, or run it under the simple protocol", MaxVars)}
 		}
-		if pre[part.Var] || s.mayDefine(before, part.Var) {
+		if pre[part.Var] || s.mayDefine(before, definers, part.Var) {
 			continue
 		}
 		return &Error{File: s.Name, Pos: part.Pos, Msg: fmt.Sprintf("undefined variable %q: no \\set, \\setshell, \\gset, \\aset or -D before this command defines it (check its spelling)", part.Var)}
@@ -89,29 +98,34 @@ func (s *Script) checkSQL(c *Command, pre map[string]bool, before []uint64) erro
 	return nil
 }
 
-// mayDefine reports whether one of the commands in set may define name.
-func (s *Script) mayDefine(set []uint64, name string) bool {
-	for w, bitsLeft := range set {
-		for bitsLeft != 0 {
-			b := bits.TrailingZeros64(bitsLeft)
-			bitsLeft &^= 1 << b
-			d := &s.Commands[w*64+b]
-			switch d.Kind {
-			case KindSet, KindSetShell:
-				if d.Var == name {
-					return true
-				}
-			case KindSQL:
-				// The result's column names are not known before the
-				// query runs: any word of the query could name one (an
-				// alias, a column, a MySQL-style expression name), in any
-				// case the engine folds it to; a "*" could name anything.
-				rest, ok := strings.CutPrefix(name, d.SQL.Prefix)
-				if ok && rest != "" && (d.SQL.star || d.SQL.names[strings.ToLower(rest)]) {
-					return true
-				}
+// mayDefine reports whether one of the commands in set (by their bits)
+// may define name.
+func (s *Script) mayDefine(set []uint64, definers []int, name string) bool {
+	for w, left := range set {
+		for left != 0 {
+			b := bits.TrailingZeros64(left)
+			left &^= 1 << b
+			if s.defines(definers[w*64+b], name) {
+				return true
 			}
 		}
+	}
+	return false
+}
+
+// defines reports whether command i may define name.
+func (s *Script) defines(i int, name string) bool {
+	d := &s.Commands[i]
+	switch d.Kind {
+	case KindSet, KindSetShell:
+		return d.Var == name
+	case KindSQL:
+		// The result's column names are not known before the query runs:
+		// any word of the query could name one (an alias, a column, a
+		// MySQL-style expression name), in any case the engine folds it
+		// to; a "*" could name anything.
+		rest, ok := strings.CutPrefix(name, d.SQL.Prefix)
+		return ok && rest != "" && (d.SQL.star || d.SQL.names[strings.ToLower(rest)])
 	}
 	return false
 }

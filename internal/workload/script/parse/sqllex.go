@@ -1,6 +1,9 @@
 package parse
 
-import "strings"
+import (
+	"sort"
+	"strings"
+)
 
 // The SQL lexer follows psql's (src/fe_utils/psqlscan.l) as far as finding
 // where a command ends: a ";" outside quotes, comments, parentheses and the
@@ -83,10 +86,7 @@ func (b *sqlBuf) name(s string) {
 
 // srcOffset maps an offset of the buffer's text to the source.
 func (b *sqlBuf) srcOffset(out int) int {
-	i := len(b.spans) - 1
-	for i > 0 && b.spans[i].out > out {
-		i--
-	}
+	i := sort.Search(len(b.spans), func(i int) bool { return b.spans[i].out > out }) - 1
 	if i < 0 {
 		return 0
 	}

@@ -12,7 +12,7 @@ func TestVariables(t *testing.T) {
 		want []string
 	}{
 		{"SELECT :a, :b1, :_c, :A_b;", []string{"a", "b1", "_c", "A_b"}},
-		{"SELECT :1x, :-a, : a;", nil},                   // a name does not start with a digit
+		{"SELECT :1x, :-a, : a;", nil},                     // a name does not start with a digit
 		{"SELECT x::int, :a::text, a:::b;", []string{"a"}}, // casts are no variables
 		{"SELECT :été, :nom€;", []string{"été", "nom€"}},   // any non-ASCII byte is a name byte
 		{"SELECT :a:b;", []string{"a", "b"}},
