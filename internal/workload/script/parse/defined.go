@@ -22,8 +22,8 @@ var AutomaticVariables = []string{"client_id", "default_seed", "random_seed", "s
 //     it is automatic (AutomaticVariables) or in defined (the -D names).
 //
 // pgbench binds an undefined variable as NULL without a word; refusing it
-// catches the misspelt name before anything runs. The error is an *Error
-// at the offending reference.
+// catches the misspelt name before anything runs (docs/pgbench-scripts.md
+// §5). The error is an *Error at the offending reference.
 func (s *Script) CheckExtended(defined []string) error {
 	pre := map[string]bool{}
 	for _, v := range AutomaticVariables {

@@ -16,5 +16,6 @@
 // plus \syncpipeline from pgbench 17. Where this package refuses more than
 // pgbench at parse time (an unterminated quoted string, a pipeline misused,
 // an invalid variable name in \set) pgbench would fail the same script when
-// it runs; the documentation of each check says so.
+// it runs; the documentation of each check says so. docs/pgbench-scripts.md
+// says all this for users, section by section (cited below as §N).
 package parse

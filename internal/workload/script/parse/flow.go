@@ -105,7 +105,8 @@ func (a pipeState) join(b pipeState) pipeState {
 // pipelines refuses a pipeline misused on any path through the \if
 // branches: \startpipeline inside a pipeline, \syncpipeline or \endpipeline
 // outside one, \gset or \aset inside one, or the script's end with one open.
-// pgbench finds these when the script runs and aborts the client.
+// pgbench finds these when the script runs and aborts the client
+// (docs/pgbench-scripts.md §4).
 func (p *parser) pipelines(s *Script) error {
 	n := len(s.Commands)
 	states := make([]pipeState, n+1)

@@ -9,7 +9,8 @@ import (
 // where a command ends: a ";" outside quotes, comments, parentheses and the
 // BEGIN ... END body of CREATE FUNCTION/PROCEDURE, or a backslash that
 // starts a meta-command. Like psql it echoes the command into a buffer,
-// dropping leading white space and every "--" comment.
+// dropping leading white space and every "--" comment (docs/pgbench-scripts.md
+// §1).
 
 type lexState int
 

@@ -142,7 +142,7 @@ func varName(s string) int {
 
 // cutVars cuts SQL text into parts the way pgbench's parseQuery and
 // assignVariables find variables: every ":" followed by a name, wherever it
-// stands, even inside a quoted literal (pgbench substitutes there too); a run
+// stands, even inside a quoted literal (pgbench substitutes there too, §2); a run
 // of colons not followed by a name ("::int") stays text. at maps a byte
 // offset of text to its position in the file.
 func cutVars(text string, at func(off int) Pos) Text {
