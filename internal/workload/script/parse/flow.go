@@ -156,3 +156,35 @@ func (p *parser) pipelines(s *Script) error {
 	}
 	return nil
 }
+
+// Next returns the command to run after command i, for every command but
+// \if (see Branch): an \elif or \else reached by running off the end of a
+// taken branch goes past its \endif; everything else goes to i+1. The script
+// ends at len(Commands).
+func (s *Script) Next(i int) int {
+	switch c := &s.Commands[i]; c.Kind {
+	case KindElif, KindElse:
+		return c.End + 1
+	}
+	return i + 1
+}
+
+// Branch picks the branch of the \if chain whose \if is at i. truth
+// evaluates the condition of an \if or \elif command (the runtime's
+// evaluator, pgbench's truth: NULL and zero are false); Branch calls it on
+// the \if, then on each \elif in turn until one is true, and returns the
+// index of the first command of the branch taken, or of the command after
+// the \endif when none is.
+func (s *Script) Branch(i int, truth func(c *Command) (bool, error)) (int, error) {
+	for {
+		c := &s.Commands[i]
+		ok, err := truth(c)
+		if err != nil || ok {
+			return i + 1, err
+		}
+		if next := &s.Commands[c.Next]; next.Kind != KindElif {
+			return c.Next + 1, nil
+		}
+		i = c.Next
+	}
+}

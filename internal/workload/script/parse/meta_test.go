@@ -153,3 +153,44 @@ func TestLoneBackslashIgnored(t *testing.T) {
 		t.Errorf("shape %s, want SQL SQL", got)
 	}
 }
+
+// TestRunFlow walks a script as a runtime would, with Branch and Next, for
+// each truth of its conditions, and checks the commands it runs.
+func TestRunFlow(t *testing.T) {
+	src := "SELECT 0;\n\\if a\nSELECT 1;\n\\elif b\nSELECT 2;\n\\if c\nSELECT 3;\n\\endif\n\\else\nSELECT 4;\n\\endif\nSELECT 5;\n"
+	s := mustParse(t, src)
+	run := func(truths map[string]bool) []string {
+		var ran []string
+		for pc := 0; pc < len(s.Commands); {
+			c := &s.Commands[pc]
+			switch c.Kind {
+			case KindIf:
+				next, err := s.Branch(pc, func(c *Command) (bool, error) { return truths[c.Expr.(string)], nil })
+				if err != nil {
+					t.Fatal(err)
+				}
+				pc = next
+				continue
+			case KindSQL:
+				ran = append(ran, c.SQL.Statements[0].String())
+			}
+			pc = s.Next(pc)
+		}
+		return ran
+	}
+	cases := []struct {
+		truths map[string]bool
+		want   []string
+	}{
+		{map[string]bool{"a": true}, []string{"SELECT 0", "SELECT 1", "SELECT 5"}},
+		{map[string]bool{"b": true}, []string{"SELECT 0", "SELECT 2", "SELECT 5"}},
+		{map[string]bool{"b": true, "c": true}, []string{"SELECT 0", "SELECT 2", "SELECT 3", "SELECT 5"}},
+		{map[string]bool{}, []string{"SELECT 0", "SELECT 4", "SELECT 5"}},
+		{map[string]bool{"a": true, "b": true, "c": true}, []string{"SELECT 0", "SELECT 1", "SELECT 5"}},
+	}
+	for _, c := range cases {
+		if got := run(c.truths); !reflect.DeepEqual(got, c.want) {
+			t.Errorf("truths %v: ran %q, want %q", c.truths, got, c.want)
+		}
+	}
+}

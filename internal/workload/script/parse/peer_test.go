@@ -89,6 +89,12 @@ func TestSplittingAgreesWithPgbench(t *testing.T) {
 		"SELECT \"a;\\endif\" FROM t \\gset\n",
 		"SELECT 1 -- it's \\endif\n AS x \\gset\n",
 		"SELECT f(1;\n2) AS x \\gset\n",
+		// An E string continued on the next line keeps its escapes.
+		"SELECT E'a'\n'\\' \\endif' AS x \\gset\n",
+		"SELECT $a1$ ; \\endif $a1$ AS x \\gset\n",
+		// A block comment alone is a command (the server answers it with
+		// an empty result), so a second \gset has an SQL command before it.
+		"SELECT 1 AS a \\gset\n/* c */ \\gset\n",
 	} {
 		out, connected := runPgbench(t, pgbench, script, "")
 		if !connected {
@@ -104,6 +110,9 @@ func TestSplittingAgreesWithPgbench(t *testing.T) {
 		"SELECT 'a;'\n\\else\n",
 		"SELECT $$ ; $$;\n\\endif\n",
 		"SELECT E'\\\\'; \\endif\n",
+		"SELECT U&'\\' \\endif' AS x \\gset\n",
+		// A "--" comment is dropped: the second \gset has none before it.
+		"SELECT 1 AS a \\gset\n-- c\n\\gset\n",
 	} {
 		if _, connected := runPgbench(t, pgbench, script, ""); connected {
 			t.Errorf("pgbench accepted %q", script)

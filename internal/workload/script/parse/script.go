@@ -59,7 +59,8 @@ func (k Kind) String() string {
 
 // Command is one command of a script. Which fields are set depends on Kind.
 //
-// Control flow, for a runtime that keeps a command index pc:
+// Control flow, for a runtime that keeps a command index pc (Script.Branch
+// and Script.Next do exactly this):
 //   - KindIf at pc: evaluate Expr; if true go to pc+1. If false go to Next:
 //     when Next is a KindElif, evaluate that one the same way (true: its
 //     index+1, false: its Next); when it is KindElse or KindEndIf, go to its
