@@ -1,6 +1,7 @@
 package parse
 
 import (
+	"errors"
 	"fmt"
 	"strconv"
 	"strings"
@@ -166,7 +167,8 @@ func (p *parser) expression(c *Command, start int, cmd string) error {
 	v, err := p.opts.ParseExpr(src)
 	if err != nil {
 		at := off + len(src) - len(strings.TrimLeft(src, " \t\r\f\v"))
-		if o, ok := err.(offsetter); ok {
+		var o offsetter
+		if errors.As(err, &o) {
 			at = off + min(max(o.Offset(), 0), len(src))
 		}
 		e := p.errorf(at, "%v in command %q", err, cmd)
