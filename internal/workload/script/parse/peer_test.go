@@ -95,6 +95,11 @@ func TestSplittingAgreesWithPgbench(t *testing.T) {
 		// A block comment alone is a command (the server answers it with
 		// an empty result), so a second \gset has an SQL command before it.
 		"SELECT 1 AS a \\gset\n/* c */ \\gset\n",
+		// Letters glued to a number are part of it (PostgreSQL 15): the e
+		// starts no E string, so the quote closes after the backslash.
+		"SELECT 1e'\\' AS x \\gset\n",
+		"SELECT 1xe'\\' AS x \\gset\n",
+		"SELECT 1e+'\\' AS x \\gset\n",
 	} {
 		out, connected := runPgbench(t, pgbench, script, "")
 		if !connected {
@@ -111,6 +116,7 @@ func TestSplittingAgreesWithPgbench(t *testing.T) {
 		"SELECT $$ ; $$;\n\\endif\n",
 		"SELECT E'\\\\'; \\endif\n",
 		"SELECT U&'\\' \\endif' AS x \\gset\n",
+
 		// A "--" comment is dropped: the second \gset has none before it.
 		"SELECT 1 AS a \\gset\n-- c\n\\gset\n",
 	} {

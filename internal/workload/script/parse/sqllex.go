@@ -301,8 +301,9 @@ func (l *sqlLexer) identifier(w string) {
 	}
 }
 
-// number lexes a numeric literal, so that letters after it start a new
-// token (1e'x' is 1 then an E” string, as in psql).
+// number lexes a numeric literal and, as PostgreSQL 15's lexer does, any
+// identifier glued to it ("trailing junk": 1e'x' is 1e then a standard
+// string, not 1 then an E'' string).
 func (l *sqlLexer) number(b *sqlBuf) {
 	s, p := l.src, l.pos
 	j := p
@@ -319,12 +320,16 @@ func (l *sqlLexer) number(b *sqlBuf) {
 		k := j + 1
 		if k < len(s) && (s[k] == '+' || s[k] == '-') {
 			k++
+			j = k // "1e+" without digits still takes the sign
 		}
-		if k < len(s) && isDigit(s[k]) {
-			for k < len(s) && isDigit(s[k]) {
-				k++
-			}
+		for k < len(s) && isDigit(s[k]) {
+			k++
 			j = k
+		}
+	}
+	if j < len(s) && isIdentStart(s[j]) {
+		for j < len(s) && isIdentChar(s[j]) {
+			j++
 		}
 	}
 	b.emit(s, p, j)
