@@ -303,7 +303,7 @@ func (l *sqlLexer) identifier(w string) {
 
 // number lexes a numeric literal and, as PostgreSQL 15's lexer does, any
 // identifier glued to it ("trailing junk": 1e'x' is 1e then a standard
-// string, not 1 then an E'' string).
+// string, not 1 then an E” string).
 func (l *sqlLexer) number(b *sqlBuf) {
 	s, p := l.src, l.pos
 	j := p
