@@ -224,7 +224,7 @@ func (l *sqlLexer) enter(st lexState, at int) {
 }
 
 // word lexes an identifier or keyword, or the prefix of a special literal:
-// B”, X”, E”, N”, U&” and U&"".
+// B'x', X'x', E'x', N'x', U&'x' and U&"x".
 func (l *sqlLexer) word(b *sqlBuf) {
 	s, p := l.src, l.pos
 	lower := s[p] | 0x20
@@ -303,7 +303,7 @@ func (l *sqlLexer) identifier(w string) {
 
 // number lexes a numeric literal and, as PostgreSQL 15's lexer does, any
 // identifier glued to it ("trailing junk": 1e'x' is 1e then a standard
-// string, not 1 then an E” string).
+// string, not 1 then an E-string).
 func (l *sqlLexer) number(b *sqlBuf) {
 	s, p := l.src, l.pos
 	j := p
