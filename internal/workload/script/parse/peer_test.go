@@ -100,6 +100,9 @@ func TestSplittingAgreesWithPgbench(t *testing.T) {
 		"SELECT 1e'\\' AS x \\gset\n",
 		"SELECT 1xe'\\' AS x \\gset\n",
 		"SELECT 1e+'\\' AS x \\gset\n",
+		"SELECT 1$a$ ; \\endif $a$ AS x \\gset\n",
+		// A "--" comment may stand between the parts of a continued string.
+		"SELECT E'a' -- c\n'\\' \\endif' AS x \\gset\n",
 	} {
 		out, connected := runPgbench(t, pgbench, script, "")
 		if !connected {
@@ -116,6 +119,9 @@ func TestSplittingAgreesWithPgbench(t *testing.T) {
 		"SELECT $$ ; $$;\n\\endif\n",
 		"SELECT E'\\\\'; \\endif\n",
 		"SELECT U&'\\' \\endif' AS x \\gset\n",
+		"SELECT $1a$ ; \\endif $a$ AS x \\gset\n",
+		// A block comment ends a continued string: 'b\' is a new one.
+		"SELECT E'a' /* c */\n 'b\\' \\endif' AS x \\gset\n",
 
 		// A "--" comment is dropped: the second \gset has none before it.
 		"SELECT 1 AS a \\gset\n-- c\n\\gset\n",
