@@ -194,3 +194,23 @@ func TestRunFlow(t *testing.T) {
 		}
 	}
 }
+
+// TestCRLF reads a script saved with Windows line ends.
+func TestCRLF(t *testing.T) {
+	s := mustParse(t, "\\set a 1\r\nSELECT :a\r\n  , 2;\r\n\\sleep 1 ms\r\n\\shell echo \\\r\n  x\r\nSELECT 3 \\gset p\r\n")
+	if got := shape(s); got != "set SQL sleep shell SQL" {
+		t.Fatalf("shape %s", got)
+	}
+	if s.Commands[0].Expr != "1" || s.Commands[2].Sleep.Unit != time.Millisecond {
+		t.Errorf("\\set %q, \\sleep %+v", s.Commands[0].Expr, s.Commands[2].Sleep)
+	}
+	if got := s.Commands[3].Words; !reflect.DeepEqual(got, []Word{{Lit: "echo"}, {Lit: "x"}}) {
+		t.Errorf("\\shell words %+v (a backslash before \\r\\n continues the line)", got)
+	}
+	if p := s.Commands[4].SQL.Prefix; p != "p" {
+		t.Errorf("\\gset prefix %q", p)
+	}
+	if s.Commands[1].Text != "SELECT :a" || s.Commands[2].Text != "\\sleep 1 ms" {
+		t.Errorf("texts %q %q", s.Commands[1].Text, s.Commands[2].Text)
+	}
+}
