@@ -79,6 +79,9 @@ func (p *parser) commands() error {
 	}
 }
 
+// sqlSpace is SQL's white space (psql's {space}).
+const sqlSpace = " \t\n\r\f"
+
 // sqlCommand makes a command of the SQL collected in b.
 func (p *parser) sqlCommand(b *sqlBuf) Command {
 	text := b.text.String()
@@ -89,14 +92,14 @@ func (p *parser) sqlCommand(b *sqlBuf) Command {
 		from, to := bounds[i]+1, bounds[i+1]
 		if i+2 == len(bounds) {
 			// The last statement: drop the ";" that ended the command.
-			to = from + len(strings.TrimRight(text[from:to], " \t\n\r\f"))
+			to = from + len(strings.TrimRight(text[from:to], sqlSpace))
 			if to > from && text[to-1] == ';' {
 				to--
 			}
 		}
 		seg := text[from:to]
-		lead := len(seg) - len(strings.TrimLeft(seg, " \t\n\r\f"))
-		seg = strings.TrimSpace(seg)
+		lead := len(seg) - len(strings.TrimLeft(seg, sqlSpace))
+		seg = strings.Trim(seg, sqlSpace)
 		if seg == "" {
 			continue
 		}

@@ -37,10 +37,9 @@ type sqlLexer struct {
 	pos int
 
 	state      lexState
-	stateStart int      // offset where the current quoted state began
-	stateOuter lexState // the quote kind a continued literal resumes
-	depth      int      // nested /* */ depth beyond the first
-	dolq       string   // the $tag$ that ends the dollar quote
+	stateStart int    // offset where the current quoted state began
+	depth      int    // nested /* */ depth beyond the first
+	dolq       string // the $tag$ that ends the dollar quote
 
 	parens int // open parentheses
 	begins int // open BEGIN (CASE) inside a CREATE FUNCTION body
@@ -220,7 +219,7 @@ func (l *sqlLexer) initial(b *sqlBuf) (scanEnd, bool) {
 }
 
 func (l *sqlLexer) enter(st lexState, at int) {
-	l.state, l.stateStart, l.stateOuter = st, at, st
+	l.state, l.stateStart = st, at
 }
 
 // word lexes an identifier or keyword, or the prefix of a special literal:
