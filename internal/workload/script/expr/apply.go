@@ -40,9 +40,9 @@ func apply(ctx *Context, f fn, args []Value) (Value, error) {
 		case fSqrt:
 			d = math.Sqrt(d)
 		case fLn:
-			d = math.Log(d)
+			d = libmLog(d)
 		case fExp:
-			d = math.Exp(d)
+			d = libmExp(d)
 		}
 		return Double(d), nil
 	case fInt:
@@ -64,7 +64,7 @@ func apply(ctx *Context, f fn, args []Value) (Value, error) {
 		if err != nil {
 			return Value{}, err
 		}
-		return Double(math.Pow(x, y)), nil
+		return Double(libmPow(x, y)), nil
 	case fHashMurmur2, fHashFNV1a:
 		val, err := args[0].AsInt()
 		if err != nil {

@@ -23,10 +23,10 @@ func (r *PRNG) Rand(lo, hi int64) int64 {
 // RandExponential is random_exponential: truncated exponential with density
 // at hi e^-param times that at lo.
 func (r *PRNG) RandExponential(lo, hi int64, param float64) int64 {
-	cut := math.Exp(-param)
+	cut := libmExp(-param)
 	uniform := 1.0 - r.Double() // in (0, 1]
 	// float64() keeps the compiler from fusing into one FMA, which C does not.
-	x := -math.Log(cut+float64((1.0-cut)*uniform)) / param
+	x := -libmLog(cut+float64((1.0-cut)*uniform)) / param
 	return lo + int64(float64(hi-lo+1)*x)
 }
 
@@ -37,7 +37,7 @@ func (r *PRNG) RandGaussian(lo, hi int64, param float64) int64 {
 	for {
 		u1 := 1.0 - r.Double()
 		u2 := 1.0 - r.Double()
-		stdev = math.Sqrt(-2.0*math.Log(u1)) * math.Sin(2.0*math.Pi*u2)
+		stdev = math.Sqrt(-2.0*libmLog(u1)) * libmSin(2.0*math.Pi*u2)
 		if stdev >= -param && stdev < param {
 			break
 		}
@@ -53,15 +53,15 @@ func (r *PRNG) RandZipfian(lo, hi int64, s float64) int64 {
 }
 
 func (r *PRNG) zipfian(n int64, s float64) int64 {
-	b := math.Pow(2.0, s-1.0)
+	b := libmPow(2.0, s-1.0)
 	if n <= 1 {
 		return 1
 	}
 	for {
 		u := r.Double()
 		v := r.Double()
-		x := math.Floor(math.Pow(u, -1.0/(s-1.0)))
-		t := math.Pow(1.0+1.0/x, s-1.0)
+		x := math.Floor(libmPow(u, -1.0/(s-1.0)))
+		t := libmPow(1.0+1.0/x, s-1.0)
 		if v*x*(t-1.0)/(b-1.0) <= t/b && x <= float64(n) {
 			return int64(x)
 		}
@@ -72,5 +72,5 @@ func (r *PRNG) zipfian(n int64, s float64) int64 {
 // integer (pgbench's schedule under --rate).
 func (r *PRNG) Poisson(center float64) int64 {
 	uniform := 1.0 - r.Double()
-	return int64(float64(-math.Log(uniform)*center) + 0.5)
+	return int64(float64(-libmLog(uniform)*center) + 0.5)
 }
