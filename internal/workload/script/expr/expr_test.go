@@ -314,3 +314,20 @@ func TestSplitmixSeeding(t *testing.T) {
 		t.Errorf("empty range: %v", v)
 	}
 }
+
+// TestEvalDoesNotAllocate: a client evaluates its \set commands once per
+// transaction, so evaluation must cost no garbage (debug() aside).
+func TestEvalDoesNotAllocate(t *testing.T) {
+	e, err := Parse("random(1, 100000) + :x * 2 + hash(:x) % 7 + permute(:x, 1000) + random_gaussian(1, 10, 2.5)")
+	if err != nil {
+		t.Fatal(err)
+	}
+	vars := &Variables{}
+	mustSet(t, vars.SetText("x", "12"))
+	mustSet(t, vars.SetValue("default_seed", Int(1)))
+	r := NewPRNG(1)
+	ctx := &Context{Vars: vars, Rand: &r}
+	if n := testing.AllocsPerRun(1000, func() { e.Eval(ctx) }); n != 0 {
+		t.Errorf("Eval allocates %v times per call", n)
+	}
+}
