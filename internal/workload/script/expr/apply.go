@@ -56,21 +56,13 @@ func apply(ctx *Context, f fn, args []Value) (Value, error) {
 	case fRandom, fRandomExponential, fRandomGaussian, fRandomZipfian:
 		return random(ctx, f, args)
 	case fPow:
-		x, err := args[0].AsDouble()
-		if err != nil {
-			return Value{}, err
-		}
-		y, err := args[1].AsDouble()
+		x, y, err := doubles(args[0], args[1])
 		if err != nil {
 			return Value{}, err
 		}
 		return Double(libmPow(x, y)), nil
 	case fHashMurmur2, fHashFNV1a:
-		val, err := args[0].AsInt()
-		if err != nil {
-			return Value{}, err
-		}
-		seed, err := args[1].AsInt()
+		val, seed, err := ints(args[0], args[1])
 		if err != nil {
 			return Value{}, err
 		}
@@ -89,11 +81,7 @@ func apply(ctx *Context, f fn, args []Value) (Value, error) {
 // is an error.
 func arith(f fn, l, r Value) (Value, error) {
 	if (l.kind == KindDouble || r.kind == KindDouble) && f != fMod {
-		ld, err := l.AsDouble()
-		if err != nil {
-			return Value{}, err
-		}
-		rd, err := r.AsDouble()
+		ld, rd, err := doubles(l, r)
 		if err != nil {
 			return Value{}, err
 		}
@@ -115,11 +103,7 @@ func arith(f fn, l, r Value) (Value, error) {
 		}
 		return Bool(ld < rd), nil
 	}
-	li, err := l.AsInt()
-	if err != nil {
-		return Value{}, err
-	}
-	ri, err := r.AsInt()
+	li, ri, err := ints(l, r)
 	if err != nil {
 		return Value{}, err
 	}
@@ -173,11 +157,7 @@ func arith(f fn, l, r Value) (Value, error) {
 // bitwise is & | # << >> on int64. A shift count is taken modulo 64, as the
 // x86-64 shift instructions pgbench's C compiles to take it.
 func bitwise(f fn, l, r Value) (Value, error) {
-	li, err := l.AsInt()
-	if err != nil {
-		return Value{}, err
-	}
-	ri, err := r.AsInt()
+	li, ri, err := ints(l, r)
 	if err != nil {
 		return Value{}, err
 	}
@@ -260,11 +240,7 @@ func extremum(least bool, args []Value) (Value, error) {
 // random is random, random_exponential, random_gaussian and random_zipfian
 // with pgbench's checks and messages.
 func random(ctx *Context, f fn, args []Value) (Value, error) {
-	lo, err := args[0].AsInt()
-	if err != nil {
-		return Value{}, err
-	}
-	hi, err := args[1].AsInt()
+	lo, hi, err := ints(args[0], args[1])
 	if err != nil {
 		return Value{}, err
 	}
@@ -315,4 +291,24 @@ func permute(args []Value) (Value, error) {
 		return Value{}, fmt.Errorf("permute size parameter must be greater than zero")
 	}
 	return Int(Permute(x[0], x[1], x[2])), nil
+}
+
+// ints and doubles coerce two operands, the left one first (its error is
+// the one reported).
+func ints(l, r Value) (int64, int64, error) {
+	li, err := l.AsInt()
+	if err != nil {
+		return 0, 0, err
+	}
+	ri, err := r.AsInt()
+	return li, ri, err
+}
+
+func doubles(l, r Value) (float64, float64, error) {
+	ld, err := l.AsDouble()
+	if err != nil {
+		return 0, 0, err
+	}
+	rd, err := r.AsDouble()
+	return ld, rd, err
 }

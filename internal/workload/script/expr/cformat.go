@@ -85,18 +85,22 @@ func isHexDigit(c byte) bool {
 	return isDigit(c) || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F')
 }
 
-// parseInt64 is pgbench's strtoint64: optional spaces, an optional sign,
-// digits, optional spaces, and nothing else; errRange when it does not fit.
-func parseInt64(s string) (int64, error) {
-	i := 0
+// skipSpaceSign skips leading spaces and one sign; neg says it was '-'.
+func skipSpaceSign(s string) (i int, neg bool) {
 	for i < len(s) && isCSpace(s[i]) {
 		i++
 	}
-	neg := false
 	if i < len(s) && (s[i] == '-' || s[i] == '+') {
 		neg = s[i] == '-'
 		i++
 	}
+	return i, neg
+}
+
+// parseInt64 is pgbench's strtoint64: optional spaces, an optional sign,
+// digits, optional spaces, and nothing else; errRange when it does not fit.
+func parseInt64(s string) (int64, error) {
+	i, neg := skipSpaceSign(s)
 	if i >= len(s) || !isDigit(s[i]) {
 		return 0, errSyntax
 	}
@@ -128,13 +132,7 @@ func parseInt64(s string) (int64, error) {
 // isAnInt is pgbench's test for a variable's text being an integer: optional
 // leading spaces, an optional sign, digits to the end.
 func isAnInt(s string) bool {
-	i := 0
-	for i < len(s) && isCSpace(s[i]) {
-		i++
-	}
-	if i < len(s) && (s[i] == '+' || s[i] == '-') {
-		i++
-	}
+	i, _ := skipSpaceSign(s)
 	if i < len(s) && !isDigit(s[i]) {
 		return false
 	}
@@ -149,15 +147,7 @@ func isAnInt(s string) bool {
 // errRange where strtod reports ERANGE: overflow, and results that underflow
 // to zero or to a subnormal.
 func parseDouble(s string) (float64, error) {
-	i := 0
-	for i < len(s) && isCSpace(s[i]) {
-		i++
-	}
-	neg := false
-	if i < len(s) && (s[i] == '-' || s[i] == '+') {
-		neg = s[i] == '-'
-		i++
-	}
+	i, neg := skipSpaceSign(s)
 	rest := s[i:]
 	lower := strings.ToLower(rest)
 	var f float64
@@ -209,19 +199,7 @@ func parseFiniteDouble(s string) (float64, error) {
 	if mantDigits == 0 {
 		return 0, errSyntax
 	}
-	if i < len(s) && (s[i] == 'e' || s[i] == 'E') {
-		j := i + 1
-		if j < len(s) && (s[j] == '+' || s[j] == '-') {
-			j++
-		}
-		if j < len(s) && isDigit(s[j]) {
-			for j < len(s) && isDigit(s[j]) {
-				j++
-			}
-			i = j
-		}
-	}
-	if i != len(s) {
+	if i = exponentEnd(s, i, 'e'); i != len(s) {
 		return 0, errSyntax
 	}
 	f, err := strconv.ParseFloat(s, 64)
@@ -246,17 +224,8 @@ func parseHexDouble(s string) (float64, error) {
 	}
 	body := s[:i]
 	exp := "p0"
-	if i < len(s) && (s[i] == 'p' || s[i] == 'P') {
-		j := i + 1
-		if j < len(s) && (s[j] == '+' || s[j] == '-') {
-			j++
-		}
-		if j < len(s) && isDigit(s[j]) {
-			for j < len(s) && isDigit(s[j]) {
-				j++
-			}
-			exp, i = s[i:j], j
-		}
+	if j := exponentEnd(s, i, 'p'); j > i {
+		exp, i = s[i:j], j
 	}
 	if i != len(s) {
 		return 0, errSyntax
@@ -275,4 +244,23 @@ func rangeOf(f float64, nonzero bool) error {
 		return errRange
 	}
 	return nil
+}
+
+// exponentEnd is where an exponent starting at s[i] ends: the letter mark
+// (either case), an optional sign, at least one digit; i when there is none.
+func exponentEnd(s string, i int, mark byte) int {
+	if i >= len(s) || s[i]|0x20 != mark {
+		return i
+	}
+	j := i + 1
+	if j < len(s) && (s[j] == '+' || s[j] == '-') {
+		j++
+	}
+	if j >= len(s) || !isDigit(s[j]) {
+		return i
+	}
+	for j < len(s) && isDigit(s[j]) {
+		j++
+	}
+	return j
 }

@@ -168,17 +168,8 @@ func (l *lexer) number() (token, error) {
 			l.pos++
 		}
 	}
-	if l.pos < len(l.src) && (l.src[l.pos] == 'e' || l.src[l.pos] == 'E') {
-		j := l.pos + 1
-		if j < len(l.src) && (l.src[j] == '+' || l.src[j] == '-') {
-			j++
-		}
-		if j < len(l.src) && isDigit(l.src[j]) {
-			for j < len(l.src) && isDigit(l.src[j]) {
-				j++
-			}
-			isDouble, l.pos = true, j
-		}
+	if j := exponentEnd(l.src, l.pos, 'e'); j > l.pos {
+		isDouble, l.pos = true, j
 	}
 	text := l.src[start:l.pos]
 	t := token{start: start, end: l.pos, text: text}
