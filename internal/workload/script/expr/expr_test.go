@@ -331,3 +331,16 @@ func TestEvalDoesNotAllocate(t *testing.T) {
 		t.Errorf("Eval allocates %v times per call", n)
 	}
 }
+
+func TestParseStopsAtTheLine(t *testing.T) {
+	e, err := Parse("1 + \\\n 2\n\\set y 3\n")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if e.String() != "1 + \\\n 2" {
+		t.Errorf("String() = %q", e.String())
+	}
+	if v, err := e.Eval(&Context{}); err != nil || v.IntVal() != 3 {
+		t.Errorf("Eval = %v, %v", v, err)
+	}
+}

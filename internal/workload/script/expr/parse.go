@@ -25,7 +25,8 @@ type Expr struct {
 	src  string
 }
 
-// String is the source the expression was parsed from.
+// String is the source the expression was parsed from, up to the newline
+// that ended it.
 func (e *Expr) String() string { return e.src }
 
 type nodeKind uint8
@@ -50,31 +51,36 @@ func call(f fn, args ...*node) *node              { return &node{kind: nCall, f:
 func (p *parser) errAt(t token, msg string) error { return &SyntaxError{Pos: t.last(), Msg: msg} }
 
 // Parse parses one expression of pgbench's \set, \if or \elif. src is the
-// text after the command's words; it ends at its end or at the first newline
-// not preceded by a backslash, and pass that newline along when there is one
-// so Offset points where pgbench's caret does.
+// text after the command's words (after "\set name "). A backslash before a
+// newline continues it on the next line; it ends at its end or at the first
+// other newline, and nothing after that newline is read. Pass the line's
+// newline along when it has one, so that an error at the end of the line is
+// where pgbench points (at the newline rather than at the last byte).
 func Parse(src string) (*Expr, error) {
 	p := &parser{lex: lexer{src: src}}
-	root, err := p.parse()
+	root, end, err := p.parse()
 	if err != nil {
 		return nil, p.lastLexError(err)
 	}
-	return &Expr{root: root, src: src}, nil
+	return &Expr{root: root, src: src[:end]}, nil
 }
 
-func (p *parser) parse() (*node, error) {
-	root, err := p.expr(precLowest)
-	if err != nil {
-		return nil, err
+// parse parses the whole expression; end is where it stops in the source.
+func (p *parser) parse() (root *node, end int, err error) {
+	if root, err = p.expr(precLowest); err != nil {
+		return nil, 0, err
 	}
 	t, err := p.peek()
 	if err != nil {
-		return nil, err
+		return nil, 0, err
 	}
 	if t.kind != tEOF {
-		return nil, p.errAt(t, "syntax error")
+		return nil, 0, p.errAt(t, "syntax error")
 	}
-	return root, nil
+	if t.end > t.start { // ended by a newline
+		return root, t.start, nil
+	}
+	return root, len(p.lex.src), nil
 }
 
 // lastLexError reads the rest of the expression after an error, as pgbench
