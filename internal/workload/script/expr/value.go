@@ -39,15 +39,32 @@ type Value struct {
 	f    float64
 }
 
-// Null, Bool, Int and Double make values.
-func Null() Value                  { return Value{} }
-func Bool(b bool) Value            { return Value{kind: KindBool, b: b} }
-func Int(i int64) Value            { return Value{kind: KindInt, i: i} }
-func Double(f float64) Value       { return Value{kind: KindDouble, f: f} }
-func (v Value) Kind() Kind         { return v.kind }
-func (v Value) IsNull() bool       { return v.kind == KindNull }
-func (v Value) BoolVal() bool      { return v.b }
-func (v Value) IntVal() int64      { return v.i }
+// Null is the NULL value.
+func Null() Value { return Value{} }
+
+// Bool is a boolean value.
+func Bool(b bool) Value { return Value{kind: KindBool, b: b} }
+
+// Int is an integer value.
+func Int(i int64) Value { return Value{kind: KindInt, i: i} }
+
+// Double is a double value.
+func Double(f float64) Value { return Value{kind: KindDouble, f: f} }
+
+// Kind is the value's type.
+func (v Value) Kind() Kind { return v.kind }
+
+// IsNull says whether the value is NULL.
+func (v Value) IsNull() bool { return v.kind == KindNull }
+
+// BoolVal, IntVal and DoubleVal read the value of that kind; for another
+// kind they are zero (use AsInt or AsDouble to convert as pgbench does).
+func (v Value) BoolVal() bool { return v.b }
+
+// IntVal: see BoolVal.
+func (v Value) IntVal() int64 { return v.i }
+
+// DoubleVal: see BoolVal.
 func (v Value) DoubleVal() float64 { return v.f }
 
 // Text is the value as pgbench substitutes it into SQL and passes it as a
