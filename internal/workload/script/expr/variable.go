@@ -1,0 +1,192 @@
+package expr
+
+import (
+	"errors"
+	"fmt"
+	"sort"
+	"strings"
+)
+
+// ValueFromString is how pgbench reads a variable given as text (-D,
+// \gset, \aset, \setshell) when an expression uses it: "null" (any case) is
+// NULL; a prefix of true or yes, or on, is true; a prefix of false or no,
+// or off or of, is false; an integer is an int (an error when it does not
+// fit in int64); anything strtod takes whole is a double. name is for the
+// error message.
+func ValueFromString(name, s string) (Value, error) {
+	if s == "" {
+		return Value{}, fmt.Errorf("malformed variable \"%s\" value: \"%s\"", name, s)
+	}
+	switch {
+	case strings.EqualFold(s, "null"):
+		return Null(), nil
+	case isPrefixFold(s, "true") || isPrefixFold(s, "yes") || strings.EqualFold(s, "on"):
+		return Bool(true), nil
+	case isPrefixFold(s, "false") || isPrefixFold(s, "no") || strings.EqualFold(s, "off") || strings.EqualFold(s, "of"):
+		return Bool(false), nil
+	case isAnInt(s):
+		i, err := parseInt64(s)
+		if errors.Is(err, errRange) {
+			return Value{}, fmt.Errorf("value \"%s\" is out of range for type bigint", s)
+		}
+		if err != nil {
+			// A lone sign or only spaces pass pgbench's integer test.
+			return Value{}, fmt.Errorf("invalid input syntax for type bigint: \"%s\"", s)
+		}
+		return Int(i), nil
+	}
+	f, err := parseDouble(s)
+	if err != nil {
+		return Value{}, fmt.Errorf("malformed variable \"%s\" value: \"%s\"", name, s)
+	}
+	return Double(f), nil
+}
+
+// isPrefixFold: s is a non-empty prefix of word, ignoring ASCII case.
+func isPrefixFold(s, word string) bool {
+	return len(s) <= len(word) && strings.EqualFold(s, word[:len(s)])
+}
+
+// ValidName says whether name may be a variable's name: ASCII letters,
+// digits, underscores and any non-ASCII byte, not starting with a digit.
+func ValidName(name string) bool {
+	if name == "" || isDigit(name[0]) {
+		return false
+	}
+	for i := 0; i < len(name); i++ {
+		if !isNameByte(name[i]) {
+			return false
+		}
+	}
+	return true
+}
+
+func isNameByte(c byte) bool {
+	return c >= 0x80 || c == '_' || isDigit(c) || (c|0x20 >= 'a' && c|0x20 <= 'z')
+}
+
+// Variable is one client variable as pgbench keeps it: the text it was given
+// or the value \set computed, each converted to the other on first need and
+// kept, so a variable set from text is parsed once and a computed double is
+// formatted once.
+type Variable struct {
+	text    string
+	hasText bool
+	val     Value
+	hasVal  bool
+}
+
+// Text is the variable as substituted into SQL.
+func (v *Variable) Text() string {
+	if !v.hasText {
+		v.text, v.hasText = v.val.Text(), true
+	}
+	return v.text
+}
+
+// Value is the variable as an expression sees it; name is for the error.
+func (v *Variable) Value(name string) (Value, error) {
+	if !v.hasVal {
+		val, err := ValueFromString(name, v.text)
+		if err != nil {
+			return Value{}, err
+		}
+		v.val, v.hasVal = val, true
+	}
+	return v.val, nil
+}
+
+// VarLookup finds a client's variable by name; ok is false when the
+// variable is not defined.
+type VarLookup interface {
+	Lookup(name string) (v *Variable, ok bool)
+}
+
+// Variables is a client's set of variables. The zero value is empty and
+// ready. It is not safe for concurrent use: each client has its own.
+type Variables struct {
+	m map[string]*Variable
+}
+
+var _ VarLookup = (*Variables)(nil)
+
+// ErrInvalidName is wrapped by SetText and SetValue for a name ValidName
+// refuses.
+var ErrInvalidName = errors.New("invalid variable name")
+
+// Lookup implements VarLookup.
+func (vs *Variables) Lookup(name string) (*Variable, bool) {
+	v, ok := vs.m[name]
+	return v, ok
+}
+
+// SetText gives the variable a text value (-D, \gset, \aset, \setshell).
+func (vs *Variables) SetText(name, text string) error {
+	v, err := vs.slot(name)
+	if err != nil {
+		return err
+	}
+	*v = Variable{text: text, hasText: true}
+	return nil
+}
+
+// SetValue gives the variable a computed value (\set, the automatic
+// variables).
+func (vs *Variables) SetValue(name string, val Value) error {
+	v, err := vs.slot(name)
+	if err != nil {
+		return err
+	}
+	*v = Variable{val: val, hasVal: true}
+	return nil
+}
+
+// slot finds or creates a variable; only a new name is checked, as pgbench
+// checks it.
+func (vs *Variables) slot(name string) (*Variable, error) {
+	if v, ok := vs.m[name]; ok {
+		return v, nil
+	}
+	if !ValidName(name) {
+		return nil, fmt.Errorf("%w: \"%s\"", ErrInvalidName, name)
+	}
+	if vs.m == nil {
+		vs.m = make(map[string]*Variable)
+	}
+	v := new(Variable)
+	vs.m[name] = v
+	return v, nil
+}
+
+// Text is a variable's SQL text; ok is false when it is not defined.
+func (vs *Variables) Text(name string) (text string, ok bool) {
+	v, ok := vs.m[name]
+	if !ok {
+		return "", false
+	}
+	return v.Text(), true
+}
+
+// Len is the number of variables.
+func (vs *Variables) Len() int { return len(vs.m) }
+
+// Names are the variables' names, sorted.
+func (vs *Variables) Names() []string {
+	names := make([]string, 0, len(vs.m))
+	for n := range vs.m {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	return names
+}
+
+// Clone copies the variables, as a retried transaction needs the ones it
+// started with and each client starts from the -D values.
+func (vs *Variables) Clone() *Variables {
+	c := &Variables{m: make(map[string]*Variable, len(vs.m))}
+	for n, v := range vs.m {
+		cp := *v
+		c.m[n] = &cp
+	}
+	return c
+}
