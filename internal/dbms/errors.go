@@ -52,9 +52,7 @@ const (
 	// one chosen to break a cycle of them (PostgreSQL 40P01, MariaDB
 	// 1213), or, on MariaDB, one that waited for a row lock beyond
 	// innodb_lock_wait_timeout (1205). Running the whole transaction again
-	// may succeed. pgbench counts these as "deadlock failures". It comes
-	// last so that the classes before it keep their numbers (ErrorCounts
-	// travel from remote agents as arrays).
+	// may succeed. pgbench counts these as "deadlock failures".
 	Deadlock
 
 	// NumClasses is the number of classes: an array indexed by Class
