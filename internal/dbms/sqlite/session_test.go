@@ -46,16 +46,26 @@ func TestTableBytes(t *testing.T) {
 	}
 }
 
+// upd adds to the balance of one row of twoOnAccounts's table.
+const upd = "UPDATE acct SET bal = bal + ? WHERE id = ?"
+
+// twoOnAccounts opens two sessions on a new database file, with the URL's
+// query, and creates table acct with rows 1 and 2.
+func twoOnAccounts(t *testing.T, ctx context.Context, query string) (a, b *Engine) {
+	t.Helper()
+	url := "sqlite:" + filepath.Join(t.TempDir(), "s.db") + query
+	a, b = openSession(t, url), openSession(t, url)
+	dbmstest.CreateAccounts(t, ctx, a, "acct", 2)
+	return a, b
+}
+
 // TestBusy: two sessions write one file. With a busy timeout of 0 the
 // second writer fails at once with SQLITE_BUSY, a dbms.Serialization; so
 // does the first one's COMMIT while the second still reads (rollback journal), which
 // leaves the transaction to Rollback.
 func TestBusy(t *testing.T) {
 	ctx := context.Background()
-	url := "sqlite:" + filepath.Join(t.TempDir(), "s.db") + "?_busy_timeout=0"
-	a, b := openSession(t, url), openSession(t, url)
-	dbmstest.CreateAccounts(t, ctx, a, "acct", 2)
-	const upd = "UPDATE acct SET bal = bal + ? WHERE id = ?"
+	a, b := twoOnAccounts(t, ctx, "?_busy_timeout=0")
 
 	err := dbmstest.Collide(t, ctx, a, b, dbms.RepeatableRead, upd)
 	if c := dbms.Classify(err); c != dbms.Serialization {
@@ -94,10 +104,7 @@ func TestBusy(t *testing.T) {
 // whole transaction run again commits.
 func TestBusySnapshot(t *testing.T) {
 	ctx := context.Background()
-	url := "sqlite:" + filepath.Join(t.TempDir(), "s.db") + "?_journal_mode=WAL"
-	a, b := openSession(t, url), openSession(t, url)
-	dbmstest.CreateAccounts(t, ctx, a, "acct", 2)
-	const upd = "UPDATE acct SET bal = bal + ? WHERE id = ?"
+	a, b := twoOnAccounts(t, ctx, "?_journal_mode=WAL")
 	if err := a.Begin(ctx, dbms.RepeatableRead); err != nil {
 		t.Fatal(err)
 	}
