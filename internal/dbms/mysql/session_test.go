@@ -27,6 +27,7 @@ func TestSessions(t *testing.T) {
 	t.Run("Protocol", func(t *testing.T) { testProtocol(t, ctx, inst) })
 	t.Run("LockWait", func(t *testing.T) { testLockWait(t, ctx, inst) })
 	t.Run("Deadlock", func(t *testing.T) { testDeadlock(t, ctx, inst) })
+	t.Run("DeadlockUndetected", func(t *testing.T) { testDeadlockUndetected(t, ctx, inst) })
 	t.Run("SnapshotIsolation", func(t *testing.T) { testSnapshotIsolation(t, ctx, inst) })
 	t.Run("SerializableConflict", func(t *testing.T) { testSerializableConflict(t, ctx, inst) })
 	t.Run("Keys", func(t *testing.T) {
@@ -147,6 +148,26 @@ func testDeadlock(t *testing.T, ctx context.Context, inst *server.Instance) {
 	err := dbmstest.Deadlock(t, ctx, a, b, dbms.RepeatableRead, "deadl")
 	if c := dbms.Classify(err); c != dbms.Deadlock || !isNumber(err, erLockDeadlock) {
 		t.Errorf("deadlock: %v (class %v), want deadlock (1213)", err, c)
+	}
+}
+
+// testDeadlockUndetected: with innodb_deadlock_detect=OFF, a setting for
+// high concurrency, InnoDB never looks for cycles, and a deadlock ends
+// when a wait outlasts innodb_lock_wait_timeout: with 1205, which is why
+// 1205 is a dbms.Deadlock too. a gives up after 1 s, b would wait 30.
+func testDeadlockUndetected(t *testing.T, ctx context.Context, inst *server.Instance) {
+	a, b := open(t, ctx, inst.URL), open(t, ctx, inst.URL)
+	dbmstest.CreateAccounts(t, ctx, a, "deadu", 2)
+	if err := a.AddPrimaryKey(ctx, "deadu", "id"); err != nil {
+		t.Fatal(err)
+	}
+	mustExec(t, ctx, a, "SET GLOBAL innodb_deadlock_detect = OFF")
+	t.Cleanup(func() { a.Exec(context.Background(), "SET GLOBAL innodb_deadlock_detect = ON") })
+	mustExec(t, ctx, a, "SET SESSION innodb_lock_wait_timeout = 1")
+	mustExec(t, ctx, b, "SET SESSION innodb_lock_wait_timeout = 30")
+	err := dbmstest.Deadlock(t, ctx, a, b, dbms.RepeatableRead, "deadu")
+	if c := dbms.Classify(err); c != dbms.Deadlock || !isNumber(err, erLockWaitTimeout) {
+		t.Errorf("undetected deadlock: %v (class %v), want deadlock (1205)", err, c)
 	}
 }
 
