@@ -310,7 +310,7 @@ func survivedSweep(t *testing.T, dir string, code int, res loadFaultResults, std
 	transient := 0
 	for _, f := range s.Faults {
 		for class := range f.Errors {
-			if class != "conflict" && class != "timeout" && class != "other" {
+			if class != "serialization" && class != "deadlock" && class != "timeout" && class != "other" {
 				transient++
 			}
 		}

@@ -17,11 +17,17 @@ const (
 	// BadInput is the user's mistake: bad URL, unreachable server, wrong
 	// password, missing database. The CLI exits 2 on it.
 	BadInput
-	// Conflict is a serialization failure or deadlock: retrying may succeed.
-	Conflict
+	// Serialization is a transaction the engine could not serialize with
+	// concurrent ones (PostgreSQL 40001, a snapshot's write-write conflict,
+	// SQLite's busy database): running the whole transaction again may
+	// succeed. pgbench counts these as "serialization failures".
+	// docs/retries.md has every engine's errors of this class.
+	Serialization
 	// ConnectionLost means the session is gone: reconnect before going on.
 	ConnectionLost
-	// Timeout is a statement or lock timeout.
+	// Timeout is a statement timeout, or a lock timeout the user asked for
+	// (PostgreSQL's lock_timeout, Firebird's LOCK TIMEOUT). MariaDB's lock
+	// wait timeout, always on, is a Deadlock (docs/retries.md says why).
 	Timeout
 	// Syntax is SQL the engine rejected: a bug in dbgauge or a dialect gap.
 	Syntax
@@ -42,14 +48,24 @@ const (
 	// TooManyConnections is a server at its limit of sessions: a
 	// connection may be had once others close.
 	TooManyConnections
+	// Deadlock is a transaction the engine failed because of lock waits:
+	// one chosen to break a cycle of them (PostgreSQL 40P01, MariaDB
+	// 1213), or, on MariaDB, one that waited for a row lock beyond
+	// innodb_lock_wait_timeout (1205). Running the whole transaction again
+	// may succeed. pgbench counts these as "deadlock failures".
+	Deadlock
 
 	// NumClasses is the number of classes: an array indexed by Class
 	// counts without a map.
 	NumClasses int = iota
 )
 
-var classNames = [NumClasses]string{"other", "bad_input", "conflict", "connection_lost", "timeout", "syntax", "unsupported", "invalid",
-	"connection_refused", "server_unavailable", "too_many_connections"}
+// classNames are the names results.json, the journal and the live stream
+// store counts under. Runs taken before serialization and deadlock were
+// told apart stored both as "conflict", a name no class has any more:
+// their counts are read and reported under it as they are.
+var classNames = [NumClasses]string{"other", "bad_input", "serialization", "connection_lost", "timeout", "syntax", "unsupported", "invalid",
+	"connection_refused", "server_unavailable", "too_many_connections", "deadlock"}
 
 func (c Class) String() string { return classNames[c] }
 
@@ -61,6 +77,12 @@ func (c Class) String() string { return classNames[c] }
 func (c Class) Transient() bool {
 	return c == ConnectionLost || c == Refused || c == ServerUnavailable || c == TooManyConnections
 }
+
+// Retryable reports whether c is one of the two failures pgbench retries
+// (up to --max-tries): a serialization failure or a deadlock. The engine
+// rolled the transaction back, or the caller must; running the whole
+// transaction again, from its start, may succeed.
+func (c Class) Retryable() bool { return c == Serialization || c == Deadlock }
 
 // SessionFault tells whether an error of this class is the session's
 // trouble (a lost connection, a server gone silent or away) rather than

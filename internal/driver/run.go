@@ -33,7 +33,8 @@ type runner struct {
 // with that error. An error opening the sessions at the start is returned at
 // once, with no Result.
 //
-// Errors of an op are classified with dbms.Classify: Conflict, Timeout and
+// Errors of an op are classified with dbms.Classify: the retryable
+// classes (dbms.Class.Retryable: Serialization, Deadlock), Timeout and
 // unclassified errors are failed trials (rolled back, counted by class, the
 // thread goes on). A transient fault (dbms.Class.Transient) is a failed
 // trial after which the thread opens a new session in place of the lost

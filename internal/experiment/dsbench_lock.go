@@ -19,15 +19,16 @@ const checkLockWait = 30 * time.Second
 var errCheckLocked = fmt.Errorf("database locked during the consistency check")
 
 // whileLocked runs f until it succeeds, fails for another reason than a
-// lock (dbms.Conflict, dbms.Timeout: SQLite's "database is locked" after
-// its busy timeout, a lock timeout elsewhere), or wait has passed since the
-// first attempt; then the error says how long it waited. waiting, if set,
+// lock (a retryable class, dbms.Class.Retryable, such as SQLite's
+// "database is locked" after its busy timeout or a deadlock; or
+// dbms.Timeout, a lock timeout), or wait has passed since the first
+// attempt; then the error says how long it waited. waiting, if set,
 // is told of the first lock, so that the user knows why the sweep pauses.
 func whileLocked(ctx context.Context, wait time.Duration, waiting func(error), f func(context.Context) error) error {
 	deadline := time.Now().Add(wait)
 	for first := true; ; first = false {
 		err := f(ctx)
-		if c := dbms.Classify(err); err == nil || (c != dbms.Conflict && c != dbms.Timeout) {
+		if c := dbms.Classify(err); err == nil || (!c.Retryable() && c != dbms.Timeout) {
 			return err
 		}
 		if first && waiting != nil {

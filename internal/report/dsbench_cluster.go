@@ -10,7 +10,8 @@ import (
 
 // DSBenchClusterTable is what each node of the cluster served, per scale:
 // its role when the run began, its transactions and failed trials (by
-// class; conflicts between nodes are failed trials of class conflict), its
+// class; conflicts between nodes are failed trials of class deadlock on
+// Galera, serialization on a PostgreSQL standby), its
 // median rate over the cycles and its residence times. nil for a run on
 // one server.
 func DSBenchClusterTable(r *results.DSBenchResults) *Table {

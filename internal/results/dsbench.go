@@ -86,7 +86,9 @@ type ScaleResult struct {
 	CycleDetail []CycleDetail `json:"cycle_detail"`
 	// Errors counts the failed trials of the completed cycles by class
 	// (connection_lost, connection_refused, server_unavailable,
-	// too_many_connections, conflict, timeout, other): they sum to Failed.
+	// too_many_connections, serialization, deadlock, timeout, other; runs
+	// taken before serialization and deadlock were told apart have
+	// conflict for both): they sum to Failed.
 	// Reconnects counts the attempts to open a session in place of one
 	// lost to a fault; InDoubt the commits lost with their connection
 	// (the server may have applied them). Faults holds the cycles that

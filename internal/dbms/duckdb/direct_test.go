@@ -55,10 +55,10 @@ func TestDirectConflict(t *testing.T) {
 		t.Fatal(err)
 	}
 	_, err := direct.ExecArgs(ctx, upd, 1, int64(2))
-	if dbms.Classify(err) != dbms.Conflict {
-		t.Errorf("update of a row another transaction changed, on the fast path: %v (class %v), want conflict", err, dbms.Classify(err))
+	if dbms.Classify(err) != dbms.Serialization {
+		t.Errorf("update of a row another transaction changed, on the fast path: %v (class %v), want serialization", err, dbms.Classify(err))
 	}
-	if err := direct.Commit(ctx); dbms.Classify(err) != dbms.Conflict {
+	if err := direct.Commit(ctx); dbms.Classify(err) != dbms.Serialization {
 		t.Errorf("commit after the conflict: %v, want the conflict", err)
 	}
 	if err := general.Commit(ctx); err != nil {

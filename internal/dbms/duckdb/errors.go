@@ -32,10 +32,12 @@ func classify(err error) error {
 		// the engine rejected too, like PostgreSQL's class 42.
 		return dbms.Wrap(dbms.Syntax, err)
 	case duckdb.ErrorTypeTransaction:
-		// "Conflict on update!", "write-write conflict": retryable. Other
+		// "Conflict on update!", "write-write conflict": optimistic
+		// concurrency control found a concurrent write, a serialization
+		// failure (DuckDB takes no locks, so it has no deadlocks). Other
 		// transaction errors (BEGIN inside a transaction) are misuse.
 		if strings.Contains(strings.ToLower(de.Msg), "conflict") {
-			return dbms.Wrap(dbms.Conflict, err)
+			return dbms.Wrap(dbms.Serialization, err)
 		}
 	case duckdb.ErrorTypeFatal, duckdb.ErrorTypeConnection:
 		// A FATAL error invalidates the database instance: only reopening it helps.

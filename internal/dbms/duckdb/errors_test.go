@@ -72,7 +72,7 @@ func TestRuntimeErrorClasses(t *testing.T) {
 	}
 	// Misuse of transactions is not a retryable conflict.
 	mustExec(t, e, "BEGIN")
-	if _, err := e.Exec(ctx, "BEGIN"); err == nil || dbms.Classify(err) == dbms.Conflict {
+	if _, err := e.Exec(ctx, "BEGIN"); err == nil || dbms.Classify(err).Retryable() {
 		t.Errorf("nested BEGIN: err %v, class %v", err, dbms.Classify(err))
 	}
 	mustExec(t, e, "ROLLBACK")
@@ -88,8 +88,8 @@ func TestConflict(t *testing.T) {
 	mustExec(t, a, "UPDATE acct SET bal = bal + 1 WHERE id = 1")
 	mustExec(t, b, "BEGIN")
 	_, err := b.Exec(context.Background(), "UPDATE acct SET bal = bal + 2 WHERE id = 1")
-	if dbms.Classify(err) != dbms.Conflict {
-		t.Errorf("concurrent update: class %v, want conflict: %v", dbms.Classify(err), err)
+	if dbms.Classify(err) != dbms.Serialization {
+		t.Errorf("concurrent update: class %v, want serialization: %v", dbms.Classify(err), err)
 	}
 	mustExec(t, b, "ROLLBACK")
 	mustExec(t, a, "COMMIT")

@@ -16,7 +16,7 @@ var (
 // snapshot isolation with optimistic concurrency control, whatever iso asks:
 // a transaction that updates or deletes a row another transaction changed
 // and has not committed, or committed after this one began, fails at once
-// with "Conflict on update" (no waiting), a dbms.Conflict. The transaction
+// with "Conflict on update" (no waiting), a dbms.Serialization. The transaction
 // is then aborted: Commit rolls it back and returns the conflict (DuckDB
 // itself would answer COMMIT with success), so a failed trial is always
 // reported.

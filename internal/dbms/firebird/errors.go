@@ -17,7 +17,8 @@ import (
 // several; the specific one is often not the first (335544569 "Dynamic SQL
 // Error" leads most SQL errors), so classify looks at all of them.
 const (
-	gdsDeadlock           = 335544336 // deadlock; also "update conflicts with concurrent update"
+	gdsDeadlock           = 335544336 // deadlock; also leads every update conflict's vector
+	gdsUpdateConflict     = 335544451 // update conflicts with concurrent update
 	gdsIOError            = 335544344 // I/O error during "open" of the database file
 	gdsLockConflict       = 335544345 // lock conflict on no wait transaction
 	gdsLogin              = 335544472 // wrong user name or password
@@ -67,8 +68,17 @@ func classify(err error) error {
 	}
 	codes := gdsCodes(err)
 	switch {
-	case hasCode(codes, gdsDeadlock, gdsLockConflict, gdsConcurrentTx):
-		return dbms.Wrap(dbms.Conflict, err)
+	case hasCode(codes, gdsUpdateConflict, gdsLockConflict, gdsConcurrentTx):
+		// A record another transaction changed: committed after this
+		// snapshot, or still uncommitted under NO WAIT. Firebird 3 says
+		// so with the same vector (deadlock, update conflict, concurrent
+		// transaction) when two transactions wait for each other's
+		// records, so those deadlocks count here too (docs/retries.md).
+		return dbms.Wrap(dbms.Serialization, err)
+	case hasCode(codes, gdsDeadlock):
+		// The lock manager ended a cycle of waits for other locks than
+		// records' (tables reserved by SNAPSHOT TABLE STABILITY).
+		return dbms.Wrap(dbms.Deadlock, err)
 	case hasCode(codes, gdsLockTimeout):
 		return dbms.Wrap(dbms.Timeout, err)
 	case hasCode(codes, gdsMaxAttachments):

@@ -372,7 +372,7 @@ func testErrors(t *testing.T, inst *server.Instance) {
 }
 
 // Two sessions update one row; the second, in a NO WAIT transaction, gets a
-// lock conflict at once, which must be classified as retryable.
+// conflict at once, which must be classified as a serialization failure.
 func testConflict(t *testing.T, inst *server.Instance) {
 	ctx := ctxT(t)
 	a := openURL(t, inst.URL)
@@ -398,7 +398,7 @@ func testConflict(t *testing.T, inst *server.Instance) {
 	}
 	defer txB.Rollback()
 	_, err = txB.ExecContext(ctx, "UPDATE CONFL SET v = 2 WHERE id = 1")
-	if c := dbms.Classify(classify(err)); c != dbms.Conflict {
-		t.Errorf("concurrent update: %v (class %v), want conflict", err, c)
+	if c := dbms.Classify(classify(err)); c != dbms.Serialization {
+		t.Errorf("concurrent update: %v (class %v), want serialization", err, c)
 	}
 }

@@ -72,7 +72,7 @@ func conflictRound(t *testing.T, ctx context.Context, e, caller, other *Engine, 
 	}
 	err := <-done
 	switch {
-	case commits && dbms.Classify(err) != dbms.Conflict:
+	case commits && dbms.Classify(err) != dbms.Serialization:
 		t.Fatalf("%s held, committed, round %d: the waiting call: %v (class %v), want an update conflict", held, round, err, dbms.Classify(err))
 	case commits:
 		if err := caller.Rollback(ctx); err != nil {
@@ -180,7 +180,7 @@ func TestProcedureQueueUndone(t *testing.T) {
 		for i, c := range callers {
 			err := <-errs[i]
 			if err != nil {
-				if dbms.Classify(err) != dbms.Conflict {
+				if dbms.Classify(err) != dbms.Serialization {
 					t.Fatalf("round %d caller %d: %v, want an update conflict", round, i, err)
 				}
 				if err := c.Rollback(ctx); err != nil {

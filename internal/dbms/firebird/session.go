@@ -24,12 +24,15 @@ var (
 //     no SNAPSHOT NO WAIT, so an update of a row another active transaction
 //     changed waits for that one to end; if it committed, the update fails
 //     with "update conflicts with concurrent update" (also at once when the
-//     change was committed after this snapshot): dbms.Conflict, as
+//     change was committed after this snapshot): dbms.Serialization, as
 //     PostgreSQL's REPEATABLE READ behaves. A real deadlock is found after
-//     the server's DeadlockTimeout (10 s by default).
+//     the server's DeadlockTimeout (10 s by default) and reported with the
+//     same status vector as an update conflict, so it is a
+//     dbms.Serialization too (docs/retries.md).
 //   - read-committed: READ COMMITTED RECORD_VERSION NO WAIT: a row another
-//     active transaction changed fails at once with a lock conflict,
-//     dbms.Conflict; rows committed meanwhile are simply read and updated.
+//     active transaction changed fails at once with an update conflict,
+//     dbms.Serialization; rows committed meanwhile are simply read and
+//     updated.
 //   - serializable: SNAPSHOT too. Firebird's SNAPSHOT already prevents
 //     every phenomenon the SQL standard's SERIALIZABLE names (dirty and
 //     non-repeatable reads, phantoms), though not write skew. Its other

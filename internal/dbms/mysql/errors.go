@@ -59,9 +59,19 @@ func classOf(err error) dbms.Class {
 	var me *mysqldrv.MySQLError
 	if errors.As(err, &me) {
 		switch me.Number {
-		case erLockDeadlock, erCheckRead:
-			return dbms.Conflict
-		case erLockWaitTimeout, erStatementTimeout, erQueryTimeout:
+		case erCheckRead:
+			// A write to a row changed since this transaction's snapshot
+			// (innodb_snapshot_isolation=ON): snapshot isolation's
+			// write-write conflict, PostgreSQL's 40001.
+			return dbms.Serialization
+		case erLockDeadlock, erLockWaitTimeout:
+			// Both are failures of lock waits. 1205 is how InnoDB ends a
+			// deadlock when innodb_deadlock_detect is off, and a wait
+			// behind a long lock holder otherwise; sysbench retries it
+			// with 1213 and 1020 (docs/retries.md). Galera's certification
+			// failures arrive as 1213 too.
+			return dbms.Deadlock
+		case erStatementTimeout, erQueryTimeout:
 			return dbms.Timeout
 		case erParseError, erSyntaxError:
 			return dbms.Syntax

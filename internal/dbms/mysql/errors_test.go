@@ -56,37 +56,16 @@ func testRuntimeErrors(t *testing.T, ctx context.Context, e *Engine, url string)
 	}
 	a, b := open(t, ctx, url), open(t, ctx, url)
 
+	// A lock wait that outlasts innodb_lock_wait_timeout (1205) is a
+	// deadlock failure, retried as sysbench retries it (docs/retries.md);
+	// the true deadlock (1213) is testDeadlock's.
 	t.Run("lock wait timeout", func(t *testing.T) {
 		mustExec(t, ctx, a, "BEGIN", "UPDATE t_lock SET v = 1 WHERE id = 1")
 		defer a.Exec(ctx, "ROLLBACK")
 		mustExec(t, ctx, b, "SET SESSION innodb_lock_wait_timeout = 1")
 		_, err := b.Exec(ctx, "UPDATE t_lock SET v = 2 WHERE id = 1")
-		if dbms.Classify(err) != dbms.Timeout {
-			t.Errorf("blocked update: %v (class %s), want timeout", err, dbms.Classify(err))
-		}
-	})
-
-	t.Run("deadlock", func(t *testing.T) {
-		defer a.Exec(ctx, "ROLLBACK")
-		defer b.Exec(ctx, "ROLLBACK")
-		mustExec(t, ctx, a, "SET SESSION innodb_lock_wait_timeout = 30", "BEGIN", "UPDATE t_lock SET v = 1 WHERE id = 1")
-		mustExec(t, ctx, b, "SET SESSION innodb_lock_wait_timeout = 30", "BEGIN", "UPDATE t_lock SET v = 2 WHERE id = 2")
-		// Each now asks for the other's row. Whichever asks second closes the
-		// cycle, so the order does not matter: InnoDB picks one victim and
-		// the other's update then goes through.
-		var errA error
-		done := make(chan struct{})
-		go func() {
-			defer close(done)
-			_, errA = a.Exec(ctx, "UPDATE t_lock SET v = 1 WHERE id = 2")
-		}()
-		_, errB := b.Exec(ctx, "UPDATE t_lock SET v = 2 WHERE id = 1")
-		if errB != nil {
-			b.Exec(ctx, "ROLLBACK") // the victim's locks are gone; this ends its transaction
-		}
-		<-done
-		if !(dbms.Classify(errA) == dbms.Conflict && errB == nil || dbms.Classify(errB) == dbms.Conflict && errA == nil) {
-			t.Errorf("deadlock: a %v, b %v; want one conflict and one success", errA, errB)
+		if dbms.Classify(err) != dbms.Deadlock || !isNumber(err, erLockWaitTimeout) {
+			t.Errorf("blocked update: %v (class %s), want deadlock (1205)", err, dbms.Classify(err))
 		}
 	})
 

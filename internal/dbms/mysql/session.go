@@ -30,14 +30,14 @@ var isoNames = [...]string{
 // locks the row and works on its latest committed version, so two sessions
 // updating one row do not fail, the second waits for the first to end
 // (a "lost update" is impossible, a "write skew" is not detected). A wait
-// longer than innodb_lock_wait_timeout (default 50 s) fails with error 1205,
-// dbms.Timeout; a deadlock fails one of the transactions with error 1213,
-// dbms.Conflict. Both end the failed statement only (1213: the whole
-// transaction); call Rollback after either. SERIALIZABLE also takes shared
+// longer than innodb_lock_wait_timeout (default 50 s) fails with error 1205;
+// a deadlock fails one of the transactions with error 1213. Both are
+// dbms.Deadlock. 1205 ends the failed statement only, 1213 the whole
+// transaction; call Rollback after either. SERIALIZABLE also takes shared
 // locks on the rows it reads. With innodb_snapshot_isolation=ON (MariaDB
 // 10.6.18 and later; a URL setting: mysql://...?innodb_snapshot_isolation=ON)
 // REPEATABLE READ becomes snapshot isolation: updating a row changed since
-// the snapshot fails with error 1020, dbms.Conflict.
+// the snapshot fails with error 1020, dbms.Serialization.
 //
 // Statements of the transaction (ExecArgs, QueryInt) run on the session;
 // unprepared ones are one round trip each because the connection

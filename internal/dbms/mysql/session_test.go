@@ -27,7 +27,9 @@ func TestSessions(t *testing.T) {
 	t.Run("Protocol", func(t *testing.T) { testProtocol(t, ctx, inst) })
 	t.Run("LockWait", func(t *testing.T) { testLockWait(t, ctx, inst) })
 	t.Run("Deadlock", func(t *testing.T) { testDeadlock(t, ctx, inst) })
+	t.Run("DeadlockUndetected", func(t *testing.T) { testDeadlockUndetected(t, ctx, inst) })
 	t.Run("SnapshotIsolation", func(t *testing.T) { testSnapshotIsolation(t, ctx, inst) })
+	t.Run("SerializableConflict", func(t *testing.T) { testSerializableConflict(t, ctx, inst) })
 	t.Run("Keys", func(t *testing.T) {
 		dbmstest.CheckKeys(t, ctx, open(t, ctx, inst.URL), "k_parent", "k_child", true)
 	})
@@ -80,7 +82,7 @@ func testIsolation(t *testing.T, ctx context.Context, inst *server.Instance) {
 
 // testLockWait shows what InnoDB's REPEATABLE READ does with two sessions
 // updating one row: the second waits for the first's row lock. With a
-// lock wait timeout of 1 s it fails with 1205, dbms.Timeout; when the first
+// lock wait timeout of 1 s it fails with 1205, dbms.Deadlock; when the first
 // commits in time it goes on and updates the committed row (no conflict).
 func testLockWait(t *testing.T, ctx context.Context, inst *server.Instance) {
 	a, b := open(t, ctx, inst.URL), open(t, ctx, inst.URL)
@@ -91,8 +93,8 @@ func testLockWait(t *testing.T, ctx context.Context, inst *server.Instance) {
 	const upd = "UPDATE lockw SET bal = bal + ? WHERE id = ?"
 	mustExec(t, ctx, b, "SET SESSION innodb_lock_wait_timeout = 1")
 	err := dbmstest.Collide(t, ctx, a, b, dbms.RepeatableRead, upd)
-	if c := dbms.Classify(err); c != dbms.Timeout {
-		t.Errorf("update of a locked row: %v (class %v), want timeout", err, c)
+	if c := dbms.Classify(err); c != dbms.Deadlock || !isNumber(err, erLockWaitTimeout) {
+		t.Errorf("update of a locked row: %v (class %v), want deadlock (1205)", err, c)
 	}
 	if err := b.Rollback(ctx); err != nil {
 		t.Errorf("rollback after the lock wait timeout: %v", err)
@@ -130,7 +132,7 @@ func testLockWait(t *testing.T, ctx context.Context, inst *server.Instance) {
 }
 
 // testDeadlock: a and b lock rows 1 and 2, then each wants the other's:
-// InnoDB rolls one of them back with 1213, dbms.Conflict.
+// InnoDB rolls one of them back with 1213, dbms.Deadlock.
 func testDeadlock(t *testing.T, ctx context.Context, inst *server.Instance) {
 	a, b := open(t, ctx, inst.URL), open(t, ctx, inst.URL)
 	dbmstest.CreateAccounts(t, ctx, a, "deadl", 2)
@@ -138,55 +140,41 @@ func testDeadlock(t *testing.T, ctx context.Context, inst *server.Instance) {
 	if err := a.AddPrimaryKey(ctx, "deadl", "id"); err != nil {
 		t.Fatal(err)
 	}
-	const upd = "UPDATE deadl SET bal = bal + 1 WHERE id = ?"
 	for _, s := range []*Engine{a, b} {
-		// Should the deadlock go unnoticed, fail in seconds, not 50.
+		// Should the deadlock go unnoticed, fail in seconds, not 50
+		// (with 1205, which the check of the number tells apart).
 		mustExec(t, ctx, s, "SET SESSION innodb_lock_wait_timeout = 10")
-		if err := s.Begin(ctx, dbms.RepeatableRead); err != nil {
-			t.Fatal(err)
-		}
 	}
-	if _, err := a.ExecArgs(ctx, upd, 1); err != nil {
+	err := dbmstest.Deadlock(t, ctx, a, b, dbms.RepeatableRead, "deadl")
+	if c := dbms.Classify(err); c != dbms.Deadlock || !isNumber(err, erLockDeadlock) {
+		t.Errorf("deadlock: %v (class %v), want deadlock (1213)", err, c)
+	}
+}
+
+// testDeadlockUndetected: with innodb_deadlock_detect=OFF, a setting for
+// high concurrency, InnoDB never looks for cycles, and a deadlock ends
+// when a wait outlasts innodb_lock_wait_timeout: with 1205, which is why
+// 1205 is a dbms.Deadlock too. a gives up after 1 s, b would wait 30.
+func testDeadlockUndetected(t *testing.T, ctx context.Context, inst *server.Instance) {
+	a, b := open(t, ctx, inst.URL), open(t, ctx, inst.URL)
+	dbmstest.CreateAccounts(t, ctx, a, "deadu", 2)
+	if err := a.AddPrimaryKey(ctx, "deadu", "id"); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := b.ExecArgs(ctx, upd, 2); err != nil {
-		t.Fatal(err)
-	}
-	done := make(chan error, 1)
-	go func() {
-		_, err := a.ExecArgs(ctx, upd, 2)
-		done <- err
-	}()
-	_, errB := b.ExecArgs(ctx, upd, 1)
-	if errB != nil {
-		// b is the victim: its rollback releases row 2 to a.
-		b.Rollback(ctx)
-	}
-	errA := <-done
-	conflicts := 0
-	for _, err := range []error{errA, errB} {
-		if err == nil {
-			continue
-		}
-		if c := dbms.Classify(err); c != dbms.Conflict {
-			t.Errorf("deadlock: %v (class %v), want conflict", err, c)
-		}
-		conflicts++
-	}
-	if conflicts != 1 {
-		t.Errorf("deadlock: errors %v and %v, want exactly one conflict", errA, errB)
-	}
-	for _, s := range []*Engine{a, b} {
-		if err := s.Rollback(ctx); err != nil {
-			t.Errorf("rollback: %v", err)
-		}
+	mustExec(t, ctx, a, "SET GLOBAL innodb_deadlock_detect = OFF")
+	t.Cleanup(func() { a.Exec(context.Background(), "SET GLOBAL innodb_deadlock_detect = ON") })
+	mustExec(t, ctx, a, "SET SESSION innodb_lock_wait_timeout = 1")
+	mustExec(t, ctx, b, "SET SESSION innodb_lock_wait_timeout = 30")
+	err := dbmstest.Deadlock(t, ctx, a, b, dbms.RepeatableRead, "deadu")
+	if c := dbms.Classify(err); c != dbms.Deadlock || !isNumber(err, erLockWaitTimeout) {
+		t.Errorf("undetected deadlock: %v (class %v), want deadlock (1205)", err, c)
 	}
 }
 
 // testSnapshotIsolation: with innodb_snapshot_isolation=ON (a URL setting,
 // MariaDB 10.6.18 and later) REPEATABLE READ raises error 1020 when a row
 // changed after the snapshot, as the other engines' snapshot isolation does,
-// and that is a dbms.Conflict.
+// and that is a dbms.Serialization.
 func testSnapshotIsolation(t *testing.T, ctx context.Context, inst *server.Instance) {
 	sep := "?"
 	if strings.Contains(inst.URL, "?") {
@@ -210,11 +198,33 @@ func testSnapshotIsolation(t *testing.T, ctx context.Context, inst *server.Insta
 		t.Fatal(err)
 	}
 	_, err := b.ExecArgs(ctx, upd, 1)
-	if c := dbms.Classify(err); c != dbms.Conflict {
-		t.Errorf("update of a row changed since the snapshot: %v (class %v), want conflict", err, c)
+	if c := dbms.Classify(err); c != dbms.Serialization || !isNumber(err, erCheckRead) {
+		t.Errorf("update of a row changed since the snapshot: %v (class %v), want serialization (1020)", err, c)
 	}
 	if err := b.Rollback(ctx); err != nil {
 		t.Errorf("rollback: %v", err)
+	}
+}
+
+// testSerializableConflict: under SERIALIZABLE InnoDB reads take shared
+// locks, so two transactions that read a row and then both update it wait
+// for each other: the write-write conflict PostgreSQL reports as a
+// serialization failure ends here as a deadlock (1213), dbms.Deadlock.
+func testSerializableConflict(t *testing.T, ctx context.Context, inst *server.Instance) {
+	a, b := open(t, ctx, inst.URL), open(t, ctx, inst.URL)
+	dbmstest.CreateAccounts(t, ctx, a, "serc", 2)
+	if err := a.AddPrimaryKey(ctx, "serc", "id"); err != nil {
+		t.Fatal(err)
+	}
+	dbmstest.BeginAll(t, ctx, dbms.Serializable, a, b)
+	for _, s := range []*Engine{a, b} {
+		if _, err := s.QueryInt(ctx, "SELECT bal FROM serc WHERE id = ?", 1); err != nil {
+			t.Fatal(err)
+		}
+	}
+	err := dbmstest.Crossed(t, ctx, a, b, "serc", 1, 1)
+	if c := dbms.Classify(err); c != dbms.Deadlock || !isNumber(err, erLockDeadlock) {
+		t.Errorf("read, then update by both: %v (class %v), want deadlock (1213)", err, c)
 	}
 }
 

@@ -63,8 +63,10 @@ func (e *Engine) classify(err error) error {
 // (https://www.postgresql.org/docs/current/errcodes-appendix.html).
 func sqlstateClass(code string) (dbms.Class, bool) {
 	switch {
-	case code == "40001", code == "40P01": // serialization_failure, deadlock_detected
-		return dbms.Conflict, true
+	case code == "40001": // serialization_failure (also a standby's query cancelled by recovery)
+		return dbms.Serialization, true
+	case code == "40P01": // deadlock_detected
+		return dbms.Deadlock, true
 	case code == "57014", code == "55P03": // query_canceled (statement_timeout), lock_not_available (lock_timeout)
 		return dbms.Timeout, true
 	case code == "28P01", code == "28000", code == "3D000": // bad password, no such role / pg_hba, no such database

@@ -112,8 +112,8 @@ func testRuntimeErrors(t *testing.T, inst *server.Instance) {
 	}{
 		{"SELEC 1", dbms.Syntax},
 		{"SELECT * FROM no_such_table", dbms.Syntax},
-		{"DO $$ BEGIN RAISE SQLSTATE '40001'; END $$", dbms.Conflict},
-		{"DO $$ BEGIN RAISE SQLSTATE '40P01'; END $$", dbms.Conflict},
+		{"DO $$ BEGIN RAISE SQLSTATE '40001'; END $$", dbms.Serialization},
+		{"DO $$ BEGIN RAISE SQLSTATE '40P01'; END $$", dbms.Deadlock},
 		{"SELECT 1/0", dbms.Other},
 	} {
 		if _, err := e.Exec(ctx, tc.sql); dbms.Classify(err) != tc.want {

@@ -19,7 +19,7 @@ var (
 
 // isoLevels maps dbms.Isolation to PostgreSQL's levels. REPEATABLE READ is
 // snapshot isolation: a row updated by a transaction that committed after
-// this one's snapshot fails with 40001, which classifies as dbms.Conflict.
+// this one's snapshot fails with 40001, which classifies as dbms.Serialization.
 var isoLevels = [...]pgx.TxIsoLevel{
 	dbms.RepeatableRead: pgx.RepeatableRead,
 	dbms.ReadCommitted:  pgx.ReadCommitted,

@@ -2,8 +2,11 @@ package postgres
 
 import (
 	"context"
+	"errors"
 	"testing"
 	"time"
+
+	"github.com/jackc/pgx/v5/pgconn"
 
 	"github.com/dbgauge/dbgauge/internal/dbms"
 	"github.com/dbgauge/dbgauge/internal/dbms/dbmstest"
@@ -24,6 +27,7 @@ func TestSessions(t *testing.T) {
 		})
 	}
 	t.Run("Conflict", func(t *testing.T) { testConflict(t, ctx, inst) })
+	t.Run("Deadlock", func(t *testing.T) { testDeadlock(t, ctx, inst) })
 	t.Run("Keys", func(t *testing.T) {
 		dbmstest.CheckKeys(t, ctx, open(t, inst.URL), "k_parent", "k_child", true)
 	})
@@ -143,8 +147,8 @@ func testConflict(t *testing.T, ctx context.Context, inst *server.Instance) {
 			}
 			continue
 		}
-		if c := dbms.Classify(err); c != dbms.Conflict {
-			t.Errorf("%s: concurrent update: %v (class %v), want conflict", iso, err, c)
+		if c := dbms.Classify(err); c != dbms.Serialization {
+			t.Errorf("%s: concurrent update: %v (class %v), want serialization", iso, err, c)
 		}
 		if err := b.Commit(ctx); err == nil {
 			t.Errorf("%s: commit after a serialization failure succeeded", iso)
@@ -155,5 +159,21 @@ func testConflict(t *testing.T, ctx context.Context, inst *server.Instance) {
 	}
 	if v := dbmstest.Balance(t, ctx, a, "confl", 1); v != 3+2 {
 		t.Errorf("bal = %d, want 5 (three commits of a, one of b)", v)
+	}
+}
+
+// testDeadlock: a and b lock rows 1 and 2, then each wants the other's: at
+// every level the deadlock detector (after deadlock_timeout, 1 s) ends one
+// of them with 40P01, a dbms.Deadlock, not the serialization failure
+// (40001) of a concurrent update.
+func testDeadlock(t *testing.T, ctx context.Context, inst *server.Instance) {
+	a, b := open(t, inst.URL), open(t, inst.URL)
+	dbmstest.CreateAccounts(t, ctx, a, "deadl", 2)
+	for _, iso := range []dbms.Isolation{dbms.RepeatableRead, dbms.ReadCommitted, dbms.Serializable} {
+		err := dbmstest.Deadlock(t, ctx, a, b, iso, "deadl")
+		var pe *pgconn.PgError
+		if c := dbms.Classify(err); c != dbms.Deadlock || !errors.As(err, &pe) || pe.Code != "40P01" {
+			t.Errorf("%s: deadlock: %v (class %v), want deadlock (40P01)", iso, err, c)
+		}
 	}
 }

@@ -18,7 +18,7 @@ var (
 // The first write of a transaction takes the write lock. If another session
 // holds it, SQLite waits up to the busy timeout (the URL's _busy_timeout in
 // milliseconds, go-sqlite3's default 5000) and then fails with SQLITE_BUSY,
-// dbms.Conflict: a failed trial, to be rolled back (and retried). A
+// dbms.Serialization: a failed trial, to be rolled back (and retried). A
 // transaction that read before its first write cannot wait for the lock (the
 // other writer may be waiting for its read lock to go), so it fails at once;
 // a COMMIT that finds readers still active fails the same way and leaves the

@@ -2,11 +2,14 @@ package sqlite
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"path/filepath"
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/mattn/go-sqlite3"
 
 	"github.com/dbgauge/dbgauge/internal/dbms"
 	"github.com/dbgauge/dbgauge/internal/dbms/dbmstest"
@@ -43,20 +46,30 @@ func TestTableBytes(t *testing.T) {
 	}
 }
 
+// upd adds to the balance of one row of twoOnAccounts's table.
+const upd = "UPDATE acct SET bal = bal + ? WHERE id = ?"
+
+// twoOnAccounts opens two sessions on a new database file, with the URL's
+// query, and creates table acct with rows 1 and 2.
+func twoOnAccounts(t *testing.T, ctx context.Context, query string) (a, b *Engine) {
+	t.Helper()
+	url := "sqlite:" + filepath.Join(t.TempDir(), "s.db") + query
+	a, b = openSession(t, url), openSession(t, url)
+	dbmstest.CreateAccounts(t, ctx, a, "acct", 2)
+	return a, b
+}
+
 // TestBusy: two sessions write one file. With a busy timeout of 0 the
-// second writer fails at once with SQLITE_BUSY, a dbms.Conflict; so does the
-// first one's COMMIT while the second still reads (rollback journal), which
+// second writer fails at once with SQLITE_BUSY, a dbms.Serialization; so
+// does the first one's COMMIT while the second still reads (rollback journal), which
 // leaves the transaction to Rollback.
 func TestBusy(t *testing.T) {
 	ctx := context.Background()
-	url := "sqlite:" + filepath.Join(t.TempDir(), "s.db") + "?_busy_timeout=0"
-	a, b := openSession(t, url), openSession(t, url)
-	dbmstest.CreateAccounts(t, ctx, a, "acct", 2)
-	const upd = "UPDATE acct SET bal = bal + ? WHERE id = ?"
+	a, b := twoOnAccounts(t, ctx, "?_busy_timeout=0")
 
 	err := dbmstest.Collide(t, ctx, a, b, dbms.RepeatableRead, upd)
-	if c := dbms.Classify(err); c != dbms.Conflict {
-		t.Errorf("second writer: %v (class %v), want conflict", err, c)
+	if c := dbms.Classify(err); c != dbms.Serialization {
+		t.Errorf("second writer: %v (class %v), want serialization", err, c)
 	}
 	if err := b.Rollback(ctx); err != nil {
 		t.Errorf("rollback of the failed trial: %v", err)
@@ -70,8 +83,8 @@ func TestBusy(t *testing.T) {
 		t.Fatal(err)
 	}
 	err = a.Commit(ctx)
-	if c := dbms.Classify(err); c != dbms.Conflict {
-		t.Errorf("commit beside a reader: %v (class %v), want conflict", err, c)
+	if c := dbms.Classify(err); c != dbms.Serialization {
+		t.Errorf("commit beside a reader: %v (class %v), want serialization", err, c)
 	}
 	if err := a.Rollback(ctx); err != nil {
 		t.Errorf("rollback after the failed commit: %v", err)
@@ -81,6 +94,54 @@ func TestBusy(t *testing.T) {
 	}
 	if v := dbmstest.Balance(t, ctx, a, "acct", 1); v != 0 {
 		t.Errorf("bal = %d, want 0 (both trials failed)", v)
+	}
+}
+
+// TestBusySnapshot: in WAL mode a transaction that read, and so holds a
+// snapshot, cannot write once another session committed after that
+// snapshot: SQLITE_BUSY_SNAPSHOT at once, whatever the busy timeout, the
+// write-write conflict of snapshot isolation and a dbms.Serialization. The
+// whole transaction run again commits.
+func TestBusySnapshot(t *testing.T) {
+	ctx := context.Background()
+	a, b := twoOnAccounts(t, ctx, "?_journal_mode=WAL")
+	if err := a.Begin(ctx, dbms.RepeatableRead); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := a.QueryInt(ctx, "SELECT bal FROM acct WHERE id = ?", 1); err != nil {
+		t.Fatal(err)
+	}
+	if err := b.Begin(ctx, dbms.RepeatableRead); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := b.ExecArgs(ctx, upd, int64(10), 1); err != nil {
+		t.Fatal(err)
+	}
+	if err := b.Commit(ctx); err != nil {
+		t.Fatal(err)
+	}
+	_, err := a.ExecArgs(ctx, upd, int64(1), 1)
+	var se sqlite3.Error
+	if !errors.As(err, &se) || se.ExtendedCode != sqlite3.ErrBusySnapshot {
+		t.Errorf("write on a stale snapshot: %v, want SQLITE_BUSY_SNAPSHOT", err)
+	}
+	if c := dbms.Classify(err); c != dbms.Serialization {
+		t.Errorf("write on a stale snapshot: %v (class %v), want serialization", err, c)
+	}
+	if err := a.Rollback(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if err := a.Begin(ctx, dbms.RepeatableRead); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := a.ExecArgs(ctx, upd, int64(1), 1); err != nil {
+		t.Fatalf("the transaction run again: %v", err)
+	}
+	if err := a.Commit(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if v := dbmstest.Balance(t, ctx, a, "acct", 1); v != 11 {
+		t.Errorf("bal = %d, want 11 (b's commit and a's second run)", v)
 	}
 }
 
@@ -116,7 +177,7 @@ func TestConcurrentSessions(t *testing.T) {
 								break
 							}
 							e.Rollback(ctx)
-							if dbms.Classify(err) != dbms.Conflict {
+							if dbms.Classify(err) != dbms.Serialization {
 								errs <- fmt.Errorf("session %d: %w", s, err)
 								return
 							}

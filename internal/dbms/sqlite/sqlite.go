@@ -225,7 +225,13 @@ func classify(err error) error {
 		}
 		switch se.Code {
 		case sqlite3.ErrBusy, sqlite3.ErrLocked:
-			return dbms.Wrap(dbms.Conflict, err)
+			// SQLite serializes writers on one lock of the whole database
+			// and finds no deadlocks: a transaction that cannot have the
+			// lock (BUSY after the busy timeout, BUSY_SNAPSHOT for a read
+			// snapshot too old to write in WAL mode, LOCKED within one
+			// process) could not be serialized with the others, which is
+			// a serialization failure (docs/retries.md).
+			return dbms.Wrap(dbms.Serialization, err)
 		case sqlite3.ErrCantOpen, sqlite3.ErrPerm, sqlite3.ErrReadonly, sqlite3.ErrNotADB:
 			return dbms.Wrap(dbms.BadInput, err)
 		case sqlite3.ErrError:

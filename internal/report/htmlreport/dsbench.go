@@ -50,7 +50,7 @@ func (r *Run) dsbenchDoc(d *Doc) error {
 	d.Sections = append(d.Sections, chartSections(charts, []diagram{
 		{"cluster_lag", "Replication lag over time", "How far each standby was behind its primary, in seconds, once a second as the primary saw it (pg_stat_replication's replay lag), every scale's cycles in turn."},
 		{"cluster_queue", "Replication queue over time", "Changes each node had received and not yet applied, once a second (Galera's local receive queue), every scale's cycles in turn: a queue that grows is a node that cannot keep up, which flow control then stops the cluster for."},
-		{"cluster_conflicts", "Replication conflicts over time", "Transactions and queries that replication made fail, per second and node (Galera: local certification failures and aborts by an applied write set; a standby: queries its WAL replay cancelled), every scale's cycles in turn. The clients see them as failed trials of class conflict."},
+		{"cluster_conflicts", "Replication conflicts over time", "Transactions and queries that replication made fail, per second and node (Galera: local certification failures and aborts by an applied write set; a standby: queries its WAL replay cancelled), every scale's cycles in turn. The clients see them as failed trials of class deadlock (Galera) or serialization (a standby)."},
 	})...)
 	d.Sections = append(d.Sections, Section{ID: "results", Title: "Results per scale", Table: dsbenchResultsTable(ds)})
 	d.Sections = append(d.Sections, Section{ID: "per_transaction", Title: "Load per transaction", Reading: cpuReading(scales), Table: report.DSBenchPerTransaction(ds)})
