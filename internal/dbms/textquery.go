@@ -3,6 +3,7 @@ package dbms
 import (
 	"context"
 	"database/sql"
+	"sort"
 )
 
 // TextQuerier is an engine that runs any statement a user wrote, as written,
@@ -33,6 +34,9 @@ type TextQuerier interface {
 	// the column names and the rows as text (NULL as "", as libpq gives
 	// it), reusing its slices.
 	QueryText(ctx context.Context, stmt string, args []any, prepared bool, res *TextResult) error
+	// PrepareText prepares stmt for QueryText's prepared runs now rather
+	// than on its first run (a session's setup, before it is timed).
+	PrepareText(ctx context.Context, stmt string) error
 	// InTransaction reports whether a transaction begun by Begin is open.
 	InTransaction() bool
 }
@@ -77,6 +81,9 @@ var _ TextQuerier = (*SQLBase)(nil)
 
 // Placeholder is "?", the marker of every database/sql engine here.
 func (b *SQLBase) Placeholder(int) string { return "?" }
+
+// PrepareText prepares stmt on the pinned connection (see Prepare).
+func (b *SQLBase) PrepareText(ctx context.Context, stmt string) error { return b.Prepare(ctx, stmt) }
 
 // QueryText runs stmt through database/sql on the pinned connection (on the
 // open database/sql transaction, Firebird's, when there is one).
@@ -148,4 +155,21 @@ func (b *SQLBase) readText(rows *sql.Rows, res *TextResult) error {
 		return err
 	}
 	return rows.Close()
+}
+
+// EngineNames lists the registered adapters' names (Engine.Name), sorted:
+// what a file or option naming an engine may say.
+func EngineNames() []string {
+	mu.Lock()
+	defer mu.Unlock()
+	seen := map[string]bool{}
+	var out []string
+	for _, a := range adapters {
+		if !seen[a.Name] {
+			seen[a.Name] = true
+			out = append(out, a.Name)
+		}
+	}
+	sort.Strings(out)
+	return out
 }

@@ -64,6 +64,12 @@ func (e *Engine) QueryText(ctx context.Context, stmt string, args []any, prepare
 	return e.classify(readResult(rr, res))
 }
 
+// PrepareText prepares stmt for QueryText (see dbms.TextQuerier).
+func (e *Engine) PrepareText(ctx context.Context, stmt string) error {
+	_, err := e.scriptStatement(ctx, stmt)
+	return err
+}
+
 // scriptStatement prepares stmt once per session under a name of its own.
 func (e *Engine) scriptStatement(ctx context.Context, stmt string) (*pgconn.StatementDescription, error) {
 	if sd, ok := e.scriptStmts[stmt]; ok {
