@@ -233,4 +233,3 @@ func (c *Client) shell(ctx context.Context, cmd *parse.Command) error {
 	}
 	return nil
 }
-
