@@ -72,7 +72,10 @@ func checkRetry(t *testing.T, ctx context.Context, open func() dbms.Engine) {
 		{"no retry", false, 1, 0, true, "100"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			for _, q := range []string{"DROP TABLE IF EXISTS rt", "CREATE TABLE rt (id INTEGER, v INTEGER)", "INSERT INTO rt VALUES (1, 0)"} {
+			if err := e.DropTable(ctx, "rt"); err != nil {
+				t.Fatal(err)
+			}
+			for _, q := range []string{"CREATE TABLE rt (id INTEGER, v INTEGER)", "INSERT INTO rt VALUES (1, 0)"} {
 				if _, err := e.Exec(ctx, q); err != nil {
 					t.Fatalf("%s: %v", q, err)
 				}
