@@ -198,11 +198,17 @@ func (c *Client) chooseScript() int {
 	}
 }
 
-// abandon rolls back what a failed try left open.
+// abandon rolls back what a failed try left open, also when ctx has ended
+// (the run's end must not leave a transaction open on the session).
 func (c *Client) abandon(ctx context.Context) error {
 	c.inPipe, c.pending = false, c.pending[:0]
 	if c.tx == nil || !c.tq.InTransaction() {
 		return nil
+	}
+	if ctx.Err() != nil {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(context.WithoutCancel(ctx), 10*time.Second)
+		defer cancel()
 	}
 	return c.tx.Rollback(ctx)
 }

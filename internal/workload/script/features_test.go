@@ -173,15 +173,22 @@ func TestPipelineRefused(t *testing.T) {
 	}
 	ctx := context.Background()
 	for _, url := range []string{"sqlite:" + filepath.Join(t.TempDir(), "p.db"), "duckdb:" + filepath.Join(t.TempDir(), "p.duckdb")} {
-		e := openURL(t, ctx, url)
-		p := mustProgram(t, Options{Protocol: Extended}, s)
-		want := "pipe.sql:2:1: \\startpipeline: " + e.Name() + " has no pipeline mode"
-		if err := p.CheckEngine(e); err == nil || !strings.HasPrefix(err.Error(), want) {
-			t.Errorf("%s: %v, want %q...", e.Name(), err, want)
-		}
-		if err := p.Clients(1)[0].Setup(ctx, e); err == nil || !strings.HasPrefix(err.Error(), want) {
-			t.Errorf("%s Setup: %v", e.Name(), err)
-		}
+		checkPipelineRefused(t, openURL(t, ctx, url))
+	}
+}
+
+// checkPipelineRefused checks that e, an engine without pipelines, has a
+// script with one refused before anything runs, naming its \startpipeline.
+func checkPipelineRefused(t *testing.T, e dbms.Engine) {
+	t.Helper()
+	s := scriptOf(t, "pipe.sql", "\\set a 1\n\\startpipeline\nSELECT :a;\n\\endpipeline\n")
+	p := mustProgram(t, Options{Protocol: Extended}, s)
+	want := "pipe.sql:2:1: \\startpipeline: " + e.Name() + " has no pipeline mode"
+	if err := p.CheckEngine(e); err == nil || !strings.HasPrefix(err.Error(), want) {
+		t.Errorf("%s: %v, want %q...", e.Name(), err, want)
+	}
+	if err := p.Clients(1)[0].Setup(context.Background(), e); err == nil || !strings.HasPrefix(err.Error(), want) {
+		t.Errorf("%s Setup: %v", e.Name(), err)
 	}
 }
 

@@ -234,6 +234,10 @@ func (p *Program) check(s *parse.Script) error {
 	return nil
 }
 
+// Sources are the program's scripts as given, in order: their names and
+// weights name the transaction types of a run.
+func (p *Program) Sources() []Source { return p.sources }
+
 // Options are the program's options (MaxTries at least 1).
 func (p *Program) Options() Options { return p.opts }
 

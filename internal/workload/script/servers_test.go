@@ -18,6 +18,7 @@ func TestMariaDB(t *testing.T) {
 	defer cancel()
 	open := func() dbms.Engine { return openURL(t, ctx, inst.URL) }
 	t.Run("Builtins", func(t *testing.T) { checkBuiltins(t, ctx, open, dbms.RepeatableRead) })
+	t.Run("PipelineRefused", func(t *testing.T) { checkPipelineRefused(t, open()) })
 }
 
 // TestFirebird runs pgbench's built-in scripts on a private Firebird, which
@@ -30,4 +31,5 @@ func TestFirebird(t *testing.T) {
 	open := func() dbms.Engine { return openURL(t, ctx, inst.URL) }
 	t.Run("Builtins", func(t *testing.T) { checkBuiltins(t, ctx, open, dbms.RepeatableRead) })
 	t.Run("Retry", func(t *testing.T) { checkRetry(t, ctx, open) })
+	t.Run("PipelineRefused", func(t *testing.T) { checkPipelineRefused(t, open()) })
 }
