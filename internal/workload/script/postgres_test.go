@@ -8,25 +8,10 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/dbgauge/dbgauge/internal/dbms"
-	"github.com/dbgauge/dbgauge/internal/server"
 	"github.com/dbgauge/dbgauge/internal/server/servertest"
 )
-
-// TestPostgres runs the script runtime on a private PostgreSQL, one
-// instance for all its parts.
-func TestPostgres(t *testing.T) {
-	inst := servertest.Start(t, "postgres", server.Options{})
-	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
-	defer cancel()
-	open := func() dbms.Engine { return openURL(t, ctx, inst.URL) }
-	t.Run("Builtins", func(t *testing.T) { checkBuiltins(t, ctx, open, dbms.ReadCommitted) })
-	t.Run("Retry", func(t *testing.T) { checkRetry(t, ctx, open) })
-	t.Run("Pipeline", func(t *testing.T) { testPipeline(t, ctx, open) })
-	t.Run("SameAsPgbench", func(t *testing.T) { testSameAsPgbench(t, ctx, inst.URL, open) })
-}
 
 // pipelineScript has a transaction begun inside a pipeline and ended after
 // it, a sync point in the middle, and variables bound in the pipeline.
@@ -127,7 +112,7 @@ INSERT INTO peer (tag, v) VALUES ('cid', :client_id::bigint + :scale::bigint);
 // with this runtime, under the simple and the extended protocol, with the
 // same seed, on the same server: the rows must be the same.
 func testSameAsPgbench(t *testing.T, ctx context.Context, url string, open func() dbms.Engine) {
-	pgbench := lookPgbench(t)
+	pgbench := servertest.Pgbench(t)
 	e := open()
 	dir := t.TempDir()
 	reset := func() {
@@ -183,16 +168,4 @@ func testSameAsPgbench(t *testing.T, ctx context.Context, url string, open func(
 		}
 		t.Logf("%s: %s", proto, got)
 	}
-}
-
-func lookPgbench(t *testing.T) string {
-	t.Helper()
-	if p, err := exec.LookPath("pgbench"); err == nil {
-		return p
-	}
-	if found, _ := filepath.Glob("/usr/lib/postgresql/*/bin/pgbench"); len(found) > 0 {
-		return found[len(found)-1]
-	}
-	t.Fatal("pgbench is not installed: apt-get install postgresql")
-	return ""
 }

@@ -10,13 +10,20 @@ import (
 	"github.com/dbgauge/dbgauge/internal/server/servertest"
 )
 
+// TestPostgres runs the script runtime on a private PostgreSQL, one
+// instance for all its parts.
+func TestPostgres(t *testing.T) {
+	ctx, url, open := private(t, "postgres")
+	t.Run("Builtins", func(t *testing.T) { checkBuiltins(t, ctx, open, dbms.ReadCommitted) })
+	t.Run("Retry", func(t *testing.T) { checkRetry(t, ctx, open) })
+	t.Run("Pipeline", func(t *testing.T) { testPipeline(t, ctx, open) })
+	t.Run("SameAsPgbench", func(t *testing.T) { testSameAsPgbench(t, ctx, url, open) })
+}
+
 // TestMariaDB runs pgbench's built-in scripts on a private MariaDB, whose
 // SQL has no END: the script's END is the adapter's commit.
 func TestMariaDB(t *testing.T) {
-	inst := servertest.Start(t, "mariadb", server.Options{})
-	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
-	defer cancel()
-	open := func() dbms.Engine { return openURL(t, ctx, inst.URL) }
+	ctx, _, open := private(t, "mariadb")
 	t.Run("Builtins", func(t *testing.T) { checkBuiltins(t, ctx, open, dbms.RepeatableRead) })
 	t.Run("PipelineRefused", func(t *testing.T) { checkPipelineRefused(t, open()) })
 }
@@ -25,11 +32,18 @@ func TestMariaDB(t *testing.T) {
 // has no BEGIN statement: the script's BEGIN is the adapter's transaction
 // start; and an update conflict under SNAPSHOT is retried.
 func TestFirebird(t *testing.T) {
-	inst := servertest.Start(t, "firebird", server.Options{})
-	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
-	defer cancel()
-	open := func() dbms.Engine { return openURL(t, ctx, inst.URL) }
+	ctx, _, open := private(t, "firebird")
 	t.Run("Builtins", func(t *testing.T) { checkBuiltins(t, ctx, open, dbms.RepeatableRead) })
 	t.Run("Retry", func(t *testing.T) { checkRetry(t, ctx, open) })
 	t.Run("PipelineRefused", func(t *testing.T) { checkPipelineRefused(t, open()) })
+}
+
+// private starts a private server of engine for the test and returns a
+// context for the test's work, the server's URL and a way to open a
+// session on it (closed at the test's end).
+func private(t *testing.T, engine string) (context.Context, string, func() dbms.Engine) {
+	inst := servertest.Start(t, engine, server.Options{})
+	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+	t.Cleanup(cancel)
+	return ctx, inst.URL, func() dbms.Engine { return openURL(t, ctx, inst.URL) }
 }
