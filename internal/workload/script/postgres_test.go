@@ -6,6 +6,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -167,5 +168,69 @@ func testSameAsPgbench(t *testing.T, ctx context.Context, url string, open func(
 			t.Errorf("%s protocol:\n pgbench:  %s\n dbgauge:  %s", proto, want, got)
 		}
 		t.Logf("%s: %s", proto, got)
+	}
+}
+
+// testChoiceAsPgbench has pgbench and this runtime choose among weighted
+// scripts with the same seed, two clients on two threads: each client
+// must run the scripts in pgbench's order (its per-transaction log).
+func testChoiceAsPgbench(t *testing.T, ctx context.Context, url string, open func() dbms.Engine) {
+	pgbench := servertest.Pgbench(t)
+	dir := t.TempDir()
+	specs := []string{filepath.Join(dir, "a.sql@2"), filepath.Join(dir, "b.sql@3"), filepath.Join(dir, "c.sql@1")}
+	for i, name := range []string{"a.sql", "b.sql", "c.sql"} {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte("SELECT "+string(rune('1'+i))+";\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	const clients, n = 2, 40
+	args := []string{"-n", "-t", "40", "-c", "2", "-j", "2", "--random-seed=9", "-l", "--log-prefix=" + filepath.Join(dir, "log")}
+	for _, s := range specs {
+		args = append(args, "-f", s)
+	}
+	cmd := exec.CommandContext(ctx, pgbench, append(args, url)...)
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("pgbench: %v\n%s", err, out)
+	}
+	logs, _ := filepath.Glob(filepath.Join(dir, "log.*"))
+	want := make([][]string, clients)
+	for _, l := range logs {
+		b, err := os.ReadFile(l)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, line := range strings.Split(strings.TrimSpace(string(b)), "\n") {
+			f := strings.Fields(line) // client transaction time script ...
+			if len(f) < 4 {
+				t.Fatalf("log line %q", line)
+			}
+			c := int(f[0][0] - '0')
+			want[c] = append(want[c], f[3])
+		}
+	}
+	var srcs []Source
+	for _, s := range specs {
+		src, err := LoadFile(s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		srcs = append(srcs, src)
+	}
+	p := mustProgram(t, Options{RandomSeed: 9}, srcs...)
+	for i, c := range p.Clients(clients) {
+		if err := c.Setup(ctx, open()); err != nil {
+			t.Fatal(err)
+		}
+		var got []string
+		for k := 0; k < n; k++ {
+			r := c.Run(ctx, nil)
+			if r.Err != nil {
+				t.Fatal(r.Err)
+			}
+			got = append(got, strconv.Itoa(r.Script))
+		}
+		if strings.Join(got, " ") != strings.Join(want[i], " ") {
+			t.Errorf("client %d ran scripts\n %v\npgbench's client %d\n %v", i, got, i, want[i])
+		}
 	}
 }

@@ -18,6 +18,7 @@ func TestPostgres(t *testing.T) {
 	t.Run("Retry", func(t *testing.T) { checkRetry(t, ctx, open) })
 	t.Run("Pipeline", func(t *testing.T) { testPipeline(t, ctx, open) })
 	t.Run("SameAsPgbench", func(t *testing.T) { testSameAsPgbench(t, ctx, url, open) })
+	t.Run("ChoiceAsPgbench", func(t *testing.T) { testChoiceAsPgbench(t, ctx, url, open) })
 }
 
 // TestMariaDB runs pgbench's built-in scripts on a private MariaDB, whose
