@@ -3,6 +3,8 @@ package dbms
 import (
 	"context"
 	"database/sql"
+	"database/sql/driver"
+	"io"
 	"sort"
 )
 
@@ -98,7 +100,14 @@ func (b *SQLBase) QueryText(ctx context.Context, stmt string, args []any, prepar
 		if err := b.Prepare(ctx, stmt); err != nil {
 			return b.fail(err)
 		}
-		ps = b.session.stmts[stmt].stmt()
+		p := b.session.stmts[stmt]
+		if b.session.bindDirect(p, args) {
+			if err := b.queryTextDirect(ctx, p, res); err != nil {
+				return b.fail(err)
+			}
+			return nil
+		}
+		ps = p.stmt()
 	}
 	var rows *sql.Rows
 	var err error
@@ -155,6 +164,51 @@ func (b *SQLBase) readText(rows *sql.Rows, res *TextResult) error {
 		return err
 	}
 	return rows.Close()
+}
+
+// queryTextDirect runs p's driver statement with the bound arguments (the
+// fast path of tx.go) and reads every row, into res when it is not nil.
+func (b *SQLBase) queryTextDirect(ctx context.Context, p *prepared, res *TextResult) (err error) {
+	defer clear(b.session.nv)
+	ctx, err = b.driverContext(ctx)
+	if err != nil {
+		return err
+	}
+	return b.Conn.Raw(func(any) error {
+		rows, err := p.ds.QueryContext(ctx, b.session.nv)
+		if err != nil {
+			return err
+		}
+		cols := rows.Columns()
+		if cap(b.session.dest) < len(cols) {
+			b.session.dest = make([]driver.Value, len(cols))
+		}
+		dest := b.session.dest[:len(cols)]
+		defer clear(dest)
+		if res != nil {
+			res.Reset()
+			res.Columns = append(res.Columns, cols...)
+		}
+		for {
+			if err = rows.Next(dest); err != nil {
+				break
+			}
+			if res != nil {
+				row := make([]string, len(dest))
+				for i, v := range dest {
+					row[i] = Text(v)
+				}
+				res.Rows = append(res.Rows, row)
+			}
+		}
+		if err == io.EOF {
+			err = nil
+		}
+		if cerr := rows.Close(); err == nil {
+			err = cerr
+		}
+		return err
+	})
 }
 
 // EngineNames lists the registered adapters' names (Engine.Name), sorted:
