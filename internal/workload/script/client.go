@@ -21,15 +21,25 @@ type Recorder interface {
 	Command(script, command int, elapsed time.Duration)
 }
 
+// RetryRecorder is a Recorder that also counts retries by the command
+// whose failure caused them (pgbench -r's per-command retries); Run finds
+// it by type assertion, on the retry path only.
+type RetryRecorder interface {
+	Recorder
+	Retry(script, command int)
+}
+
 // Result is one transaction's outcome: which script ran, how many times it
-// was retried, and, when it failed in the end, why.
+// was retried, and, when it failed in the end, why and where.
 type Result struct {
 	Script  int
 	Retries int
 	// Err is nil for a transaction that succeeded (perhaps after
-	// retries); else a *RunError, whose class is Class.
-	Err   error
-	Class dbms.Class
+	// retries); else a *RunError, whose class is Class and whose command
+	// (its index in the script) is Command.
+	Err     error
+	Class   dbms.Class
+	Command int
 }
 
 // Client is one session's runner: its variables, its generators, its
@@ -171,13 +181,21 @@ func (c *Client) Run(ctx context.Context, rec Recorder) Result {
 			err = fmt.Errorf("%w (and the rollback failed: %v)", err, rerr)
 			class = dbms.Classify(rerr)
 		}
+		cmd := -1
+		var re *RunError
+		if errors.As(err, &re) {
+			cmd = re.Command
+		}
 		if retry && Retryable(class) && try < c.p.opts.MaxTries && ctx.Err() == nil {
 			res.Retries++
+			if rr, ok := rec.(RetryRecorder); ok {
+				rr.Retry(si, cmd)
+			}
 			c.saved.CopyTo(&c.vars)
 			c.rand = start
 			continue
 		}
-		res.Err, res.Class = err, class
+		res.Err, res.Class, res.Command = err, class, cmd
 		return res
 	}
 }

@@ -22,8 +22,9 @@ END;
 `
 
 const (
-	retrySetR = 1
-	retryHook = 4
+	retrySetR   = 1
+	retryHook   = 4
+	retryUpdate = 5
 )
 
 // hooked is a Recorder that, after the hook command, has another session
@@ -37,6 +38,15 @@ type hooked struct {
 	always bool
 	hooks  int
 	rs     []string
+	// retried counts Retry calls by command.
+	retried map[int]int
+}
+
+func (h *hooked) Retry(script, command int) {
+	if h.retried == nil {
+		h.retried = map[int]int{}
+	}
+	h.retried[command]++
 }
 
 func (h *hooked) Command(script, command int, elapsed time.Duration) {
@@ -91,8 +101,11 @@ func checkRetry(t *testing.T, ctx context.Context, open func() dbms.Engine) {
 			if r.Retries != tc.retries || (r.Err != nil) != tc.failed {
 				t.Fatalf("retries %d, error %v; want %d retries, failed %v", r.Retries, r.Err, tc.retries, tc.failed)
 			}
-			if tc.failed && r.Class != dbms.Conflict {
-				t.Errorf("failed with class %s, want conflict: %v", r.Class, r.Err)
+			if tc.failed && (r.Class != dbms.Conflict || r.Command != retryUpdate) {
+				t.Errorf("failed with class %s at command %d, want conflict at %d: %v", r.Class, r.Command, retryUpdate, r.Err)
+			}
+			if rec.retried[retryUpdate] != tc.retries || len(rec.retried) > 1 {
+				t.Errorf("retries recorded %v, want %d at command %d", rec.retried, tc.retries, retryUpdate)
 			}
 			if len(rec.rs) != tc.retries+1 {
 				t.Fatalf(":r noted %d times, want one per try", len(rec.rs))
