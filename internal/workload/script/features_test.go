@@ -269,3 +269,33 @@ func TestControlOf(t *testing.T) {
 		}
 	}
 }
+
+// Options a program refuses, naming the option.
+func TestOptionsRefused(t *testing.T) {
+	s := scriptOf(t, "o.sql", "SELECT 1;\n")
+	for _, tc := range []struct {
+		opts Options
+		want string
+	}{
+		{Options{MaxTries: -1}, "invalid number of maximum tries: -1"},
+		{Options{Defines: []Define{{"1x", "2"}}}, `invalid variable name in -D: "1x"`},
+	} {
+		if _, err := NewProgram([]Source{s}, tc.opts); err == nil || !strings.HasPrefix(err.Error(), tc.want) {
+			t.Errorf("%+v: %v, want %q", tc.opts, err, tc.want)
+		}
+	}
+	for _, bad := range []string{"novalue", "1x=2"} {
+		if _, err := ParseDefine(bad); err == nil {
+			t.Errorf("ParseDefine(%q) accepted it", bad)
+		}
+	}
+	if d, err := ParseDefine("a=b=c"); err != nil || d != (Define{"a", "b=c"}) {
+		t.Errorf("ParseDefine(a=b=c) = %+v, %v", d, err)
+	}
+	if _, err := ParseProtocol("fast"); err == nil {
+		t.Error("ParseProtocol(fast) accepted it")
+	}
+	if p, err := ParseProtocol("prepared"); err != nil || p != Prepared {
+		t.Errorf("ParseProtocol(prepared) = %v, %v", p, err)
+	}
+}

@@ -60,7 +60,8 @@ type Options struct {
 	Protocol Protocol
 	// MaxTries is pgbench's --max-tries: how often a transaction that
 	// failed with a retryable error (see Retryable) is tried in all; 0 and
-	// 1 mean once, no retry.
+	// 1 mean once, no retry (pgbench's 0, no limit but the run's time, is
+	// the caller's to turn into a number).
 	MaxTries int
 	// Defines are the -D variables, in order; a later one of the same name
 	// wins. They override the automatic variables.
@@ -186,6 +187,9 @@ func NewProgram(sources []Source, opts Options) (*Program, error) {
 	}
 	p := &Program{sources: sources, opts: opts}
 	for _, d := range opts.Defines {
+		if !expr.ValidName(d.Name) {
+			return nil, fmt.Errorf("invalid variable name in -D: %q (letters, digits and _, not starting with a digit)", d.Name)
+		}
 		p.defined = append(p.defined, d.Name)
 	}
 	for _, src := range sources {
