@@ -31,8 +31,11 @@ func (e *Engine) Placeholder(i int) string { return "$" + strconv.Itoa(i) }
 // InTransaction reports whether a transaction is open on the session.
 func (e *Engine) InTransaction() bool { return e.tx != nil }
 
-// QueryText runs stmt (see dbms.TextQuerier).
+// QueryText runs stmt (see dbms.TextQuerier). The session follows the
+// server's transaction status after it, so a transaction begun or ended by
+// the statement's own SQL (BEGIN READ ONLY) is the session's to end.
 func (e *Engine) QueryText(ctx context.Context, stmt string, args []any, prepared bool, res *dbms.TextResult) error {
+	defer e.followTxStatus()
 	pc := e.conn.PgConn()
 	params, err := e.textParams(args)
 	if err != nil {

@@ -66,6 +66,9 @@ type Client struct {
 	inPipe  bool
 	pending []dbms.PipelineStatement
 	txStart int // the command that began the open transaction, for messages
+	// textTx: a transaction begun by SQL as written may be open, unknown
+	// to the session (control.go's beginsTransaction).
+	textTx bool
 }
 
 // Clients makes n clients with pgbench's seeding for --random-seed
@@ -220,13 +223,22 @@ func (c *Client) chooseScript() int {
 // (the run's end must not leave a transaction open on the session).
 func (c *Client) abandon(ctx context.Context) error {
 	c.inPipe, c.pending = false, c.pending[:0]
-	if c.tx == nil || !c.tq.InTransaction() {
+	textTx := c.textTx
+	c.textTx = false
+	if c.tx == nil || !c.tq.InTransaction() && !textTx {
 		return nil
 	}
 	if ctx.Err() != nil {
 		var cancel context.CancelFunc
 		ctx, cancel = context.WithTimeout(context.WithoutCancel(ctx), 10*time.Second)
 		defer cancel()
+	}
+	if !c.tq.InTransaction() {
+		// A ROLLBACK with none open is an error on some engines, and the
+		// failure may have ended the transaction already: what it says
+		// does not matter.
+		c.tq.QueryText(ctx, "ROLLBACK", nil, false, nil)
+		return nil
 	}
 	return c.tx.Rollback(ctx)
 }
@@ -248,7 +260,7 @@ func (c *Client) runScript(ctx context.Context, si int, rec Recorder) error {
 		}
 		pc = next
 	}
-	if c.tq.InTransaction() {
+	if c.tq.InTransaction() || c.textTx {
 		return c.fail(s, c.txStart, dbms.Wrap(dbms.Invalid, errOpenTransaction))
 	}
 	return nil

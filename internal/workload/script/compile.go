@@ -25,8 +25,11 @@ type statement struct {
 	// variables bound to them, in order (extended and prepared protocols).
 	bound string
 	args  []string
-	// ctl is the transaction statement it is, if it is one.
-	ctl control
+	// ctl is the transaction statement it is, if it is one; textBegin is
+	// set for a BEGIN or START of a form the engine gets as written
+	// (control.go).
+	ctl       control
+	textBegin bool
 }
 
 // compileCache keeps each engine's compiled scripts, so that every session
@@ -65,6 +68,7 @@ func (p *Program) compile(e dbms.Engine) ([]*compiled, error) {
 			case parse.KindSQL:
 				for _, t := range cmd.SQL.Statements {
 					st := statement{text: t, ctl: controlOf(t)}
+					st.textBegin = st.ctl.kind == ctlNone && beginsTransaction(t)
 					st.bound, st.args = t.Bind(tq.Placeholder)
 					if st.ctl.kind != ctlNone && !canTx {
 						return nil, &parse.Error{File: s.Name, Pos: cmd.Pos, Msg: fmt.Sprintf("%s cannot run transactions: its adapter has no dbms.Transactor", name)}

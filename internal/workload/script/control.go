@@ -97,3 +97,17 @@ func controlOf(t parse.Text) control {
 	c.iso, c.hasIso = iso, true
 	return c
 }
+
+// beginsTransaction says whether t, no statement controlOf recognises,
+// still begins a transaction by its first word (BEGIN IMMEDIATE on SQLite,
+// START TRANSACTION READ ONLY): the engine gets it as written, and the
+// COMMIT or ROLLBACK that ends it too, where the adapter's session knows
+// nothing of that transaction (on PostgreSQL it follows the server's).
+func beginsTransaction(t parse.Text) bool {
+	if len(t.Parts) == 0 || t.Parts[0].Var != "" {
+		return false
+	}
+	first, _, _ := strings.Cut(strings.TrimSpace(t.Parts[0].Lit), " ")
+	first = strings.ToUpper(strings.TrimSpace(first))
+	return first == "BEGIN" || first == "START"
+}

@@ -24,7 +24,7 @@ func (c *Client) sql(ctx context.Context, s *compiled, pc int) error {
 		last := i == len(stmts)-1
 		want := capture == parse.CaptureAset || capture == parse.CaptureGset && last
 		if st.ctl.kind != ctlNone && !c.inPipe {
-			if err := c.control(ctx, st.ctl, pc); err != nil {
+			if err := c.control(ctx, st, pc); err != nil {
 				return err
 			}
 			if want && capture == parse.CaptureGset {
@@ -45,6 +45,9 @@ func (c *Client) sql(ctx context.Context, s *compiled, pc int) error {
 		clear(c.args)
 		if err != nil {
 			return err
+		}
+		if st.textBegin {
+			c.textTx, c.txStart = true, pc
 		}
 		if want {
 			if err := c.store(capture, cmd.SQL.Prefix); err != nil {
@@ -115,9 +118,24 @@ func (c *Client) store(capture parse.Capture, prefix string) error {
 
 // control runs a transaction statement through the engine's Transactor.
 // As PostgreSQL answers them with a warning only, BEGIN inside a
-// transaction and COMMIT or ROLLBACK outside one change nothing.
-func (c *Client) control(ctx context.Context, ctl control, pc int) error {
+// transaction and COMMIT or ROLLBACK outside one change nothing. A
+// transaction the script began with SQL as written (textBegin) and the
+// session does not know of is ended by SQL too, COMMIT or ROLLBACK.
+func (c *Client) control(ctx context.Context, st *statement, pc int) error {
+	ctl := st.ctl
 	open := c.tq.InTransaction()
+	if ctl.kind != ctlBegin && !open && c.textTx {
+		// As standard SQL: MariaDB has no END.
+		c.textTx = false
+		end := "COMMIT"
+		if ctl.kind == ctlRollback {
+			end = "ROLLBACK"
+		}
+		return c.tq.QueryText(ctx, end, nil, false, nil)
+	}
+	if ctl.kind != ctlBegin {
+		c.textTx = false
+	}
 	switch ctl.kind {
 	case ctlBegin:
 		if open {

@@ -19,6 +19,7 @@ func TestPostgres(t *testing.T) {
 	t.Run("Pipeline", func(t *testing.T) { testPipeline(t, ctx, open) })
 	t.Run("SameAsPgbench", func(t *testing.T) { testSameAsPgbench(t, ctx, url, open) })
 	t.Run("ChoiceAsPgbench", func(t *testing.T) { testChoiceAsPgbench(t, ctx, url, open) })
+	t.Run("TextBegin", func(t *testing.T) { checkTextBegin(t, ctx, open(), "BEGIN READ WRITE") })
 }
 
 // TestMariaDB runs pgbench's built-in scripts on a private MariaDB, whose
@@ -27,6 +28,7 @@ func TestMariaDB(t *testing.T) {
 	ctx, _, open := private(t, "mariadb")
 	t.Run("Builtins", func(t *testing.T) { checkBuiltins(t, ctx, open, dbms.RepeatableRead) })
 	t.Run("PipelineRefused", func(t *testing.T) { checkPipelineRefused(t, open()) })
+	t.Run("TextBegin", func(t *testing.T) { checkTextBegin(t, ctx, open(), "START TRANSACTION WITH CONSISTENT SNAPSHOT") })
 }
 
 // TestFirebird runs pgbench's built-in scripts on a private Firebird, which
