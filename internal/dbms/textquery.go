@@ -79,6 +79,16 @@ type Pipeliner interface {
 	Pipeline(ctx context.Context, stmts []PipelineStatement) error
 }
 
+// CompoundQuerier is an engine that takes several statements in one call,
+// as pgbench sends a `\;` compound under the simple protocol: PostgreSQL
+// runs the statements of one Query message as one implicit transaction.
+// QueryCompound runs sql (statements separated by ";", no arguments) and
+// calls each with every statement's result in order (Columns empty for a
+// statement that returns no rows); the first error ends it.
+type CompoundQuerier interface {
+	QueryCompound(ctx context.Context, sql string, each func(res *TextResult) error) error
+}
+
 var _ TextQuerier = (*SQLBase)(nil)
 
 // Placeholder is "?", the marker of every database/sql engine here.

@@ -13,8 +13,9 @@ import (
 )
 
 var (
-	_ dbms.TextQuerier = (*Engine)(nil)
-	_ dbms.Pipeliner   = (*Engine)(nil)
+	_ dbms.TextQuerier     = (*Engine)(nil)
+	_ dbms.Pipeliner       = (*Engine)(nil)
+	_ dbms.CompoundQuerier = (*Engine)(nil)
 )
 
 // The user's statements go to pgconn as pgbench sends them through libpq:
@@ -65,6 +66,24 @@ func (e *Engine) QueryText(ctx context.Context, stmt string, args []any, prepare
 		res.Reset()
 	}
 	return e.classify(readResult(rr, res))
+}
+
+// QueryCompound sends sql in one Query message (dbms.CompoundQuerier).
+func (e *Engine) QueryCompound(ctx context.Context, sql string, each func(res *dbms.TextResult) error) error {
+	defer e.followTxStatus()
+	mrr := e.conn.PgConn().Exec(ctx, sql)
+	var cbErr error
+	for mrr.NextResult() {
+		var res dbms.TextResult
+		err := readResult(mrr.ResultReader(), &res)
+		if err == nil && cbErr == nil {
+			cbErr = each(&res)
+		}
+	}
+	if err := mrr.Close(); err != nil {
+		return e.classify(err)
+	}
+	return cbErr
 }
 
 // PrepareText prepares stmt for QueryText (see dbms.TextQuerier).

@@ -58,6 +58,9 @@ type Client struct {
 	tq   dbms.TextQuerier
 	tx   dbms.Transactor
 	pipe dbms.Pipeliner
+	// compound, when the engine has it, takes a `\;` compound in one call
+	// under the simple protocol, as pgbench sends it.
+	compound dbms.CompoundQuerier
 
 	// reused from command to command
 	args    []any
@@ -142,6 +145,7 @@ func (c *Client) Setup(ctx context.Context, e dbms.Engine) error {
 	c.tq = e.(dbms.TextQuerier)
 	c.tx, _ = e.(dbms.Transactor)
 	c.pipe, _ = e.(dbms.Pipeliner)
+	c.compound, _ = e.(dbms.CompoundQuerier)
 	if c.p.opts.Protocol != Prepared {
 		return nil
 	}

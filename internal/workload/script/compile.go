@@ -16,6 +16,10 @@ type compiled struct {
 	// sql holds, by command index, the statements of SQL commands (nil for
 	// meta-commands).
 	sql [][]statement
+	// whole marks, by command index, a `\;` compound of no transaction
+	// statement, which an engine that takes compounds gets in one call
+	// under the simple protocol.
+	whole []bool
 }
 
 // statement is one statement of an SQL command.
@@ -58,7 +62,7 @@ func (p *Program) compile(e dbms.Engine) ([]*compiled, error) {
 	_, canPipe := e.(dbms.Pipeliner)
 	var out []*compiled
 	for _, s := range p.Scripts(name) {
-		c := &compiled{script: s, sql: make([][]statement, len(s.Commands))}
+		c := &compiled{script: s, sql: make([][]statement, len(s.Commands)), whole: make([]bool, len(s.Commands))}
 		for i, cmd := range s.Commands {
 			switch cmd.Kind {
 			case parse.KindStartPipeline:
@@ -74,6 +78,10 @@ func (p *Program) compile(e dbms.Engine) ([]*compiled, error) {
 						return nil, &parse.Error{File: s.Name, Pos: cmd.Pos, Msg: fmt.Sprintf("%s cannot run transactions: its adapter has no dbms.Transactor", name)}
 					}
 					c.sql[i] = append(c.sql[i], st)
+				}
+				c.whole[i] = len(c.sql[i]) > 1
+				for _, st := range c.sql[i] {
+					c.whole[i] = c.whole[i] && st.ctl.kind == ctlNone && !st.textBegin
 				}
 			}
 		}

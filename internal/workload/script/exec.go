@@ -13,10 +13,13 @@ import (
 )
 
 // sql runs the statements of SQL command pc one at a time (a `\;`
-// compound too: engines other than PostgreSQL take one statement a call),
-// storing a \gset's or \aset's rows.
+// compound too, except under the simple protocol on an engine that takes
+// it whole), storing a \gset's or \aset's rows.
 func (c *Client) sql(ctx context.Context, s *compiled, pc int) error {
 	cmd := &s.script.Commands[pc]
+	if s.whole[pc] && c.compound != nil && c.p.opts.Protocol == Simple && !c.inPipe {
+		return c.wholeSQL(ctx, cmd)
+	}
 	stmts := s.sql[pc]
 	capture := cmd.SQL.Capture
 	for i := range stmts {
@@ -56,6 +59,30 @@ func (c *Client) sql(ctx context.Context, s *compiled, pc int) error {
 		}
 	}
 	return nil
+}
+
+// wholeSQL sends a compound in one call, as pgbench does under the simple
+// protocol: \aset stores every result that has rows, \gset the last
+// statement's, which must have one row.
+func (c *Client) wholeSQL(ctx context.Context, cmd *parse.Command) error {
+	capture := cmd.SQL.Capture
+	var last *dbms.TextResult
+	err := c.compound.QueryCompound(ctx, cmd.SQL.Whole.Simple(c.vars.Text), func(res *dbms.TextResult) error {
+		last = res
+		if capture != parse.CaptureAset || len(res.Columns) == 0 {
+			return nil
+		}
+		c.res = *res
+		return c.store(capture, cmd.SQL.Prefix)
+	})
+	if err != nil || capture != parse.CaptureGset {
+		return err
+	}
+	if last == nil || len(last.Columns) == 0 {
+		return scriptError("expected one row, got 0")
+	}
+	c.res = *last
+	return c.store(capture, cmd.SQL.Prefix)
 }
 
 // render is the statement's text and arguments under the run's protocol.

@@ -234,3 +234,40 @@ func testChoiceAsPgbench(t *testing.T, ctx context.Context, url string, open fun
 		}
 	}
 }
+
+// testCompound: under the simple protocol PostgreSQL gets a `\;` compound
+// in one message, as from pgbench: it runs as one implicit transaction (a
+// failure undoes the statements before it), and \gset takes the last
+// statement's row.
+func testCompound(t *testing.T, ctx context.Context, open func() dbms.Engine) {
+	e := open()
+	for _, q := range []string{"DROP TABLE IF EXISTS ct", "CREATE TABLE ct (v INTEGER)"} {
+		if _, err := e.Exec(ctx, q); err != nil {
+			t.Fatal(err)
+		}
+	}
+	src := "INSERT INTO ct VALUES (1) \\; SELECT 2 AS two \\; SELECT 3 AS three, 4 AS four \\gset\n" +
+		"INSERT INTO ct VALUES (:four) \\; SELECT 1 / 0;\n"
+	p := mustProgram(t, Options{Protocol: Simple}, scriptOf(t, "comp.sql", src))
+	c := p.Clients(1)[0]
+	if err := c.Setup(ctx, e); err != nil {
+		t.Fatal(err)
+	}
+	r := c.Run(ctx, nil)
+	if r.Err == nil || !strings.Contains(r.Err.Error(), "comp.sql:2:1") || !strings.Contains(r.Err.Error(), "division by zero") {
+		t.Fatalf("got %v, want the division by zero of line 2", r.Err)
+	}
+	if v, _ := c.Variables().Text("four"); v != "4" {
+		t.Errorf(":four = %q, want 4", v)
+	}
+	if _, ok := c.Variables().Text("two"); ok {
+		t.Error("\\gset stored a column of a statement before the last")
+	}
+	rows, err := e.QueryRows(ctx, "SELECT v FROM ct ORDER BY v")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := rowsText(rows); got != "1" {
+		t.Errorf("rows %q, want only the first compound's 1 (the second one's insert undone with it)", got)
+	}
+}

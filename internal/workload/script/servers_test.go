@@ -20,6 +20,7 @@ func TestPostgres(t *testing.T) {
 	t.Run("SameAsPgbench", func(t *testing.T) { testSameAsPgbench(t, ctx, url, open) })
 	t.Run("ChoiceAsPgbench", func(t *testing.T) { testChoiceAsPgbench(t, ctx, url, open) })
 	t.Run("TextBegin", func(t *testing.T) { checkTextBegin(t, ctx, open(), "BEGIN READ WRITE") })
+	t.Run("Compound", func(t *testing.T) { testCompound(t, ctx, open) })
 }
 
 // TestMariaDB runs pgbench's built-in scripts on a private MariaDB, whose
