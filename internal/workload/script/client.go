@@ -186,7 +186,11 @@ func (c *Client) Run(ctx context.Context, rec Recorder) Result {
 		class := dbms.Classify(err)
 		if rerr := c.abandon(ctx); rerr != nil && class != dbms.ConnectionLost {
 			err = fmt.Errorf("%w (and the rollback failed: %v)", err, rerr)
-			class = dbms.Classify(rerr)
+			if rc := dbms.Classify(rerr); rc.SessionFault() {
+				// The session is what failed now: the caller must know
+				// to reconnect.
+				class, err = rc, dbms.Wrap(rc, err)
+			}
 		}
 		cmd := -1
 		var re *RunError
