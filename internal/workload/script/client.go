@@ -79,7 +79,7 @@ type Client struct {
 // functions from the i-th client generator and chooses scripts with the
 // i-th thread's generator, as pgbench -c n -j n does. ids are 0..n-1.
 func (p *Program) Clients(n int) []*Client {
-	seeds := expr.SeedClients(p.opts.RandomSeed, n, p.defines("default_seed"))
+	seeds := p.Seeds(n)
 	out := make([]*Client, n)
 	for i := range out {
 		choose := seeds.Base.Split()
@@ -89,6 +89,13 @@ func (p *Program) Clients(n int) []*Client {
 		out[i] = p.NewClient(i, seeds.Clients[i], &choose, seeds.DefaultSeed)
 	}
 	return out
+}
+
+// Seeds derives the generators of n clients from the run's random seed as
+// pgbench does (expr.SeedClients, :default_seed unless -D gives it), for
+// a caller that makes its clients with NewClient.
+func (p *Program) Seeds(n int) expr.Seeding {
+	return expr.SeedClients(p.opts.RandomSeed, n, p.defines("default_seed"))
 }
 
 // defines says whether -D gave name.
