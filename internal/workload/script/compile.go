@@ -67,7 +67,7 @@ func (p *Program) compile(e dbms.Engine) ([]*compiled, error) {
 			switch cmd.Kind {
 			case parse.KindStartPipeline:
 				if !canPipe {
-					return nil, &parse.Error{File: s.Name, Pos: cmd.Pos, Msg: fmt.Sprintf("\\startpipeline: %s has no pipeline mode (only PostgreSQL's protocol has one): remove the pipeline meta-commands, or give this engine a variant of the script", name)}
+					return nil, &parse.Error{File: s.Name, Pos: cmd.Pos, Msg: fmt.Sprintf("\\startpipeline: %s has no pipeline mode: remove the pipeline meta-commands, or give this engine a variant of the script", name)}
 				}
 			case parse.KindSQL:
 				for _, t := range cmd.SQL.Statements {
