@@ -109,13 +109,47 @@ INSERT INTO peer (tag, v) VALUES ('p', :p);
 INSERT INTO peer (tag, v) VALUES ('cid', :client_id::bigint + :scale::bigint);
 `
 
-// testSameAsPgbench runs peerScript once with the real pgbench and once
-// with this runtime, under the simple and the extended protocol, with the
-// same seed, on the same server: the rows must be the same.
+// testSameAsPgbench runs peerScript, and a script with a pipeline, once
+// with the real pgbench and once with this runtime, under the protocols
+// pgbench takes them in, with the same seed, on the same server: the rows
+// must be the same.
 func testSameAsPgbench(t *testing.T, ctx context.Context, url string, open func() dbms.Engine) {
-	pgbench := servertest.Pgbench(t)
 	e := open()
-	dir := t.TempDir()
+	for _, proto := range []Protocol{Simple, Extended} {
+		src := peerScript
+		if proto != Simple {
+			// pgbench sends a compound in one message, which the
+			// extended protocol refuses; this runtime would run it.
+			src = strings.Replace(src, `SELECT 1 AS one \; SELECT 2 AS two`, `SELECT 1 AS one, 2 AS two`, 1)
+		}
+		if got := sameAsPgbench(t, ctx, url, e, src, proto); !strings.Contains(got, "ten 28") {
+			t.Errorf("%s: rows %s, want a row ten 28", proto, got)
+		}
+	}
+	for _, proto := range []Protocol{Extended, Prepared} {
+		if got := sameAsPgbench(t, ctx, url, e, pipelinePeer, proto); got != "a 7, b 14" {
+			t.Errorf("%s pipeline: rows %s, want a 7, b 14", proto, got)
+		}
+	}
+}
+
+// pipelinePeer is a pipeline pgbench 15 runs (it has no \syncpipeline).
+const pipelinePeer = `\set a 7
+\startpipeline
+INSERT INTO peer (tag, v) VALUES ('a', :a);
+INSERT INTO peer (tag, v) VALUES ('b', :a::bigint * 2);
+\endpipeline
+`
+
+// sameAsPgbench runs src, one transaction of one client, by pgbench and by
+// this runtime under proto, each into a fresh table peer (tag, v), and
+// returns the rows (tag v, ...) after checking that both wrote the same.
+func sameAsPgbench(t *testing.T, ctx context.Context, url string, e dbms.Engine, src string, proto Protocol) string {
+	t.Helper()
+	file := filepath.Join(t.TempDir(), "peer.sql")
+	if err := os.WriteFile(file, []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
 	reset := func() {
 		for _, q := range []string{"DROP TABLE IF EXISTS peer", "CREATE TABLE peer (tag TEXT, v BIGINT)"} {
 			if _, err := e.Exec(ctx, q); err != nil {
@@ -130,45 +164,34 @@ func testSameAsPgbench(t *testing.T, ctx context.Context, url string, open func(
 		}
 		return rowsText(r)
 	}
-	for _, proto := range []Protocol{Simple, Extended} {
-		src := peerScript
-		if proto != Simple {
-			// pgbench sends a compound in one message, which the
-			// extended protocol refuses; this runtime would run it.
-			src = strings.Replace(src, `SELECT 1 AS one \; SELECT 2 AS two`, `SELECT 1 AS one, 2 AS two`, 1)
-		}
-		file := filepath.Join(dir, proto.String()+".sql")
-		if err := os.WriteFile(file, []byte(src), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		reset()
-		cmd := exec.CommandContext(ctx, pgbench, "-n", "-t", "1", "-M", proto.String(), "--random-seed=5", "-D", "scale=3", "-f", file, url)
-		cmd.Env = append(os.Environ(), "LC_ALL=C")
-		var out bytes.Buffer
-		cmd.Stdout, cmd.Stderr = &out, &out
-		if err := cmd.Run(); err != nil {
-			t.Fatalf("pgbench: %v\n%s", err, out.String())
-		}
-		want := rows()
-		reset()
-		loaded, err := LoadFile(file)
-		if err != nil {
-			t.Fatal(err)
-		}
-		p := mustProgram(t, Options{Protocol: proto, RandomSeed: 5, Defines: []Define{{"scale", "3"}}}, loaded)
-		c := p.Clients(1)[0]
-		if err := c.Setup(ctx, e); err != nil {
-			t.Fatal(err)
-		}
-		if r := c.Run(ctx, nil); r.Err != nil {
-			t.Fatal(r.Err)
-		}
-		got := rows()
-		if got != want || !strings.Contains(got, "ten 28") {
-			t.Errorf("%s protocol:\n pgbench:  %s\n dbgauge:  %s", proto, want, got)
-		}
-		t.Logf("%s: %s", proto, got)
+	reset()
+	cmd := exec.CommandContext(ctx, servertest.Pgbench(t), "-n", "-t", "1", "-M", proto.String(), "--random-seed=5", "-D", "scale=3", "-f", file, url)
+	cmd.Env = append(os.Environ(), "LC_ALL=C")
+	var out bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &out
+	if err := cmd.Run(); err != nil {
+		t.Fatalf("pgbench: %v\n%s", err, out.String())
 	}
+	want := rows()
+	reset()
+	loaded, err := LoadFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := mustProgram(t, Options{Protocol: proto, RandomSeed: 5, Defines: []Define{{"scale", "3"}}}, loaded)
+	c := p.Clients(1)[0]
+	if err := c.Setup(ctx, e); err != nil {
+		t.Fatal(err)
+	}
+	if r := c.Run(ctx, nil); r.Err != nil {
+		t.Fatal(r.Err)
+	}
+	got := rows()
+	if got != want {
+		t.Errorf("%s protocol:\n pgbench:  %s\n dbgauge:  %s", proto, want, got)
+	}
+	t.Logf("%s: %s", proto, got)
+	return got
 }
 
 // testChoiceAsPgbench has pgbench and this runtime choose among weighted
