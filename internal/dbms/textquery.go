@@ -178,30 +178,18 @@ func (b *SQLBase) readText(rows *sql.Rows, res *TextResult) error {
 
 // queryTextDirect runs p's driver statement with the bound arguments (the
 // fast path of tx.go) and reads every row, into res when it is not nil.
-func (b *SQLBase) queryTextDirect(ctx context.Context, p *prepared, res *TextResult) (err error) {
-	defer clear(b.session.nv)
-	ctx, err = b.driverContext(ctx)
-	if err != nil {
-		return err
-	}
-	return b.Conn.Raw(func(any) error {
-		rows, err := p.ds.QueryContext(ctx, b.session.nv)
-		if err != nil {
-			return err
-		}
-		cols := rows.Columns()
-		if cap(b.session.dest) < len(cols) {
-			b.session.dest = make([]driver.Value, len(cols))
-		}
-		dest := b.session.dest[:len(cols)]
-		defer clear(dest)
+func (b *SQLBase) queryTextDirect(ctx context.Context, p *prepared, res *TextResult) error {
+	return b.queryDirect(ctx, p, func(rows driver.Rows, cols []string, dest []driver.Value) error {
 		if res != nil {
 			res.Reset()
 			res.Columns = append(res.Columns, cols...)
 		}
 		for {
-			if err = rows.Next(dest); err != nil {
-				break
+			if err := rows.Next(dest); err != nil {
+				if err == io.EOF {
+					return nil
+				}
+				return err
 			}
 			if res != nil {
 				row := make([]string, len(dest))
@@ -211,13 +199,6 @@ func (b *SQLBase) queryTextDirect(ctx context.Context, p *prepared, res *TextRes
 				res.Rows = append(res.Rows, row)
 			}
 		}
-		if err == io.EOF {
-			err = nil
-		}
-		if cerr := rows.Close(); err == nil {
-			err = cerr
-		}
-		return err
 	})
 }
 
