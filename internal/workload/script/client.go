@@ -185,6 +185,7 @@ func (c *Client) Run(ctx context.Context, rec Recorder) Result {
 		c.vars.CopyTo(&c.saved)
 	}
 	start := c.rand
+	began := time.Now()
 	for try := 1; ; try++ {
 		err := c.runScript(ctx, si, rec)
 		if err == nil {
@@ -204,7 +205,7 @@ func (c *Client) Run(ctx context.Context, rec Recorder) Result {
 		if errors.As(err, &re) {
 			cmd = re.Command
 		}
-		if retry && Retryable(class) && try < c.p.opts.MaxTries && ctx.Err() == nil {
+		if retry && Retryable(class) && try < c.p.opts.MaxTries && ctx.Err() == nil && c.inTime(began) {
 			res.Retries++
 			if rr, ok := rec.(RetryRecorder); ok {
 				rr.Retry(si, cmd)
@@ -216,6 +217,12 @@ func (c *Client) Run(ctx context.Context, rec Recorder) Result {
 		res.Err, res.Class, res.Command = err, class, cmd
 		return res
 	}
+}
+
+// inTime says whether a transaction begun at began may still be retried
+// under Options.LatencyLimit.
+func (c *Client) inTime(began time.Time) bool {
+	return c.p.opts.LatencyLimit <= 0 || time.Since(began) <= c.p.opts.LatencyLimit
 }
 
 // chooseScript draws a script by weight as pgbench's chooseScript does.

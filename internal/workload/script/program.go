@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/dbgauge/dbgauge/internal/dbms"
 	"github.com/dbgauge/dbgauge/internal/workload/script/expr"
@@ -63,6 +64,11 @@ type Options struct {
 	// 1 mean once, no retry (pgbench's 0, no limit but the run's time, is
 	// the caller's to turn into a number).
 	MaxTries int
+	// LatencyLimit, when above zero, also ends the retries of a
+	// transaction that has taken longer than it since Run began, as
+	// pgbench's --latency-limit does (pgbench counts from the scheduled
+	// start under --rate; a caller with a schedule passes what is left).
+	LatencyLimit time.Duration
 	// Defines are the -D variables, in order; a later one of the same name
 	// wins. They override the automatic variables.
 	Defines []Define

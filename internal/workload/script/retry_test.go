@@ -80,6 +80,7 @@ func checkRetry(t *testing.T, ctx context.Context, open func() dbms.Engine) {
 		{"once", false, 3, 1, false, "101"},
 		{"always", true, 2, 1, true, "200"},
 		{"no retry", false, 1, 0, true, "100"},
+		{"out of time", true, 100, 0, true, "100"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			if err := e.DropTable(ctx, "rt"); err != nil {
@@ -90,7 +91,11 @@ func checkRetry(t *testing.T, ctx context.Context, open func() dbms.Engine) {
 					t.Fatalf("%s: %v", q, err)
 				}
 			}
-			p := mustProgram(t, Options{Protocol: Extended, MaxTries: tc.tries, RandomSeed: 11, Defines: []Define{{"n", "0"}}},
+			var limit time.Duration
+			if tc.name == "out of time" {
+				limit = time.Nanosecond // over before the first try ends
+			}
+			p := mustProgram(t, Options{Protocol: Extended, MaxTries: tc.tries, LatencyLimit: limit, RandomSeed: 11, Defines: []Define{{"n", "0"}}},
 				scriptOf(t, "retry.sql", retryScript))
 			c := p.Clients(1)[0]
 			if err := c.Setup(ctx, e); err != nil {
