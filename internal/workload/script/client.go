@@ -54,7 +54,6 @@ type Client struct {
 	ectx    expr.Context
 	scripts []*compiled
 
-	e    dbms.Engine
 	tq   dbms.TextQuerier
 	tx   dbms.Transactor
 	pipe dbms.Pipeliner
@@ -135,6 +134,9 @@ func (p *Program) NewClient(id int, rand expr.PRNG, choose *expr.PRNG, defaultSe
 	return c
 }
 
+// ID is the client's :client_id as NewClient was given it.
+func (c *Client) ID() int { return c.id }
+
 // Variables are the client's variables, for tests and reports.
 func (c *Client) Variables() *expr.Variables { return &c.vars }
 
@@ -148,7 +150,7 @@ func (c *Client) Setup(ctx context.Context, e dbms.Engine) error {
 	if err != nil {
 		return err
 	}
-	c.e, c.scripts = e, scripts
+	c.scripts = scripts
 	c.tq = e.(dbms.TextQuerier)
 	c.tx, _ = e.(dbms.Transactor)
 	c.pipe, _ = e.(dbms.Pipeliner)
