@@ -39,7 +39,9 @@ type TextQuerier interface {
 	// PrepareText prepares stmt for QueryText's prepared runs now rather
 	// than on its first run (a session's setup, before it is timed).
 	PrepareText(ctx context.Context, stmt string) error
-	// InTransaction reports whether a transaction begun by Begin is open.
+	// InTransaction reports whether a transaction the session knows of
+	// is open: one Begin opened, or, on an engine whose session follows
+	// its server's status (PostgreSQL), one a statement's SQL opened.
 	InTransaction() bool
 }
 
