@@ -490,12 +490,34 @@ func (b *SQLBase) execDirect(ctx context.Context, p *prepared) (n int64, err err
 // int64 would: ErrNoRows without a row, an error unless the row has exactly
 // one column, the rows' Close error after a good row, later rows unread.
 func (b *SQLBase) queryIntDirect(ctx context.Context, p *prepared) (v int64, err error) {
+	err = b.queryDirect(ctx, p, func(rows driver.Rows, cols []string, dest []driver.Value) error {
+		err := rows.Next(dest)
+		switch {
+		case err == io.EOF:
+			return ErrNoRows
+		case err != nil:
+			return err
+		case len(cols) != 1:
+			return fmt.Errorf("sql: expected %d destination arguments in Scan, not 1", len(cols))
+		}
+		if v, err = asInt64(dest[0]); err != nil {
+			return fmt.Errorf("sql: Scan error on column index 0, name %q: %w", cols[0], err)
+		}
+		return nil
+	})
+	return v, err
+}
+
+// queryDirect runs p's driver statement with the bound arguments and has
+// read take its rows, with the session's reused row buffer; the rows'
+// Close error counts when read had none.
+func (b *SQLBase) queryDirect(ctx context.Context, p *prepared, read func(rows driver.Rows, cols []string, dest []driver.Value) error) (err error) {
 	defer clear(b.session.nv)
 	ctx, err = b.driverContext(ctx)
 	if err != nil {
-		return 0, err
+		return err
 	}
-	err = b.Conn.Raw(func(any) error {
+	return b.Conn.Raw(func(any) error {
 		rows, err := p.ds.QueryContext(ctx, b.session.nv)
 		if err != nil {
 			return err
@@ -505,25 +527,13 @@ func (b *SQLBase) queryIntDirect(ctx context.Context, p *prepared) (v int64, err
 			b.session.dest = make([]driver.Value, len(cols))
 		}
 		dest := b.session.dest[:len(cols)]
-		err = rows.Next(dest)
-		switch {
-		case err == io.EOF:
-			err = ErrNoRows
-		case err != nil:
-		case len(cols) != 1:
-			err = fmt.Errorf("sql: expected %d destination arguments in Scan, not 1", len(cols))
-		default:
-			if v, err = asInt64(dest[0]); err != nil {
-				err = fmt.Errorf("sql: Scan error on column index 0, name %q: %w", cols[0], err)
-			}
-		}
+		err = read(rows, cols, dest)
 		clear(dest)
 		if cerr := rows.Close(); err == nil {
 			err = cerr
 		}
 		return err
 	})
-	return v, err
 }
 
 // asInt64 converts a driver value as Row.Scan into an int64 does: int64

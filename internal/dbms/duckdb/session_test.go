@@ -163,3 +163,8 @@ func transfer(ctx context.Context, e *Engine, s, i int) error {
 	}
 	return e.Commit(ctx)
 }
+
+func TestTextQuerier(t *testing.T) {
+	e, _ := openFile(t)
+	dbmstest.CheckTextQuerier(t, context.Background(), e, "tq_acct")
+}

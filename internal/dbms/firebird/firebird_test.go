@@ -42,6 +42,7 @@ func ctxT(t *testing.T) context.Context {
 func TestFirebird(t *testing.T) {
 	inst := servertest.Start(t, "firebird", server.Options{Settings: map[string]string{"DefaultDbCachePages": "1024"}})
 	t.Run("Info", func(t *testing.T) { testInfo(t, inst) })
+	t.Run("TextQuerier", func(t *testing.T) { dbmstest.CheckTextQuerier(t, ctxT(t), openURL(t, inst.URL), "tq_acct") })
 	t.Run("LoadExternal", func(t *testing.T) { testLoad(t, inst, true) })
 	t.Run("LoadBlocks", func(t *testing.T) { testLoad(t, inst, false) })
 	t.Run("LoadFallback", func(t *testing.T) { testExternalDirFallback(t, inst) })

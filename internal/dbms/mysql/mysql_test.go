@@ -25,6 +25,7 @@ func TestMariaDB(t *testing.T) {
 	e := open(t, ctx, inst.URL)
 
 	t.Run("Info", func(t *testing.T) { testInfo(t, ctx, e) })
+	t.Run("TextQuerier", func(t *testing.T) { dbmstest.CheckTextQuerier(t, ctx, e, "tq_acct") })
 	t.Run("LoadLocalInfile", func(t *testing.T) { testLoad(t, ctx, e) })
 	t.Run("LoadInsertFallback", func(t *testing.T) { testLoadFallback(t, ctx, e) })
 	t.Run("LoadShortCount", func(t *testing.T) { testLoadShortCount(t, ctx, e) })

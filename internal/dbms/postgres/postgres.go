@@ -36,6 +36,10 @@ type Engine struct {
 	prepared map[string]*pgconn.StatementDescription
 	params   [][]byte
 	buf      []byte
+	// scriptStmts are the statements QueryText and Pipeline prepared, by
+	// their text, and ends the text parameters' ends in buf (textquery.go).
+	scriptStmts map[string]*pgconn.StatementDescription
+	ends        []int
 	// socks are the session's blocking sockets (blockio), for Abort.
 	socks blockio.Group
 	// silence is the I/O time-out that cost this session its connection
@@ -114,6 +118,7 @@ func (e *Engine) Reconnect(ctx context.Context) error {
 	e.Close()
 	e.tx = nil // ended with the old session, as were its prepared statements
 	e.prepared = nil
+	e.scriptStmts = nil
 	e.silence = nil // the new session's faults are its own
 	e.socks.Forget()
 	conn, err := pgx.ConnectConfig(ctx, e.cfg)

@@ -42,6 +42,9 @@ func TestPostgres(t *testing.T) {
 		{"Reconnect", func(t *testing.T, inst *server.Instance) {
 			dbmstest.CheckReconnect(t, context.Background(), open(t, inst.URL), "SELECT pg_backend_pid()")
 		}},
+		{"TextQuerier", func(t *testing.T, inst *server.Instance) {
+			dbmstest.CheckTextQuerier(t, context.Background(), open(t, inst.URL), "tq_acct")
+		}},
 		{"OpenErrors", testOpenErrors},
 		{"WrongPassword", testWrongPassword},
 		{"RuntimeErrors", testRuntimeErrors},

@@ -224,3 +224,8 @@ func transfer(ctx context.Context, e *Engine, s, i int) error {
 	}
 	return nil
 }
+
+func TestTextQuerier(t *testing.T) {
+	e := openSession(t, "sqlite:"+filepath.Join(t.TempDir(), "q.db"))
+	dbmstest.CheckTextQuerier(t, context.Background(), e, "tq_acct")
+}

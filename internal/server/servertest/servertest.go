@@ -5,6 +5,8 @@ package servertest
 
 import (
 	"context"
+	"os/exec"
+	"path/filepath"
 	"testing"
 	"time"
 
@@ -52,4 +54,18 @@ func StartCluster(t testing.TB, kind string, opt server.ClusterOptions) *server.
 		}
 	})
 	return c
+}
+
+// Pgbench is the path of the installed pgbench, the peer scripts are
+// checked against; it fails the test, naming the package, without one.
+func Pgbench(t testing.TB) string {
+	t.Helper()
+	if p, err := exec.LookPath("pgbench"); err == nil {
+		return p
+	}
+	if found, _ := filepath.Glob("/usr/lib/postgresql/*/bin/pgbench"); len(found) > 0 {
+		return found[len(found)-1]
+	}
+	t.Fatal("pgbench is not installed: apt-get install postgresql")
+	return ""
 }

@@ -74,6 +74,8 @@ type Variable struct {
 	hasText bool
 	val     Value
 	hasVal  bool
+	// computed: the value came from SetValue, the text (if any) from it.
+	computed bool
 }
 
 // Text is the variable as substituted into SQL.
@@ -82,6 +84,17 @@ func (v *Variable) Text() string {
 		v.text, v.hasText = v.val.Text(), true
 	}
 	return v.text
+}
+
+// Int is the variable's value when it is an integer computed by an
+// expression (\set, the automatic variables), not text read into one: a
+// runtime binds it as a number, where text (say '007' from \gset) must
+// stay text.
+func (v *Variable) Int() (int64, bool) {
+	if v.computed && v.val.kind == KindInt {
+		return v.val.i, true
+	}
+	return 0, false
 }
 
 // Value is the variable as an expression sees it; name is for the error.
@@ -137,7 +150,7 @@ func (vs *Variables) SetValue(name string, val Value) error {
 	if err != nil {
 		return err
 	}
-	*v = Variable{val: val, hasVal: true}
+	*v = Variable{val: val, hasVal: true, computed: true}
 	return nil
 }
 
@@ -189,4 +202,26 @@ func (vs *Variables) Clone() *Variables {
 		c.m[n] = &cp
 	}
 	return c
+}
+
+// CopyTo makes dst hold the same variables as vs, reusing dst's storage:
+// a runtime saves a client's variables at each transaction's start (and
+// restores them for a retry) without allocating once the names are known.
+func (vs *Variables) CopyTo(dst *Variables) {
+	for n := range dst.m {
+		if _, ok := vs.m[n]; !ok {
+			delete(dst.m, n)
+		}
+	}
+	if dst.m == nil {
+		dst.m = make(map[string]*Variable, len(vs.m))
+	}
+	for n, v := range vs.m {
+		if d, ok := dst.m[n]; ok {
+			*d = *v
+		} else {
+			cp := *v
+			dst.m[n] = &cp
+		}
+	}
 }

@@ -2,10 +2,11 @@ package parse
 
 import (
 	"os/exec"
-	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/dbgauge/dbgauge/internal/server/servertest"
 )
 
 // TestBuiltins parses the three built-in scripts.
@@ -83,14 +84,4 @@ func TestBuiltinsMatchPgbench(t *testing.T) {
 
 // lookPgbench finds the peer; the tests need it (Debian ships it with the
 // server, package postgresql, which make test installs).
-func lookPgbench(t *testing.T) string {
-	t.Helper()
-	if p, err := exec.LookPath("pgbench"); err == nil {
-		return p
-	}
-	if found, _ := filepath.Glob("/usr/lib/postgresql/*/bin/pgbench"); len(found) > 0 {
-		return found[len(found)-1]
-	}
-	t.Fatal("pgbench is not installed: apt-get install postgresql")
-	return ""
-}
+func lookPgbench(t *testing.T) string { return servertest.Pgbench(t) }

@@ -1,0 +1,49 @@
+package expr
+
+import "testing"
+
+// Int tells a computed integer from text that reads as one: a runtime
+// binds the first as a number and the second as the text it was given.
+func TestVariableInt(t *testing.T) {
+	var vs Variables
+	vs.SetValue("n", Int(7))
+	vs.SetText("s", "007")
+	vs.SetValue("d", Double(1.5))
+	n, _ := vs.Lookup("n")
+	n.Text() // formatting it keeps it a computed integer
+	if i, ok := n.Int(); !ok || i != 7 {
+		t.Errorf("n: %d, %v; want 7, true", i, ok)
+	}
+	s, _ := vs.Lookup("s")
+	if v, err := s.Value("s"); err != nil || v.IntVal() != 7 {
+		t.Fatalf("s reads as %v, %v", v, err)
+	}
+	if _, ok := s.Int(); ok {
+		t.Error("s, text read as an integer, says it is a computed one")
+	}
+	if d, _ := vs.Lookup("d"); func() bool { _, ok := d.Int(); return ok }() {
+		t.Error("d, a double, says it is an integer")
+	}
+}
+
+// CopyTo makes the copy equal, drops what the source lacks, and does not
+// share storage: a retry's restore neither keeps a variable the failed try
+// added nor sees a later change to the live set.
+func TestVariablesCopyTo(t *testing.T) {
+	var live, saved Variables
+	live.SetValue("a", Int(1))
+	live.SetText("b", "x")
+	live.CopyTo(&saved)
+	live.SetValue("a", Int(2))
+	live.SetText("c", "new")
+	saved.CopyTo(&live)
+	if got := live.Names(); len(got) != 2 || got[0] != "a" || got[1] != "b" {
+		t.Fatalf("names after restore %v, want [a b]", got)
+	}
+	if a, _ := live.Text("a"); a != "1" {
+		t.Errorf("a = %s after restore, want 1", a)
+	}
+	if allocs := testing.AllocsPerRun(100, func() { live.CopyTo(&saved) }); allocs != 0 {
+		t.Errorf("CopyTo into a set of the same names allocates %.0f times", allocs)
+	}
+}
