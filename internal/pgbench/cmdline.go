@@ -240,7 +240,10 @@ func (o *Options) apply(f flagged, host, port, user, steps *string, stepsGiven *
 		return true, false, false, nil
 	case "latency-limit":
 		ms := atof(v)
-		if !(ms > 0) && !math.IsNaN(ms) {
+		if math.IsNaN(ms) {
+			return false, false, false, notANumber(f.name, v)
+		}
+		if !(ms > 0) {
 			return false, false, false, fmt.Errorf("invalid latency limit %s %q: give milliseconds above 0, e.g. -L 50", f.name, v)
 		}
 		o.LatencyLimit = time.Duration(int64(ms*1000)) * time.Microsecond
@@ -263,7 +266,10 @@ func (o *Options) apply(f flagged, host, port, user, steps *string, stepsGiven *
 		return true, false, false, nil
 	case "rate":
 		r := atof(v)
-		if !(r > 0) && !math.IsNaN(r) {
+		if math.IsNaN(r) {
+			return false, false, false, notANumber(f.name, v)
+		}
+		if !(r > 0) {
 			return false, false, false, fmt.Errorf("invalid rate limit %s %q: give transactions per second above 0, e.g. -R 100", f.name, v)
 		}
 		o.Rate = r
@@ -323,6 +329,12 @@ func (o *Options) apply(f flagged, host, port, user, steps *string, stepsGiven *
 		return true, false, false, nil
 	}
 	return false, false, false, nil
+}
+
+// notANumber refuses a NaN, which pgbench takes for -R and -L (atof reads
+// "nan" and a NaN is not at most 0) and then computes with.
+func notANumber(name, v string) error {
+	return fmt.Errorf("%s %s: dbgauge pgbench takes a number here, and NaN is none; give one above 0", name, v)
 }
 
 // setSeed takes --random-seed's forms: "time", "rand", or an unsigned

@@ -73,6 +73,8 @@ var cmdCases = []cmdCase{
 	{args: []string{"-i", "--partitions", "4"}, pgbench: runs, unsupported: true},
 	{args: []string{"-i", "--partitions", "4", "--partition-method", "HASH"}, pgbench: runs, unsupported: true},
 	{args: []string{"-i", "--tablespace", "ts"}, pgbench: runs, unsupported: true},
+	{args: []string{"-R", "nan"}, pgbench: runs, unsupported: true},
+	{args: []string{"-L", "NaN(1)"}, pgbench: runs, unsupported: true},
 	{args: []string{"-t", "3"}, pgbench: runs, env: "12345"},
 
 	{args: []string{"-T", "5", "-t", "10"}, pgbench: refused},

@@ -14,32 +14,42 @@ import (
 // isCSpace is C's isspace in the C locale.
 func isCSpace(c byte) bool { return c == ' ' || (c >= '\t' && c <= '\r') }
 
-// strtol reads a decimal integer prefix as strtol(s, &end, 10) does:
-// leading white space, a sign, digits; it returns the value (clamped to
-// int64's range with rangeErr set, as strtol sets ERANGE) and how many
-// bytes it used (0: no digits, no conversion).
-func strtol(s string) (v int64, used int, rangeErr bool) {
+// scanInt reads what C's integer conversions read: white space, a sign,
+// decimal digits. It returns the sign, the digits' value (over: beyond
+// uint64, the value then meaningless) and where the digits end (0: no
+// digits).
+func scanInt(s string) (neg bool, u uint64, over bool, end int) {
 	i := 0
 	for i < len(s) && isCSpace(s[i]) {
 		i++
 	}
-	neg := false
 	if i < len(s) && (s[i] == '+' || s[i] == '-') {
 		neg = s[i] == '-'
 		i++
 	}
 	start := i
-	var u uint64
 	for i < len(s) && s[i] >= '0' && s[i] <= '9' {
 		d := uint64(s[i] - '0')
 		if u > (math.MaxUint64-d)/10 {
-			rangeErr = true
+			over = true
 		} else {
 			u = u*10 + d
 		}
 		i++
 	}
 	if i == start {
+		return false, 0, false, 0
+	}
+	return neg, u, over, i
+}
+
+// strtol reads a decimal integer prefix as strtol(s, &end, 10) does:
+// leading white space, a sign, digits; it returns the value (clamped to
+// int64's range with rangeErr set, as strtol sets ERANGE) and how many
+// bytes it used (0: no digits, no conversion).
+func strtol(s string) (v int64, used int, rangeErr bool) {
+	neg, u, rangeErr, i := scanInt(s)
+	if i == 0 {
 		return 0, 0, false
 	}
 	switch {
@@ -129,28 +139,8 @@ func isRangeErr(err error) bool {
 // and a sign before it allowed, a negative number wrapping around, nothing
 // after it). ok is false for anything else.
 func parseSeed(s string) (seed uint64, ok bool) {
-	i := 0
-	for i < len(s) && isCSpace(s[i]) {
-		i++
-	}
-	neg := false
-	if i < len(s) && (s[i] == '+' || s[i] == '-') {
-		neg = s[i] == '-'
-		i++
-	}
-	start := i
-	var u uint64
-	over := false
-	for i < len(s) && s[i] >= '0' && s[i] <= '9' {
-		d := uint64(s[i] - '0')
-		if u > (math.MaxUint64-d)/10 {
-			over = true
-		} else {
-			u = u*10 + d
-		}
-		i++
-	}
-	if i == start || i != len(s) {
+	neg, u, over, end := scanInt(s)
+	if end == 0 || end != len(s) {
 		return 0, false
 	}
 	if over {

@@ -128,16 +128,7 @@ func Report(w io.Writer, f *Figures) error {
 		p("duration: %d s\n", int(f.Duration/time.Second))
 		p("number of transactions actually processed: %d\n", t.Processed)
 	}
-	all := t.all()
-	p("number of failed transactions: %d (%s%%)\n", t.Failures(), cf(0, 3, pct(t.Failures(), all)))
-	if f.FailuresDetailed {
-		p("number of serialization failures: %d (%s%%)\n", t.SerializationFailures, cf(0, 3, pct(t.SerializationFailures, all)))
-		p("number of deadlock failures: %d (%s%%)\n", t.DeadlockFailures, cf(0, 3, pct(t.DeadlockFailures, all)))
-	}
-	if f.MaxTries != 1 {
-		p("number of transactions retried: %d (%s%%)\n", t.Retried, cf(0, 3, pct(t.Retried, all)))
-		p("total number of retries: %d\n", t.Retries)
-	}
+	f.printFailures(p, "", t)
 	if t.Processed+t.Skipped > 0 {
 		f.printMeasures(p)
 	}
@@ -202,20 +193,27 @@ func (f *Figures) printMeasures(p func(string, ...any)) {
 	}
 }
 
+// printFailures writes the failed and retried transactions of the run
+// (lead "") or of a script (lead " - ").
+func (f *Figures) printFailures(p func(string, ...any), lead string, c Counts) {
+	all := c.all()
+	p("%snumber of failed transactions: %d (%s%%)\n", lead, c.Failures(), cf(0, 3, pct(c.Failures(), all)))
+	if f.FailuresDetailed {
+		p("%snumber of serialization failures: %d (%s%%)\n", lead, c.SerializationFailures, cf(0, 3, pct(c.SerializationFailures, all)))
+		p("%snumber of deadlock failures: %d (%s%%)\n", lead, c.DeadlockFailures, cf(0, 3, pct(c.DeadlockFailures, all)))
+	}
+	if f.MaxTries != 1 {
+		p("%snumber of transactions retried: %d (%s%%)\n", lead, c.Retried, cf(0, 3, pct(c.Retried, all)))
+		p("%stotal number of retries: %d\n", lead, c.Retries)
+	}
+}
+
 func (f *Figures) printScript(p func(string, ...any), i int, s ScriptFigures, totalWeight int64) {
 	all := s.all()
 	p("SQL script %d: %s\n", i+1, s.Name)
 	p(" - weight: %d (targets %s%% of total)\n", s.Weight, cf(0, 1, pct(int64(s.Weight), totalWeight)))
 	p(" - %d transactions (%s%% of total, tps = %s)\n", s.Processed, cf(0, 1, pct(s.Processed, f.Total.Processed)), cf(0, 6, s.TPS))
-	p(" - number of failed transactions: %d (%s%%)\n", s.Failures(), cf(0, 3, pct(s.Failures(), all)))
-	if f.FailuresDetailed {
-		p(" - number of serialization failures: %d (%s%%)\n", s.SerializationFailures, cf(0, 3, pct(s.SerializationFailures, all)))
-		p(" - number of deadlock failures: %d (%s%%)\n", s.DeadlockFailures, cf(0, 3, pct(s.DeadlockFailures, all)))
-	}
-	if f.MaxTries != 1 {
-		p(" - number of transactions retried: %d (%s%%)\n", s.Retried, cf(0, 3, pct(s.Retried, all)))
-		p(" - total number of retries: %d\n", s.Retries)
-	}
+	f.printFailures(p, " - ", s.Counts)
 	if f.Rate > 0 && f.LatencyLimit > 0 {
 		p(" - number of transactions skipped: %d (%s%%)\n", s.Skipped, cf(0, 3, pct(s.Skipped, all)))
 	}
