@@ -2,11 +2,9 @@ package pgbench
 
 import (
 	"fmt"
-	"math"
 	"net/url"
 	"strconv"
 	"strings"
-	"time"
 
 	"github.com/dbgauge/dbgauge/internal/dbms"
 	"github.com/dbgauge/dbgauge/internal/workload/script/expr"
@@ -49,26 +47,18 @@ func parseArgs(args []string, getenv func(string) string) (*Options, error) {
 	if err != nil {
 		return nil, err
 	}
-	var (
-		initMode, benchSet, initSet bool
-		host, port, user            string
-		steps                       string
-		stepsGiven                  bool
-	)
+	var st cmdState
 	for _, f := range flags {
-		bench, init, stop, err := o.apply(f, &host, &port, &user, &steps, &stepsGiven)
-		if err != nil {
+		if err := valueOf[f.opt.long](o, &st, f.name, f.val); err != nil {
 			return nil, err
 		}
-		if stop {
-			return o, nil
+		if o.Mode == ListBuiltins || o.Mode == ShowScript {
+			return o, nil // pgbench prints and exits here
 		}
-		benchSet = benchSet || bench
-		initSet = initSet || init
-		if f.opt.short == 'i' {
-			initMode = true
-		}
+		st.benchSet = st.benchSet || f.opt.class == benchmarking
+		st.initSet = st.initSet || f.opt.class == initialization
 	}
+	initMode, benchSet, steps := st.initMode, st.benchSet, st.steps
 	if initMode {
 		o.Mode = Initialize
 	}
@@ -93,7 +83,7 @@ func parseArgs(args []string, getenv func(string) string) (*Options, error) {
 	if len(operands) == 1 {
 		db = operands[0]
 	}
-	if o.DB, err = databaseURL(db, host, port, user); err != nil {
+	if o.DB, err = databaseURL(db, st.host, st.port, st.user); err != nil {
 		return nil, err
 	}
 	if initMode {
@@ -106,7 +96,7 @@ func parseArgs(args []string, getenv func(string) string) (*Options, error) {
 		if o.Partitions > 0 && o.PartitionMethod == "" {
 			o.PartitionMethod = "range"
 		}
-		if !stepsGiven {
+		if !st.stepsGiven {
 			steps = DefaultInitSteps
 		}
 		if o.NoVacuum {
@@ -118,7 +108,7 @@ func parseArgs(args []string, getenv func(string) string) (*Options, error) {
 		o.InitSteps = steps
 		return o, o.checkSupported()
 	}
-	if initSet {
+	if st.initSet {
 		return nil, fmt.Errorf("some of the specified options cannot be used in benchmarking mode: -F, -I, -q, --foreign-keys, --unlogged-tables, --partitions, --partition-method and the tablespaces go with -i")
 	}
 	if err := o.checkRun(); err != nil {
@@ -128,207 +118,6 @@ func parseArgs(args []string, getenv func(string) string) (*Options, error) {
 		return nil, err
 	}
 	return o, o.checkSupported()
-}
-
-// apply takes one option, as pgbench's option loop does: it says whether
-// the option is a benchmarking or an initialisation one, and stop when the
-// option ends the command line's processing (-b list, --show-script).
-func (o *Options) apply(f flagged, host, port, user, steps *string, stepsGiven *bool) (bench, init, stop bool, err error) {
-	v := f.val
-	switch f.opt.long {
-	case "builtin":
-		if v == "list" {
-			o.Mode = ListBuiltins
-			return false, false, true, nil
-		}
-		name, w, err := parse.ParseWeight(v)
-		if err != nil {
-			return false, false, false, fmt.Errorf("%s %s: %w", f.name, v, err)
-		}
-		src, _, err := parse.BuiltinSource(name)
-		if err != nil {
-			return false, false, false, fmt.Errorf("%s %s: %w (-b list shows them)", f.name, v, err)
-		}
-		full := strings.TrimPrefix(strings.SplitN(src, ":", 2)[0], "-- ")
-		o.Specs = append(o.Specs, ScriptSpec{Builtin: true, Name: full, Weight: w})
-		return true, false, false, nil
-	case "select-only", "skip-some-updates":
-		name := map[string]string{"select-only": "select-only", "skip-some-updates": "simple-update"}[f.opt.long]
-		o.Specs = append(o.Specs, ScriptSpec{Builtin: true, Name: name, Weight: 1})
-		return true, false, false, nil
-	case "file":
-		name, w, err := parse.ParseWeight(v)
-		if err != nil {
-			return false, false, false, fmt.Errorf("%s %s: %w", f.name, v, err)
-		}
-		o.Specs = append(o.Specs, ScriptSpec{Name: name, Weight: w})
-		return true, false, false, nil
-	case "client":
-		o.Clients, err = parseIntOption("-c/--client", v, 1, math.MaxInt32)
-		return true, false, false, err
-	case "jobs":
-		o.Threads, err = parseIntOption("-j/--jobs", v, 1, math.MaxInt32)
-		return true, false, false, err
-	case "transactions":
-		o.Transactions, err = parseIntOption("-t/--transactions", v, 1, math.MaxInt32)
-		return true, false, false, err
-	case "time":
-		n, err := parseIntOption("-T/--time", v, 1, math.MaxInt32)
-		o.Duration = time.Duration(n) * time.Second
-		return true, false, false, err
-	case "progress":
-		n, err := parseIntOption("-P/--progress", v, 1, math.MaxInt32)
-		o.Progress = time.Duration(n) * time.Second
-		return true, false, false, err
-	case "aggregate-interval":
-		n, err := parseIntOption("--aggregate-interval", v, 1, math.MaxInt32)
-		o.AggregateInterval = time.Duration(n) * time.Second
-		return true, false, false, err
-	case "scale":
-		o.ScaleGiven = true
-		o.Scale, err = parseIntOption("-s/--scale", v, 1, math.MaxInt32)
-		return false, false, false, err
-	case "fillfactor":
-		o.FillFactor, err = parseIntOption("-F/--fillfactor", v, 10, 100)
-		return false, true, false, err
-	case "partitions":
-		o.Partitions, err = parseIntOption("--partitions", v, 0, math.MaxInt32)
-		return false, true, false, err
-	case "partition-method":
-		switch strings.ToLower(v) {
-		case "range", "hash":
-			o.PartitionMethod = strings.ToLower(v)
-		default:
-			return false, false, false, fmt.Errorf("--partition-method %q: give range or hash", v)
-		}
-		return false, true, false, nil
-	case "connect":
-		o.Connect = true
-		return true, false, false, nil
-	case "debug":
-		o.Debug = true
-	case "define":
-		name, val, ok := strings.Cut(v, "=")
-		if !ok || name == "" || val == "" {
-			return false, false, false, fmt.Errorf("invalid variable definition %s %q: write -D NAME=VALUE", f.name, v)
-		}
-		if !expr.ValidName(name) {
-			return false, false, false, fmt.Errorf("%s %s: invalid variable name %q: use letters, digits and _, not starting with a digit", f.name, v, name)
-		}
-		o.Defines = append(o.Defines, Define{Name: name, Value: val})
-		return true, false, false, nil
-	case "host":
-		*host = v
-	case "port":
-		*port = v
-	case "username":
-		*user = v
-	case "initialize":
-	case "init-steps":
-		if v == "" {
-			return false, false, false, fmt.Errorf("%s: no initialization steps specified: give some of %q", f.name, allInitSteps)
-		}
-		for i := 0; i < len(v); i++ {
-			if !strings.ContainsRune(allInitSteps+" ", rune(v[i])) {
-				return false, false, false, fmt.Errorf("%s %s: unrecognized initialization step %q: the steps are the letters %q", f.name, v, v[i], allInitSteps)
-			}
-		}
-		*steps, *stepsGiven = v, true
-		return false, true, false, nil
-	case "log":
-		o.Log = true
-		return true, false, false, nil
-	case "latency-limit":
-		ms := atof(v)
-		if math.IsNaN(ms) {
-			return false, false, false, notANumber(f.name, v)
-		}
-		if !(ms > 0) {
-			return false, false, false, fmt.Errorf("invalid latency limit %s %q: give milliseconds above 0, e.g. -L 50", f.name, v)
-		}
-		o.LatencyLimit = time.Duration(int64(ms*1000)) * time.Microsecond
-		return true, false, false, nil
-	case "protocol":
-		switch Protocol(v) {
-		case Simple, Extended, Prepared:
-			o.Protocol = Protocol(v)
-		default:
-			return false, false, false, fmt.Errorf("invalid query mode %s %q: give simple, extended or prepared", f.name, v)
-		}
-		return true, false, false, nil
-	case "no-vacuum":
-		o.NoVacuum = true
-	case "quiet":
-		o.Quiet = true
-		return false, true, false, nil
-	case "report-per-command":
-		o.PerCommand = true
-		return true, false, false, nil
-	case "rate":
-		r := atof(v)
-		if math.IsNaN(r) {
-			return false, false, false, notANumber(f.name, v)
-		}
-		if !(r > 0) {
-			return false, false, false, fmt.Errorf("invalid rate limit %s %q: give transactions per second above 0, e.g. -R 100", f.name, v)
-		}
-		o.Rate = r
-		return true, false, false, nil
-	case "vacuum-all":
-		o.VacuumAll = true
-		return true, false, false, nil
-	case "unlogged-tables":
-		o.UnloggedTables = true
-		return false, true, false, nil
-	case "tablespace":
-		o.Tablespace = v
-		return false, true, false, nil
-	case "index-tablespace":
-		o.IndexTablespace = v
-		return false, true, false, nil
-	case "sampling-rate":
-		r := atof(v)
-		if r <= 0 || r > 1 {
-			return false, false, false, fmt.Errorf("invalid sampling rate --sampling-rate %q: give a fraction above 0 and at most 1, e.g. 0.01", v)
-		}
-		o.SamplingRate = r
-		return true, false, false, nil
-	case "progress-timestamp":
-		o.ProgressTimestamp = true
-		return true, false, false, nil
-	case "log-prefix":
-		o.LogPrefix = v
-		return true, false, false, nil
-	case "foreign-keys":
-		o.ForeignKeys = true
-		return false, true, false, nil
-	case "random-seed":
-		if err := o.setSeed(v); err != nil {
-			return false, false, false, fmt.Errorf("--random-seed: %w", err)
-		}
-		return true, false, false, nil
-	case "show-script":
-		src, _, err := parse.BuiltinSource(v)
-		if err != nil {
-			return false, false, false, fmt.Errorf("--show-script %s: %w", v, err)
-		}
-		o.Mode, o.ShowScript = ShowScript, strings.TrimPrefix(strings.SplitN(src, ":", 2)[0], "-- ")
-		return false, false, true, nil
-	case "failures-detailed":
-		o.FailuresDetailed = true
-		return true, false, false, nil
-	case "max-tries":
-		n := atoi(v)
-		if n < 0 {
-			return false, false, false, fmt.Errorf("invalid number of maximum tries --max-tries %q: give 0 (no limit) or more", v)
-		}
-		o.MaxTries = uint32(n)
-		return true, false, false, nil
-	case "verbose-errors":
-		o.VerboseErrors = true
-		return true, false, false, nil
-	}
-	return false, false, false, nil
 }
 
 // notANumber refuses a NaN, which pgbench takes for -R and -L (atof reads

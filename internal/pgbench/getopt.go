@@ -13,59 +13,70 @@ const (
 	requiredArg
 )
 
+// optClass is what pgbench's main() makes of an option's presence: a
+// benchmarking option cannot go with -i, an initialisation one only with it.
+type optClass int
+
+const (
+	either optClass = iota
+	benchmarking
+	initialization
+)
+
 // option is one of pgbench's options: its short letter (0 for a long-only
-// option), its long name, and whether it takes an argument.
+// option), its long name, whether it takes an argument, and its class.
 type option struct {
 	short byte
 	long  string
 	arg   argKind
+	class optClass
 }
 
 // options are pgbench 15's, as its getopt_long string and long option table
 // declare them. -d is --debug in this release (--dbname came later).
 var options = []option{
-	{'b', "builtin", requiredArg},
-	{'c', "client", requiredArg},
-	{'C', "connect", noArg},
-	{'d', "debug", noArg},
-	{'D', "define", requiredArg},
-	{'f', "file", requiredArg},
-	{'F', "fillfactor", requiredArg},
-	{'h', "host", requiredArg},
-	{'i', "initialize", noArg},
-	{'I', "init-steps", requiredArg},
-	{'j', "jobs", requiredArg},
-	{'l', "log", noArg},
-	{'L', "latency-limit", requiredArg},
-	{'M', "protocol", requiredArg},
-	{'n', "no-vacuum", noArg},
-	{'N', "skip-some-updates", noArg},
-	{'p', "port", requiredArg},
-	{'P', "progress", requiredArg},
-	{'q', "quiet", noArg},
-	{'r', "report-per-command", noArg},
-	{'R', "rate", requiredArg},
-	{'s', "scale", requiredArg},
-	{'S', "select-only", noArg},
-	{'t', "transactions", requiredArg},
-	{'T', "time", requiredArg},
-	{'U', "username", requiredArg},
-	{'v', "vacuum-all", noArg},
-	{0, "unlogged-tables", noArg},
-	{0, "tablespace", requiredArg},
-	{0, "index-tablespace", requiredArg},
-	{0, "sampling-rate", requiredArg},
-	{0, "aggregate-interval", requiredArg},
-	{0, "progress-timestamp", noArg},
-	{0, "log-prefix", requiredArg},
-	{0, "foreign-keys", noArg},
-	{0, "random-seed", requiredArg},
-	{0, "show-script", requiredArg},
-	{0, "partitions", requiredArg},
-	{0, "partition-method", requiredArg},
-	{0, "failures-detailed", noArg},
-	{0, "max-tries", requiredArg},
-	{0, "verbose-errors", noArg},
+	{'b', "builtin", requiredArg, benchmarking},
+	{'c', "client", requiredArg, benchmarking},
+	{'C', "connect", noArg, benchmarking},
+	{'d', "debug", noArg, either},
+	{'D', "define", requiredArg, benchmarking},
+	{'f', "file", requiredArg, benchmarking},
+	{'F', "fillfactor", requiredArg, initialization},
+	{'h', "host", requiredArg, either},
+	{'i', "initialize", noArg, either},
+	{'I', "init-steps", requiredArg, initialization},
+	{'j', "jobs", requiredArg, benchmarking},
+	{'l', "log", noArg, benchmarking},
+	{'L', "latency-limit", requiredArg, benchmarking},
+	{'M', "protocol", requiredArg, benchmarking},
+	{'n', "no-vacuum", noArg, either},
+	{'N', "skip-some-updates", noArg, benchmarking},
+	{'p', "port", requiredArg, either},
+	{'P', "progress", requiredArg, benchmarking},
+	{'q', "quiet", noArg, initialization},
+	{'r', "report-per-command", noArg, benchmarking},
+	{'R', "rate", requiredArg, benchmarking},
+	{'s', "scale", requiredArg, either},
+	{'S', "select-only", noArg, benchmarking},
+	{'t', "transactions", requiredArg, benchmarking},
+	{'T', "time", requiredArg, benchmarking},
+	{'U', "username", requiredArg, either},
+	{'v', "vacuum-all", noArg, benchmarking},
+	{0, "unlogged-tables", noArg, initialization},
+	{0, "tablespace", requiredArg, initialization},
+	{0, "index-tablespace", requiredArg, initialization},
+	{0, "sampling-rate", requiredArg, benchmarking},
+	{0, "aggregate-interval", requiredArg, benchmarking},
+	{0, "progress-timestamp", noArg, benchmarking},
+	{0, "log-prefix", requiredArg, benchmarking},
+	{0, "foreign-keys", noArg, initialization},
+	{0, "random-seed", requiredArg, benchmarking},
+	{0, "show-script", requiredArg, either},
+	{0, "partitions", requiredArg, initialization},
+	{0, "partition-method", requiredArg, initialization},
+	{0, "failures-detailed", noArg, benchmarking},
+	{0, "max-tries", requiredArg, benchmarking},
+	{0, "verbose-errors", noArg, benchmarking},
 }
 
 // flagged is one option found on the command line, in order.
