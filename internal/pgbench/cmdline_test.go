@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/dbgauge/dbgauge/internal/dbms"
 )
 
 // TestParseValues checks what the typed Options hold for command lines
@@ -76,6 +78,9 @@ func TestParseRefusals(t *testing.T) {
 		_, err := Parse(strings.Fields(args), nil)
 		if err == nil || !strings.Contains(err.Error(), word) || strings.Contains(err.Error(), "\n") {
 			t.Errorf("%q: %v, want one line with %q", args, err, word)
+		}
+		if dbms.Classify(err) != dbms.BadInput {
+			t.Errorf("%q: %v is not classified as bad input (exit 2)", args, err)
 		}
 	}
 }

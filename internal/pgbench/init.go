@@ -190,3 +190,37 @@ func addForeignKeys(ctx context.Context, e dbms.Engine, _ *Options) ([]string, e
 	}
 	return nil, nil
 }
+
+// BeforeRun does what pgbench does before a run unless -n: vacuum the
+// branches and tellers (where the engine vacuums) and empty the history;
+// with -v also vacuum the accounts. Like pgbench it goes on after an error
+// (tables a custom script does not use may not exist), writing the error
+// to w.
+func BeforeRun(ctx context.Context, e dbms.Engine, o *Options, w io.Writer) {
+	if o.NoVacuum {
+		return
+	}
+	try := func(what string, err error) {
+		if err != nil {
+			fmt.Fprintf(w, "%s: %v (ignoring this error and continuing anyway)\n", what, err)
+		}
+	}
+	v, vacuums := e.(dbms.Vacuumer)
+	fmt.Fprint(w, "starting vacuum...")
+	if vacuums {
+		try("vacuum "+Branches, v.VacuumAnalyze(ctx, Branches))
+		try("vacuum "+Tellers, v.VacuumAnalyze(ctx, Tellers))
+	}
+	_, err := e.Exec(ctx, "DELETE FROM "+History)
+	try("empty "+History, err)
+	fmt.Fprint(w, "end.\n")
+	if o.VacuumAll {
+		fmt.Fprintf(w, "starting vacuum %s...", Accounts)
+		if vacuums {
+			try("vacuum "+Accounts, v.VacuumAnalyze(ctx, Accounts))
+		} else {
+			try("analyze "+Accounts, e.Analyze(ctx, Accounts))
+		}
+		fmt.Fprint(w, "end.\n")
+	}
+}

@@ -143,3 +143,37 @@ func TestInitServers(t *testing.T) {
 		})
 	}
 }
+
+// TestBeforeRun: unless -n, the history is emptied before a run; an
+// error (no such table) is written and the run goes on.
+func TestBeforeRun(t *testing.T) {
+	db := "sqlite:" + filepath.Join(t.TempDir(), "pgbench.db")
+	e, _, _ := initOn(t, db, "-i", "-s", "1", "-I", "dt")
+	ctx := context.Background()
+	fill := func() {
+		if _, err := e.Exec(ctx, "INSERT INTO pgbench_history (tid, bid, aid, delta) VALUES (1, 1, 1, 5)"); err != nil {
+			t.Fatal(err)
+		}
+	}
+	fill()
+	var log bytes.Buffer
+	BeforeRun(ctx, e, &Options{NoVacuum: true}, &log)
+	if got := query(t, e, "SELECT COUNT(*) FROM pgbench_history"); got != "1\n" || log.Len() != 0 {
+		t.Errorf("-n: history %q, log %q; want it untouched and nothing said", got, log.String())
+	}
+	BeforeRun(ctx, e, &Options{VacuumAll: true}, &log)
+	if got := query(t, e, "SELECT COUNT(*) FROM pgbench_history"); got != "0\n" {
+		t.Errorf("history %q after the vacuum, want it empty", got)
+	}
+	if want := "starting vacuum...end.\nstarting vacuum pgbench_accounts...end.\n"; log.String() != want {
+		t.Errorf("log %q, want %q", log.String(), want)
+	}
+	if _, err := e.Exec(ctx, "DROP TABLE pgbench_history"); err != nil {
+		t.Fatal(err)
+	}
+	log.Reset()
+	BeforeRun(ctx, e, &Options{}, &log)
+	if !strings.Contains(log.String(), "ignoring this error and continuing anyway") || !strings.HasSuffix(log.String(), "end.\n") {
+		t.Errorf("a missing history: log %q, want the error said and the vacuum ended", log.String())
+	}
+}

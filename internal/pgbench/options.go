@@ -1,12 +1,14 @@
 // Package pgbench is dbgauge's compatibility with pgbench 15: its command
 // line parsed and checked exactly as pgbench's getopt_long and main() do
 // (Parse), its report text printed byte for byte from plain figures
-// (Report, ProgressLine), and its -i initialisation of the pgbench_* tables
-// on every engine through the engine's bulk path (Init).
+// (Report, ProgressLine; Compute and ProgressBetween turn accumulated
+// measures into their figures), its -i initialisation of the pgbench_*
+// tables on every engine through the engine's bulk path (Init), and the
+// vacuum pgbench does before a run unless -n (BeforeRun).
 //
 // It never runs a benchmark: the load machinery takes an Options and gives
-// back the figures the printers format. Apart from Init it never touches an
-// engine.
+// back the measures the printers format. Apart from Init and BeforeRun it
+// never touches an engine.
 package pgbench
 
 import (
