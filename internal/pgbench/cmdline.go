@@ -195,9 +195,23 @@ func (o *Options) loadScripts() error {
 			return err
 		}
 		sc.Weight = s.Weight
+		if o.Protocol != Simple {
+			if err := sc.CheckExtended(o.defined()); err != nil {
+				return fmt.Errorf("-M %s: %w", o.Protocol, err)
+			}
+		}
 		o.Scripts = append(o.Scripts, sc)
 	}
 	return parse.CheckScripts(o.Scripts)
+}
+
+// defined are the variables -D defines.
+func (o *Options) defined() []string {
+	names := make([]string, len(o.Defines))
+	for i, d := range o.Defines {
+		names[i] = d.Name
+	}
+	return names
 }
 
 // checkSupported refuses what pgbench takes and dbgauge pgbench does not

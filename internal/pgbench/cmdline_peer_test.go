@@ -2,6 +2,7 @@ package pgbench
 
 import (
 	"bytes"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -25,7 +26,10 @@ type cmdCase struct {
 	args        []string
 	pgbench     outcome
 	unsupported bool
-	env         string // PGBENCH_RANDOM_SEED
+	// says is what the refusal of an unsupported line says ("dbgauge
+	// pgbench" when empty).
+	says string
+	env  string // PGBENCH_RANDOM_SEED
 }
 
 var cmdCases = []cmdCase{
@@ -74,6 +78,12 @@ var cmdCases = []cmdCase{
 	{args: []string{"-i", "--partitions", "4", "--partition-method", "HASH"}, pgbench: runs, unsupported: true},
 	{args: []string{"-i", "--tablespace", "ts"}, pgbench: runs, unsupported: true},
 	{args: []string{"-R", "nan"}, pgbench: runs, unsupported: true},
+	{args: []string{"-M", "prepared", "-f", "{undef}"}, pgbench: runs, unsupported: true, says: "nosuch"},
+	{args: []string{"-D", "nosuch=1", "-M", "extended", "-f", "{undef}"}, pgbench: runs},
+	{args: []string{"-f", "{undef}"}, pgbench: runs},
+	{args: []string{"-M", "prepared", "-f", "{many}"}, pgbench: refused},
+	{args: []string{"-f", "{many}"}, pgbench: runs},
+	{args: []string{"-f", "-"}, pgbench: refused},
 	{args: []string{"-L", "NaN(1)"}, pgbench: runs, unsupported: true},
 	{args: []string{"-t", "3"}, pgbench: runs, env: "12345"},
 
@@ -150,7 +160,15 @@ func TestCommandLinesAgainstPgbench(t *testing.T) {
 		"{good}":    filepath.Join(dir, "good.sql"),
 		"{bad}":     filepath.Join(dir, "bad.sql"),
 		"{missing}": filepath.Join(dir, "missing.sql"),
+		"{undef}":   filepath.Join(dir, "undef.sql"),
+		"{many}":    filepath.Join(dir, "many.sql"),
 	}
+	write(t, files["{undef}"], "SELECT :nosuch;\n")
+	var many []string
+	for i := 0; i < 300; i++ {
+		many = append(many, fmt.Sprintf(":v%d", i))
+	}
+	write(t, files["{many}"], "SELECT "+strings.Join(many, ", ")+";\n")
 	write(t, files["{good}"], "\\set a random(1, 10)\nSELECT :a;\n")
 	write(t, files["{bad}"], "\\set a 1 +\nSELECT 1;\n")
 	db := "postgres://nobody@/db?host=" + filepath.Join(dir, "no-server")
@@ -182,7 +200,11 @@ func TestCommandLinesAgainstPgbench(t *testing.T) {
 			want := c.pgbench
 			if c.unsupported {
 				want = refused
-				if err != nil && !strings.Contains(err.Error(), "dbgauge pgbench") {
+				says := c.says
+				if says == "" {
+					says = "dbgauge pgbench"
+				}
+				if err != nil && !strings.Contains(err.Error(), says) {
 					t.Errorf("an unsupported option is refused without saying so: %v", err)
 				}
 			}

@@ -129,6 +129,9 @@ func setFile(o *Options, _ *cmdState, name, v string) error {
 	if err != nil {
 		return fmt.Errorf("%s %s: %w", name, v, err)
 	}
+	if file == "-" {
+		return fmt.Errorf("%s -: dbgauge pgbench reads scripts from files, not standard input; save the script and give its file", name)
+	}
 	o.Specs = append(o.Specs, ScriptSpec{Name: file, Weight: w})
 	return nil
 }
