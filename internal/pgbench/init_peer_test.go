@@ -20,11 +20,6 @@ func TestInitMatchesPgbench(t *testing.T) {
 	pgbench := lookPgbench(t)
 	inst := servertest.Start(t, "postgres", server.Options{})
 	ctx := context.Background()
-	admin, err := dbms.Open(ctx, inst.URL)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer admin.Close()
 	for i, args := range [][]string{
 		{"-i", "-s", "1", "--foreign-keys"},
 		{"-i", "-s", "2", "-F", "80", "--unlogged-tables", "-I", "dtGvp"},
@@ -32,12 +27,8 @@ func TestInitMatchesPgbench(t *testing.T) {
 	} {
 		t.Run(strings.Join(args, " "), func(t *testing.T) {
 			peer, ours := dbURL(t, inst.URL, "peer", i), dbURL(t, inst.URL, "ours", i)
-			for _, db := range []string{peer, ours} {
-				u, _ := url.Parse(db)
-				if _, err := admin.Exec(ctx, "CREATE DATABASE "+strings.TrimPrefix(u.Path, "/")); err != nil {
-					t.Fatal(err)
-				}
-			}
+			createDB(t, inst.URL, peer)
+			createDB(t, inst.URL, ours)
 			if out, err := pgbenchCmd(pgbench, append(args, peer)...).CombinedOutput(); err != nil {
 				t.Fatalf("pgbench %v: %v\n%s", args, err, out)
 			}
@@ -68,6 +59,21 @@ func TestInitMatchesPgbench(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// createDB creates the database of URL db on the server of URL admin.
+func createDB(t *testing.T, admin, db string) {
+	t.Helper()
+	ctx := context.Background()
+	e, err := dbms.Open(ctx, admin)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer e.Close()
+	u, _ := url.Parse(db)
+	if _, err := e.Exec(ctx, "CREATE DATABASE "+strings.TrimPrefix(u.Path, "/")); err != nil {
+		t.Fatal(err)
 	}
 }
 

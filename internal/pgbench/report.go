@@ -30,10 +30,15 @@ func (c Counts) all() int64 { return c.Processed + c.Skipped + c.Failures() }
 // Figures are what pgbench's final report prints: the run's settings and
 // its measured figures. Times are in milliseconds, as pgbench prints them.
 type Figures struct {
-	Scale    int
-	Protocol Protocol
-	Clients  int
-	Threads  int
+	Scale int
+	// PartitionMethod ("range" or "hash") and Partitions describe a
+	// pgbench_accounts that pgbench -i --partitions made ("" for none), as
+	// pgbench finds it in the database before a run of a built-in script.
+	PartitionMethod string
+	Partitions      int
+	Protocol        Protocol
+	Clients         int
+	Threads         int
 	// MaxTries is --max-tries (0: unlimited).
 	MaxTries uint32
 	// Transactions per client (-t); 0 for a run of a Duration (-T).
@@ -114,6 +119,9 @@ func Report(w io.Writer, f *Figures) error {
 	}
 	p("transaction type: %s\n", tt)
 	p("scaling factor: %d\n", f.Scale)
+	if f.PartitionMethod != "" {
+		p("partition method: %s\npartitions: %d\n", f.PartitionMethod, f.Partitions)
+	}
 	p("query mode: %s\n", f.Protocol)
 	p("number of clients: %d\n", f.Clients)
 	p("number of threads: %d\n", f.Threads)

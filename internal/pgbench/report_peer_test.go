@@ -36,6 +36,12 @@ func TestReportAgainstPgbench(t *testing.T) {
 	conflict := filepath.Join(dir, "conflict.sql")
 	write(t, conflict, "BEGIN ISOLATION LEVEL REPEATABLE READ;\nUPDATE pgbench_branches SET bbalance = bbalance + 1 WHERE bid = 1;\nSELECT pg_sleep(0.001);\nEND;\n")
 	var retried, failed int64
+	// A database whose accounts pgbench partitioned: the report says so.
+	parted := dbURL(t, inst.URL, "parted", 0)
+	createDB(t, inst.URL, parted)
+	if out, err := pgbenchCmd(pgbench, "-i", "-s", "1", "-q", "--partitions", "3", "--partition-method", "hash", parted).CombinedOutput(); err != nil {
+		t.Fatalf("pgbench -i --partitions: %v\n%s", err, out)
+	}
 	for _, args := range [][]string{
 		{"-n", "-t", "20", "-c", "2", "-j", "2"},
 		{"-n", "-T", "1", "-c", "2", "-r", "-S"},
@@ -48,9 +54,14 @@ func TestReportAgainstPgbench(t *testing.T) {
 		{"-n", "-t", "3", "-c", "2", "-f", bad, "-r"},
 		{"-n", "-t", "40", "-c", "4", "-j", "2", "-f", conflict + "@2", "-b", "select@1", "--max-tries", "2", "--failures-detailed", "-r"},
 		{"-n", "-T", "2", "-c", "4", "-f", conflict, "-r", "-P", "1"},
+		{"-n", "-t", "10", "-S", "-r", "{parted}"},
 	} {
 		t.Run(strings.ReplaceAll(strings.Join(args, " "), dir+"/", ""), func(t *testing.T) {
-			args := append(args, inst.URL)
+			if args[len(args)-1] == "{parted}" {
+				args = append(args[:len(args)-1:len(args)-1], parted)
+			} else {
+				args = append(args, inst.URL)
+			}
 			cmd := pgbenchCmd(pgbench, args...)
 			var stdout, stderr bytes.Buffer
 			cmd.Stdout, cmd.Stderr = &stdout, &stderr
@@ -151,6 +162,10 @@ func readFigures(f *Figures, report string) error {
 		var v string
 		var ok bool
 		switch {
+		case strings.HasPrefix(line, "partition method: "):
+			f.PartitionMethod = strings.TrimPrefix(line, "partition method: ")
+		case strings.HasPrefix(line, "partitions: "):
+			f.Partitions = int(num(strings.TrimPrefix(line, "partitions: ")))
 		case strings.HasPrefix(line, "scaling factor: "):
 			f.Scale = int(num(strings.TrimPrefix(line, "scaling factor: ")))
 		case strings.HasPrefix(line, "SQL script "):
