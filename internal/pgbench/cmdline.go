@@ -58,7 +58,7 @@ func parseArgs(args []string, getenv func(string) string) (*Options, error) {
 		st.benchSet = st.benchSet || f.opt.class == benchmarking
 		st.initSet = st.initSet || f.opt.class == initialization
 	}
-	initMode, benchSet, steps := st.initMode, st.benchSet, st.steps
+	initMode, benchSet := st.initMode, st.benchSet
 	if initMode {
 		o.Mode = Initialize
 	}
@@ -90,23 +90,7 @@ func parseArgs(args []string, getenv func(string) string) (*Options, error) {
 		if benchSet {
 			return nil, fmt.Errorf("some of the specified options cannot be used in initialization (-i) mode: leave out the benchmarking options, or -i")
 		}
-		if o.Partitions == 0 && o.PartitionMethod != "" {
-			return nil, fmt.Errorf("--partition-method requires greater than zero --partitions: add --partitions=N")
-		}
-		if o.Partitions > 0 && o.PartitionMethod == "" {
-			o.PartitionMethod = "range"
-		}
-		if !st.stepsGiven {
-			steps = DefaultInitSteps
-		}
-		if o.NoVacuum {
-			steps = strings.ReplaceAll(steps, "v", " ")
-		}
-		if o.ForeignKeys && !strings.Contains(steps, "f") {
-			steps += "f"
-		}
-		o.InitSteps = steps
-		return o, o.checkSupported()
+		return o, o.finishInit(&st)
 	}
 	if st.initSet {
 		return nil, fmt.Errorf("some of the specified options cannot be used in benchmarking mode: -F, -I, -q, --foreign-keys, --unlogged-tables, --partitions, --partition-method and the tablespaces go with -i")
@@ -118,6 +102,30 @@ func parseArgs(args []string, getenv func(string) string) (*Options, error) {
 		return nil, err
 	}
 	return o, o.checkSupported()
+}
+
+// finishInit applies pgbench's rules for -i: the partition options go
+// together, and the steps are -I's (or the default) less v with -n, plus f
+// with --foreign-keys.
+func (o *Options) finishInit(st *cmdState) error {
+	if o.Partitions == 0 && o.PartitionMethod != "" {
+		return fmt.Errorf("--partition-method requires greater than zero --partitions: add --partitions=N")
+	}
+	if o.Partitions > 0 && o.PartitionMethod == "" {
+		o.PartitionMethod = "range"
+	}
+	steps := st.steps
+	if !st.stepsGiven {
+		steps = DefaultInitSteps
+	}
+	if o.NoVacuum {
+		steps = strings.ReplaceAll(steps, "v", " ")
+	}
+	if o.ForeignKeys && !strings.Contains(steps, "f") {
+		steps += "f"
+	}
+	o.InitSteps = steps
+	return o.checkSupported()
 }
 
 // notANumber refuses a NaN, which pgbench takes for -R and -L (atof reads
