@@ -38,7 +38,7 @@ func Init(ctx context.Context, e dbms.Engine, o *Options, w io.Writer) (notes []
 		s := initSteps[step]
 		fmt.Fprintf(w, "%s...\n", s.says)
 		t0 := time.Now()
-		n, err := s.run(ctx, e, o)
+		n, err := s.run(ctx, e, o, w)
 		if err != nil {
 			return notes, fmt.Errorf("pgbench -i, %s: %w", s.name, err)
 		}
@@ -67,7 +67,7 @@ func checkInit(e dbms.Engine, o *Options) error {
 type initStep struct {
 	// says is pgbench's line for the step; name its name in the timings.
 	says, name string
-	run        func(ctx context.Context, e dbms.Engine, o *Options) ([]string, error)
+	run        func(ctx context.Context, e dbms.Engine, o *Options, w io.Writer) ([]string, error)
 }
 
 var initSteps = map[rune]initStep{
@@ -83,7 +83,7 @@ var initSteps = map[rune]initStep{
 	'f': {"creating foreign keys", "foreign keys", addForeignKeys},
 }
 
-func dropTables(ctx context.Context, e dbms.Engine, _ *Options) ([]string, error) {
+func dropTables(ctx context.Context, e dbms.Engine, _ *Options, _ io.Writer) ([]string, error) {
 	for _, t := range dropOrder {
 		if err := e.DropTable(ctx, t); err != nil {
 			return nil, fmt.Errorf("drop %s: %w", t, err)
@@ -92,7 +92,7 @@ func dropTables(ctx context.Context, e dbms.Engine, _ *Options) ([]string, error
 	return nil, nil
 }
 
-func createTables(ctx context.Context, e dbms.Engine, o *Options) ([]string, error) {
+func createTables(ctx context.Context, e dbms.Engine, o *Options, _ io.Writer) ([]string, error) {
 	for _, t := range tables(o.Scale) {
 		if err := e.CreateTable(ctx, t); err != nil {
 			return nil, fmt.Errorf("create %s: %w", t.Name, err)
@@ -122,7 +122,7 @@ func createTables(ctx context.Context, e dbms.Engine, o *Options) ([]string, err
 
 // generate empties the tables and fills branches, tellers and accounts;
 // the history stays empty.
-func generate(ctx context.Context, e dbms.Engine, o *Options) ([]string, error) {
+func generate(ctx context.Context, e dbms.Engine, o *Options, w io.Writer) ([]string, error) {
 	for _, t := range dropOrder {
 		if _, err := e.Exec(ctx, "DELETE FROM "+t); err != nil {
 			return nil, fmt.Errorf("empty %s: %w", t, err)
@@ -134,7 +134,11 @@ func generate(ctx context.Context, e dbms.Engine, o *Options) ([]string, error) 
 	}
 	for _, name := range []string{Branches, Tellers, Accounts} {
 		src := newRows(name, o.Scale)
-		n, err := e.Load(ctx, defs[name], src)
+		var rows dbms.RowSource = src
+		if name == Accounts {
+			rows = &loadProgress{RowSource: src, total: src.n, quiet: o.Quiet, w: w, start: time.Now(), last: time.Now()}
+		}
+		n, err := e.Load(ctx, defs[name], rows)
 		if err != nil {
 			return nil, fmt.Errorf("load %s: %w", name, err)
 		}
@@ -152,7 +156,7 @@ func generate(ctx context.Context, e dbms.Engine, o *Options) ([]string, error) 
 	return nil, nil
 }
 
-func vacuum(ctx context.Context, e dbms.Engine, _ *Options) ([]string, error) {
+func vacuum(ctx context.Context, e dbms.Engine, _ *Options, _ io.Writer) ([]string, error) {
 	for _, t := range []string{Branches, Tellers, Accounts, History} {
 		var err error
 		if v, ok := e.(dbms.Vacuumer); ok {
@@ -167,7 +171,7 @@ func vacuum(ctx context.Context, e dbms.Engine, _ *Options) ([]string, error) {
 	return nil, nil
 }
 
-func addPrimaryKeys(ctx context.Context, e dbms.Engine, _ *Options) ([]string, error) {
+func addPrimaryKeys(ctx context.Context, e dbms.Engine, _ *Options, _ io.Writer) ([]string, error) {
 	keys := e.(dbms.Keys)
 	for _, k := range primaryKeys {
 		if err := keys.AddPrimaryKey(ctx, k.table, k.column); err != nil {
@@ -177,7 +181,7 @@ func addPrimaryKeys(ctx context.Context, e dbms.Engine, _ *Options) ([]string, e
 	return nil, nil
 }
 
-func addForeignKeys(ctx context.Context, e dbms.Engine, _ *Options) ([]string, error) {
+func addForeignKeys(ctx context.Context, e dbms.Engine, _ *Options, _ io.Writer) ([]string, error) {
 	keys := e.(dbms.Keys)
 	for _, k := range foreignKeys {
 		err := keys.AddForeignKey(ctx, k.table, k.column, k.ref, k.refColumn)
@@ -223,4 +227,32 @@ func BeforeRun(ctx context.Context, e dbms.Engine, o *Options, w io.Writer) {
 		}
 		fmt.Fprint(w, "end.\n")
 	}
+}
+
+// loadProgress writes pgbench's progress lines as the accounts load: one
+// every 100,000 rows, or with -q one every 5 seconds.
+type loadProgress struct {
+	dbms.RowSource
+	total, done int64
+	quiet       bool
+	w           io.Writer
+	start, last time.Time
+}
+
+func (p *loadProgress) Next(row []any) bool {
+	if !p.RowSource.Next(row) {
+		return false
+	}
+	p.done++
+	switch {
+	case !p.quiet && p.done%100_000 == 0:
+	case p.quiet && p.done%100 == 0 && time.Since(p.last) >= 5*time.Second:
+		p.last = time.Now()
+	default:
+		return true
+	}
+	elapsed := time.Since(p.start).Seconds()
+	remaining := float64(p.total-p.done) * elapsed / float64(p.done)
+	fmt.Fprintf(p.w, "%d of %d tuples (%d%%) done (elapsed %.2f s, remaining %.2f s)\n", p.done, p.total, p.done*100/p.total, elapsed, remaining)
+	return true
 }

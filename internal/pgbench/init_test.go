@@ -86,7 +86,7 @@ func TestInitEmbedded(t *testing.T) {
 			if len(notes) != 1 || !strings.Contains(notes[0], "foreign key") {
 				t.Errorf("notes %q: want the one that says %s adds no foreign keys", notes, scheme)
 			}
-			for _, step := range []string{"dropping old tables...", "creating tables...", "generating data (client-side)...", "vacuuming...", "creating primary keys...", "creating foreign keys...", "done in "} {
+			for _, step := range []string{"dropping old tables...", "creating tables...", "generating data (client-side)...", "100000 of 200000 tuples (50%) done", "200000 of 200000 tuples (100%) done", "vacuuming...", "creating primary keys...", "creating foreign keys...", "done in "} {
 				if !strings.Contains(log, step) {
 					t.Errorf("log lacks %q:\n%s", step, log)
 				}
