@@ -27,6 +27,9 @@ var forbidden = map[string][]string{
 	"nodes":    {"experiment", "workload", "report", "cli", "server"},
 	"netns":    {"dbms", "server", "driver", "workload", "timing", "experiment", "results", "report", "cli"},
 	"ui":       {"driver", "timing", "workload", "server", "cli"},
+	// pgbench is pgbench's command line, report text and -i: the load
+	// machinery runs what it parses, never the other way round.
+	"pgbench": {"experiment", "cli", "report", "results", "server"},
 	// live is the shared format of the stream and the requests: the run
 	// and the web interface both import it, so it imports nothing of
 	// dbgauge ("" bans every package).

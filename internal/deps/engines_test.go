@@ -38,6 +38,8 @@ var engineNameAllowed = []struct {
 	why   string
 }{
 	{file: "internal/cli/abtest.go", prose: true, why: help},
+	{file: "internal/pgbench/cmdline.go", prose: true, why: help},
+	{file: "internal/pgbench/cmdline.go", token: `"postgres"`, why: "pgbench's -h, -p, -U and a plain database name mean a PostgreSQL server, as in pgbench itself"},
 	{file: "internal/cli/clustersize.go", prose: true, why: help},
 	{file: "internal/cli/dsbench.go", prose: true, why: help},
 	{file: "internal/cli/sweep_flags.go", prose: true, why: help},
