@@ -8,6 +8,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/dbgauge/dbgauge/internal/server/servertest"
 )
 
 // outcome is what a command line leads to before any connection.
@@ -280,19 +282,7 @@ func runPgbenchArgs(t *testing.T, pgbench string, args []string, seedEnv string)
 	return refused, out.String()
 }
 
-func lookPgbench(t *testing.T) string {
-	t.Helper()
-	for _, p := range []string{"/usr/lib/postgresql/15/bin/pgbench"} {
-		if _, err := os.Stat(p); err == nil {
-			return p
-		}
-	}
-	p, err := exec.LookPath("pgbench")
-	if err != nil {
-		t.Fatalf("pgbench is not installed (apt-get install postgresql-15): %v", err)
-	}
-	return p
-}
+func lookPgbench(t *testing.T) string { return servertest.Pgbench(t) }
 
 func write(t *testing.T, path, text string) {
 	t.Helper()
