@@ -61,6 +61,11 @@ type Session struct {
 	// read it yet.
 	Type int
 
+	// timed: the run times statements (Config.Statements), so Statement
+	// keeps the attempt's times in stmts until the attempt is counted.
+	timed bool
+	stmts []stmtTime
+
 	// lost is set when the session was given up after a fault: opening
 	// the next one is a reconnect (ThreadResult.Reconnects).
 	lost bool

@@ -32,6 +32,10 @@ type Totals struct {
 	// start, of every transaction started) are nil in the closed loop.
 	// Microseconds, geometry of NewHistogram.
 	Residence, Response, Lag *hdr.Histogram
+	// Types are the counts and histograms per transaction type, in
+	// Config.Types order (nil when the run names no type and times no
+	// statement): their counts sum to the totals'.
+	Types []TypeResult
 }
 
 // add adds o's counts and histograms (added, never averaged) into t.
@@ -46,6 +50,7 @@ func (t *Totals) add(o *Totals) {
 		t.Response.Merge(o.Response)
 		t.Lag.Merge(o.Lag)
 	}
+	t.Types = addTypes(t.Types, o.Types)
 }
 
 // CycleResult is one cycle i.
