@@ -57,8 +57,8 @@ type Session struct {
 	Inputs any
 	// Type is the index of the transaction type the Op's last attempt
 	// ran, among its workload's types (0 for a workload of one type); the
-	// Op sets it. It is the seam for per-type figures: the driver does not
-	// read it yet.
+	// Op sets it. The driver counts the attempt for that type when it ends
+	// (Config.Types, Totals.Types).
 	Type int
 
 	// timed: the run times statements (Config.Statements), so Statement
