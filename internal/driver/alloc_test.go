@@ -71,7 +71,8 @@ func TestDriverAllocations(t *testing.T) {
 		// under an uncontended lock.
 		{"progress", Config{Threads: 2, Progress: func(Progress) {}, ProgressEvery: 10 * time.Millisecond}, 300_000},
 		// Per-type figures: counts and histograms per type and statement.
-		{"types", Config{Threads: 2, Retry: true, Types: []string{"a", "b"}, Statements: [][]string{{"s"}, {"s", "t"}}}, 300_000},
+		{"types", Config{Threads: 2, Retry: true, Types: []string{"a", "b"}, Statements: [][]string{{"s"}, {"s", "t"}},
+			Progress: func(Progress) {}, ProgressEvery: 10 * time.Millisecond}, 300_000},
 	} {
 		ops, failed, allocs, bytes := trivialRun(t, tc.cfg, tc.n)
 		t.Logf("%s: %d transactions (%d failed trials), %.5f allocations and %.1f bytes per transaction", tc.name, ops, failed, allocs, bytes)

@@ -124,6 +124,17 @@ type Progress struct {
 	P50, P95, P99 time.Duration
 	// Errors are this cycle's failed trials by class so far.
 	Errors ErrorCounts
+	// Types are the commits per transaction type so far in this cycle and
+	// their rate since the previous call, when Config.Types names several
+	// (nil otherwise, and from remote agents).
+	Types []TypeProgress
+}
+
+// TypeProgress is one transaction type in a Progress.
+type TypeProgress struct {
+	Name      string
+	Committed int64
+	TPS       float64
 }
 
 // Details converts the per-thread counts of every completed cycle into the

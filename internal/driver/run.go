@@ -113,6 +113,9 @@ func newRunner(cfg *Config) *runner {
 			}
 			if cfg.tracksTypes() {
 				w.types = newTypeTally(cfg)
+				if len(cfg.Types) > 1 && cfg.Progress != nil {
+					w.live.types = newLiveTypes(cfg.numTypes())
+				}
 				for _, s := range w.sessions {
 					s.timed = cfg.timesStatements()
 					s.stmts = make([]stmtTime, 0, 16)

@@ -191,3 +191,40 @@ func TestTypeFigures(t *testing.T) {
 		t.Error("no types: want nil figures")
 	}
 }
+
+// TestTypesProgress: with several types Progress carries each type's
+// commits in the cycle so far, named, never decreasing within a cycle and
+// never more than the cycle's final count of the type.
+func TestTypesProgress(t *testing.T) {
+	open, _, _ := sqliteDB(t)
+	var got []Progress
+	cfg := Config{
+		Threads: 2, Cycles: 2, Duration: 200 * time.Millisecond, Retry: true, Open: open, NewOp: twoTypes,
+		Types: []string{"a", "b"}, ProgressEvery: 20 * time.Millisecond,
+		Progress: func(p Progress) { got = append(got, p) },
+	}
+	res, err := Run(context.Background(), cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	seen := 0
+	last := map[int][2]int64{}
+	for i, p := range got {
+		if len(p.Types) != 2 || p.Types[0].Name != "a" || p.Types[1].Name != "b" {
+			t.Fatalf("progress %d: types %+v", i, p.Types)
+		}
+		final := res.Cycles[p.Cycle-1].Types
+		for k, ty := range p.Types {
+			if ty.Committed > final[k].Committed || ty.Committed < last[p.Cycle][k] || ty.TPS < 0 {
+				t.Errorf("progress %d type %s: %d committed at %.0f tps; before %d, the cycle's final %d", i, ty.Name, ty.Committed, ty.TPS, last[p.Cycle][k], final[k].Committed)
+			}
+		}
+		last[p.Cycle] = [2]int64{p.Types[0].Committed, p.Types[1].Committed}
+		if p.Types[0].Committed > 0 && p.Types[1].Committed > 0 {
+			seen++
+		}
+	}
+	if seen == 0 {
+		t.Errorf("no progress with commits of both types in %d calls", len(got))
+	}
+}

@@ -64,6 +64,16 @@ type live struct {
 	// only: a commit never touches them.
 	errors [dbms.NumClasses]atomic.Int64
 	_      [64]byte
+	// types counts commits per type (Config.Types of several), in an
+	// array of its own padded on both sides (newLiveTypes); nil otherwise.
+	types []atomic.Int64
+}
+
+// newLiveTypes is live.types for n types: a cache line of padding either
+// side keeps it off other workers' counters.
+func newLiveTypes(n int) []atomic.Int64 {
+	const pad = 8 // int64s in 64 bytes
+	return make([]atomic.Int64, n+2*pad)[pad : pad+n]
 }
 
 func (w *worker) clock() time.Duration { return time.Since(w.r.base) }
@@ -247,6 +257,9 @@ func (w *worker) commit(s *Session, t0, t, intended, end time.Duration) {
 	if w.types.committed != nil {
 		i := w.types.of(s)
 		w.types.committed[i]++
+		if w.live.types != nil {
+			w.live.types[i].Add(1)
+		}
 		record(w.types.res[i], r)
 		w.types.statements(i, s)
 	}
