@@ -47,3 +47,17 @@ func percentiles(h *hdr.Histogram) results.Percentiles {
 	q := func(p float64) float64 { return ms(h.ValueAtQuantile(p)) }
 	return results.Percentiles{P50MS: q(50), P90MS: q(90), P95MS: q(95), P99MS: q(99), P999MS: q(99.9), MaxMS: ms(h.Max())}
 }
+
+// TypeProgress is the finished cycle's commits per type with their rate
+// over the demanded duration, as Progress gives them while it runs (nil
+// for fewer than two types).
+func (c *CycleResult) TypeProgress() []TypeProgress {
+	if len(c.Types) < 2 {
+		return nil
+	}
+	out := make([]TypeProgress, len(c.Types))
+	for i, t := range c.Types {
+		out[i] = TypeProgress{Name: t.Name, Committed: t.Committed, TPS: float64(t.Committed) / c.Demanded.Seconds()}
+	}
+	return out
+}
