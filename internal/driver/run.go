@@ -116,9 +116,10 @@ func newRunner(cfg *Config) *runner {
 				if len(cfg.Types) > 1 && cfg.Progress != nil {
 					w.live.types = newLiveTypes(cfg.numTypes())
 				}
-				for _, s := range w.sessions {
-					s.timed = cfg.timesStatements()
-					s.stmts = make([]stmtTime, 0, 16)
+				if cfg.timesStatements() {
+					for _, s := range w.sessions {
+						s.timed, s.stmts = true, make([]stmtTime, 0, 16)
+					}
 				}
 			}
 			w.timer = time.NewTimer(time.Hour)

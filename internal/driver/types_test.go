@@ -228,3 +228,14 @@ func TestTypesProgress(t *testing.T) {
 		t.Errorf("no progress with commits of both types in %d calls", len(got))
 	}
 }
+
+// TestTypeBytes: per-type figures cost a dense histogram per type and
+// statement, nothing for one type without statements.
+func TestTypeBytes(t *testing.T) {
+	h := int64(NewHistogram().ByteSize())
+	for _, tc := range []struct{ types, stmts, want int64 }{{0, 0, 0}, {1, 0, 0}, {1, 2, 3 * h}, {3, 5, 8 * h}} {
+		if got := TypeBytes(int(tc.types), int(tc.stmts)); got != tc.want {
+			t.Errorf("TypeBytes(%d, %d) = %d, want %d", tc.types, tc.stmts, got, tc.want)
+		}
+	}
+}
