@@ -166,5 +166,32 @@ func (c *Config) check() error {
 	case c.ProgressEvery < 0:
 		return fmt.Errorf("driver: ProgressEvery = %v, want >= 0", c.ProgressEvery)
 	}
+	return c.checkNames()
+}
+
+// checkNames refuses a type or a type's statement named twice: figures
+// merge by name across threads, nodes and cycles, so two of one name
+// would add up as one.
+func (c *Config) checkNames() error {
+	if d, ok := duplicate(c.Types); ok {
+		return fmt.Errorf("driver: Types names %q twice", d)
+	}
+	for i, st := range c.Statements {
+		if d, ok := duplicate(st); ok {
+			return fmt.Errorf("driver: Statements of type %q name %q twice", c.typeName(i), d)
+		}
+	}
 	return nil
+}
+
+// duplicate is the first name that names twice, if any.
+func duplicate(names []string) (string, bool) {
+	seen := make(map[string]bool, len(names))
+	for _, n := range names {
+		if seen[n] {
+			return n, true
+		}
+		seen[n] = true
+	}
+	return "", false
 }

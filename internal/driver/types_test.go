@@ -3,6 +3,7 @@ package driver
 import (
 	"context"
 	"fmt"
+	"strings"
 	"testing"
 	"time"
 
@@ -236,6 +237,26 @@ func TestTypeBytes(t *testing.T) {
 	for _, tc := range []struct{ types, stmts, want int64 }{{0, 0, 0}, {1, 0, 0}, {1, 2, 3 * h}, {3, 5, 8 * h}} {
 		if got := TypeBytes(int(tc.types), int(tc.stmts)); got != tc.want {
 			t.Errorf("TypeBytes(%d, %d) = %d, want %d", tc.types, tc.stmts, got, tc.want)
+		}
+	}
+}
+
+// TestTypesChecked: Run refuses types or statements named twice (their
+// figures merge by name) and statements of more types than are named.
+func TestTypesChecked(t *testing.T) {
+	open, _, _ := sqliteDB(t)
+	for _, tc := range []struct {
+		types []string
+		stmts [][]string
+		want  string
+	}{
+		{[]string{"a", "a"}, nil, `Types names "a" twice`},
+		{[]string{"a", "b"}, [][]string{nil, {"s", "s"}}, `Statements of type "b" name "s" twice`},
+		{[]string{"a"}, [][]string{{"s"}, {"t"}}, "Statements of 2 types, Types names 1"},
+	} {
+		_, err := Run(context.Background(), Config{Cycles: 1, Duration: time.Millisecond, Open: open, NewOp: twoTypes, Types: tc.types, Statements: tc.stmts})
+		if err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("types %q statements %q: error %v, want %q", tc.types, tc.stmts, err, tc.want)
 		}
 	}
 }
