@@ -126,7 +126,7 @@ type Progress struct {
 	Errors ErrorCounts
 	// Types are the commits per transaction type so far in this cycle and
 	// their rate since the previous call, when Config.Types names several
-	// (nil otherwise, and from remote agents).
+	// (nil otherwise); from remote agents, as their heartbeats told them.
 	Types []TypeProgress
 }
 

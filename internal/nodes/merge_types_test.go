@@ -1,7 +1,9 @@
 package nodes
 
 import (
+	"context"
 	"encoding/json"
+	"sync"
 	"testing"
 	"time"
 
@@ -84,5 +86,50 @@ func TestTypesMergeExactly(t *testing.T) {
 	}
 	if merged.Committed != 84 || merged.Residence.TotalCount() != 84 {
 		t.Errorf("merged totals: committed %d, histogram %d, want 84", merged.Committed, merged.Residence.TotalCount())
+	}
+}
+
+// TestTypesProgressFromAgents: while a cycle runs on two agents, the
+// master's Progress carries each type's commits from their heartbeats,
+// named as the master's Config names them, never more than the cycle's
+// final count of the type.
+func TestTypesProgressFromAgents(t *testing.T) {
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	url := testDB(t)
+	m := newTestMaster(t, 2)
+	errs := startAgents(t, ctx, m.URL, "test", "a", "b")
+	if err := m.WaitAgents(ctx, 20*time.Second); err != nil {
+		t.Fatal(err)
+	}
+	var mu sync.Mutex
+	var got []driver.Progress
+	// Several heartbeats (one a second) fall inside a cycle of 3 s.
+	cfg := driver.Config{Threads: 2, Cycles: 1, Duration: 3 * time.Second, Seed: 1, Types: []string{"even", "odd"},
+		Progress: func(p driver.Progress) { mu.Lock(); got = append(got, p); mu.Unlock() }}
+	out, err := m.Run(ctx, Job{Kind: testKind, Payload: testPayload{URL: url}, Label: "scale 1"}, cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	closeAgents(t, m, errs, 2)
+	final := out.Cycles[0].Types
+	told := 0
+	mu.Lock()
+	defer mu.Unlock()
+	for i, p := range got {
+		if len(p.Types) != 2 || p.Types[0].Name != "even" || p.Types[1].Name != "odd" {
+			t.Fatalf("progress %d: types %+v", i, p.Types)
+		}
+		for k, ty := range p.Types {
+			if ty.Committed > final[k].Committed || ty.TPS < 0 {
+				t.Errorf("progress %d type %s: %d committed at %.0f tps, the cycle's final %d", i, ty.Name, ty.Committed, ty.TPS, final[k].Committed)
+			}
+		}
+		if p.Types[0].Committed > 0 && p.Types[1].Committed > 0 {
+			told++
+		}
+	}
+	if told == 0 {
+		t.Errorf("no progress with both types' commits in %d calls", len(got))
 	}
 }

@@ -165,6 +165,9 @@ type heartbeat struct {
 	Cycle     int    `json:"cycle"`
 	Committed int64  `json:"committed"`
 	Failed    int64  `json:"failed"`
+	// Types are the cycle's commits so far per transaction type, in the
+	// workload's order (a workload of several; absent otherwise).
+	Types []int64 `json:"types,omitempty"`
 }
 
 // abort stops every agent's load of a job.
