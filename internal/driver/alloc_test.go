@@ -96,6 +96,8 @@ func BenchmarkDriver(b *testing.B) {
 		{"raw-1thread", Config{Threads: 1, RawTimes: io.Discard}},
 		// The live percentiles' cost: compare with closed-1thread.
 		{"progress-1thread", Config{Threads: 1, Progress: func(Progress) {}}},
+		// Per-type figures' cost: two types, a statement timed.
+		{"types-1thread", Config{Threads: 1, Types: []string{"a", "b"}, Statements: [][]string{{"s"}, {"s"}}}},
 	} {
 		b.Run(bc.name, func(b *testing.B) {
 			_, _, allocs, _ := trivialRun(b, bc.cfg, max(int64(b.N), 1000))
