@@ -184,12 +184,18 @@ func checkRate(r float64) error {
 }
 
 // dsbenchSummary is what the terminal shows at the end: the 23-column
-// table, the DSI with its settings, and where everything is.
+// table, the load per transaction, the per-type table (a workload of
+// several types or timed statements), the DSI with its settings, and
+// where everything is.
 func dsbenchSummary(r *results.DSBenchResults, dir string) []byte {
 	var b strings.Builder
 	b.Write(report.DSBenchText(r))
 	b.WriteString("\n")
 	b.Write(report.DSBenchPerTransactionText(r))
+	if report.DSBenchTypesShown(r) {
+		b.WriteString("\n")
+		b.Write(report.DSBenchTypes(r).TextBytes())
+	}
 	if r.DSI != nil {
 		fmt.Fprintf(&b, "DSI = %.3f  (%s)\n", *r.DSI, r.DSISettings)
 	}
@@ -200,6 +206,9 @@ func dsbenchSummary(r *results.DSBenchResults, dir string) []byte {
 		fmt.Fprintf(&b, "warning: %s\n", w)
 	}
 	files := "results.txt, results.csv, results.json, results.log, *.svg, *.png, manifest.json, journal.jsonl"
+	if report.DSBenchTypesShown(r) {
+		files += ", per_type.txt, per_type.csv"
+	}
 	if len(r.Cluster) > 0 {
 		files += ", cluster.txt, cluster_measures.txt, cluster.log"
 	}

@@ -27,6 +27,11 @@ func trivialRun(t testing.TB, cfg Config, n int64) (ops, failed int64, allocs, b
 			if calls.Add(1) == n {
 				cancel()
 			}
+			if len(cfg.Types) > 1 {
+				// Per-type figures: two types, one statement timed.
+				s.Type = k % 2
+				s.Statement(0, time.Duration(k%1000)*time.Microsecond)
+			}
 			if k++; cfg.Retry && k%10 == 0 {
 				return failure
 			}
@@ -65,6 +70,9 @@ func TestDriverAllocations(t *testing.T) {
 		// The live percentiles: a second's histogram per worker, swapped
 		// under an uncontended lock.
 		{"progress", Config{Threads: 2, Progress: func(Progress) {}, ProgressEvery: 10 * time.Millisecond}, 300_000},
+		// Per-type figures: counts and histograms per type and statement.
+		{"types", Config{Threads: 2, Retry: true, Types: []string{"a", "b"}, Statements: [][]string{{"s"}, {"s", "t"}},
+			Progress: func(Progress) {}, ProgressEvery: 10 * time.Millisecond}, 300_000},
 	} {
 		ops, failed, allocs, bytes := trivialRun(t, tc.cfg, tc.n)
 		t.Logf("%s: %d transactions (%d failed trials), %.5f allocations and %.1f bytes per transaction", tc.name, ops, failed, allocs, bytes)
@@ -88,6 +96,8 @@ func BenchmarkDriver(b *testing.B) {
 		{"raw-1thread", Config{Threads: 1, RawTimes: io.Discard}},
 		// The live percentiles' cost: compare with closed-1thread.
 		{"progress-1thread", Config{Threads: 1, Progress: func(Progress) {}}},
+		// Per-type figures' cost: two types, a statement timed.
+		{"types-1thread", Config{Threads: 1, Types: []string{"a", "b"}, Statements: [][]string{{"s"}, {"s"}}}},
 	} {
 		b.Run(bc.name, func(b *testing.B) {
 			_, _, allocs, _ := trivialRun(b, bc.cfg, max(int64(b.N), 1000))

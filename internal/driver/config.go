@@ -76,6 +76,15 @@ type Config struct {
 	// thread before any load runs.
 	NewOp func(node, thread int) Op
 
+	// Types names the workload's transaction types, in the order of
+	// Session.Type (nil or one name: one type). With several, or with any
+	// Statements, every cycle also counts per type (CycleResult.Types);
+	// with one name and no statements the one type is the totals.
+	Types []string
+	// Statements names, per type, the statements an Op times with
+	// Session.Statement (nil: none timed).
+	Statements [][]string
+
 	// Seed seeds every thread's Session.Rand and the Poisson arrivals.
 	Seed uint64
 
@@ -152,8 +161,37 @@ func (c *Config) check() error {
 		return fmt.Errorf("driver: BackoffCap = %v, want >= 0", c.BackoffCap)
 	case c.GiveUp < 0:
 		return fmt.Errorf("driver: GiveUp = %v, want >= 0", c.GiveUp)
+	case len(c.Types) > 0 && len(c.Statements) > len(c.Types):
+		return fmt.Errorf("driver: Statements of %d types, Types names %d", len(c.Statements), len(c.Types))
 	case c.ProgressEvery < 0:
 		return fmt.Errorf("driver: ProgressEvery = %v, want >= 0", c.ProgressEvery)
 	}
+	return c.checkNames()
+}
+
+// checkNames refuses a type or a type's statement named twice: figures
+// merge by name across threads, nodes and cycles, so two of one name
+// would add up as one.
+func (c *Config) checkNames() error {
+	if d, ok := duplicate(c.Types); ok {
+		return fmt.Errorf("driver: Types names %q twice", d)
+	}
+	for i, st := range c.Statements {
+		if d, ok := duplicate(st); ok {
+			return fmt.Errorf("driver: Statements of type %q name %q twice", c.typeName(i), d)
+		}
+	}
 	return nil
+}
+
+// duplicate is the first name that names twice, if any.
+func duplicate(names []string) (string, bool) {
+	seen := make(map[string]bool, len(names))
+	for _, n := range names {
+		if seen[n] {
+			return n, true
+		}
+		seen[n] = true
+	}
+	return "", false
 }

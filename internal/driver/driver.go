@@ -55,6 +55,16 @@ type Session struct {
 	// Inputs is a free slot for the Op (for example a pointer to its inputs,
 	// allocated once); the driver never touches it.
 	Inputs any
+	// Type is the index of the transaction type the Op's last attempt
+	// ran, among its workload's types (0 for a workload of one type); the
+	// Op sets it. The driver counts the attempt for that type when it ends
+	// (Config.Types, Totals.Types).
+	Type int
+
+	// timed: the run times statements (Config.Statements), so Statement
+	// keeps the attempt's times in stmts until the attempt is counted.
+	timed bool
+	stmts []stmtTime
 
 	// lost is set when the session was given up after a fault: opening
 	// the next one is a reconnect (ThreadResult.Reconnects).

@@ -57,6 +57,19 @@ func NodeBytes(threads int, open bool) int64 { return mergedBytes(threads, open)
 // memory ran out.
 func CycleBytes(workers int, open bool) int64 { return mergedBytes(workers, open) }
 
+// TypeBytes is the memory per-type figures add, for a workload of types
+// transaction types timing statements statements in all (Config.Types,
+// Config.Statements): a dense histogram per type and statement, held by
+// every worker while it runs and by every completed cycle until its scale
+// ends; 0 for a workload of one type without statements, whose figures
+// are its totals. Add it to WorkerBytes and CycleBytes.
+func TypeBytes(types, statements int) int64 {
+	if types <= 1 && statements == 0 {
+		return 0
+	}
+	return int64(max(types, 1)+statements) * int64(NewHistogram().ByteSize())
+}
+
 // mergedBytes is a merged cycle's dense histograms and a slot per worker.
 func mergedBytes(workers int, open bool) int64 {
 	n := int64(NewHistogram().ByteSize())

@@ -30,6 +30,7 @@ func (r *runner) startProgress(i int, start time.Duration) (stop func()) {
 		defer t.Stop()
 		second := newLiveHistogram()
 		prev, prevAt := int64(0), start
+		var prevTypes []int64
 		for {
 			select {
 			case <-quit:
@@ -47,11 +48,13 @@ func (r *runner) startProgress(i int, start time.Duration) (stop func()) {
 			if dt := (at - prevAt).Seconds(); dt > 0 {
 				tps = float64(now.committed-prev) / dt
 			}
-			prev, prevAt = now.committed, at
 			p50, p95, p99 := Quantiles(second)
+			types := r.typeProgress(now.types, prevTypes, (at - prevAt).Seconds())
+			prev, prevAt, prevTypes = now.committed, at, now.types
 			r.cfg.Progress(Progress{
 				Cycle: i, Cycles: r.cfg.Cycles, Elapsed: min(at-start, r.cfg.Duration), Duration: r.cfg.Duration,
 				Committed: now.committed, Failed: now.failed, TPS: tps, P50: p50, P95: p95, P99: p99, Errors: now.errors,
+				Types: types,
 			})
 		}
 	}()
@@ -62,6 +65,7 @@ func (r *runner) startProgress(i int, start time.Duration) (stop func()) {
 type liveTotals struct {
 	committed, failed int64
 	errors            ErrorCounts
+	types             []int64 // commits per type; nil without live.types
 }
 
 func (r *runner) liveCounts() liveTotals {
@@ -71,6 +75,14 @@ func (r *runner) liveCounts() liveTotals {
 		t.failed += w.live.failed.Load()
 		for c := range w.live.errors {
 			t.errors[c] += w.live.errors[c].Load()
+		}
+		if w.live.types != nil {
+			if t.types == nil {
+				t.types = make([]int64, len(w.live.types))
+			}
+			for k := range w.live.types {
+				t.types[k] += w.live.types[k].Load()
+			}
 		}
 	}
 	return t
@@ -83,6 +95,29 @@ func (t *liveTotals) sub(o liveTotals) {
 	for c := range t.errors {
 		t.errors[c] -= o.errors[c]
 	}
+	for k := range min(len(t.types), len(o.types)) {
+		t.types[k] -= o.types[k]
+	}
+}
+
+// typeProgress is each type's commits in the cycle so far and its rate
+// over the last dt seconds (since prev); nil without per-type counters.
+func (r *runner) typeProgress(now, prev []int64, dt float64) []TypeProgress {
+	if now == nil {
+		return nil
+	}
+	out := make([]TypeProgress, len(now))
+	for k, n := range now {
+		out[k] = TypeProgress{Name: r.cfg.typeName(k), Committed: n}
+		var p int64
+		if k < len(prev) {
+			p = prev[k]
+		}
+		if dt > 0 {
+			out[k].TPS = float64(n-p) / dt
+		}
+	}
+	return out
 }
 
 // Quantiles are h's p50, p95 and p99 (microseconds recorded) as durations;

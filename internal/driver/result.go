@@ -32,6 +32,10 @@ type Totals struct {
 	// start, of every transaction started) are nil in the closed loop.
 	// Microseconds, geometry of NewHistogram.
 	Residence, Response, Lag *hdr.Histogram
+	// Types are the counts and histograms per transaction type, in
+	// Config.Types order (nil when the run names no type and times no
+	// statement): their counts sum to the totals'.
+	Types []TypeResult
 }
 
 // add adds o's counts and histograms (added, never averaged) into t.
@@ -46,6 +50,7 @@ func (t *Totals) add(o *Totals) {
 		t.Response.Merge(o.Response)
 		t.Lag.Merge(o.Lag)
 	}
+	t.Types = addTypes(t.Types, o.Types)
 }
 
 // CycleResult is one cycle i.
@@ -119,6 +124,17 @@ type Progress struct {
 	P50, P95, P99 time.Duration
 	// Errors are this cycle's failed trials by class so far.
 	Errors ErrorCounts
+	// Types are the commits per transaction type so far in this cycle and
+	// their rate since the previous call, when Config.Types names several
+	// (nil otherwise); from remote agents, as their heartbeats told them.
+	Types []TypeProgress
+}
+
+// TypeProgress is one transaction type in a Progress.
+type TypeProgress struct {
+	Name      string
+	Committed int64
+	TPS       float64
 }
 
 // Details converts the per-thread counts of every completed cycle into the

@@ -111,6 +111,17 @@ func newRunner(cfg *Config) *runner {
 			if cfg.Targets > 1 {
 				w.targets = newTargetTally(cfg.Targets)
 			}
+			if cfg.tracksTypes() {
+				w.types = newTypeTally(cfg)
+				if len(cfg.Types) > 1 && cfg.Progress != nil {
+					w.live.types = newLiveTypes(cfg.numTypes())
+				}
+				if cfg.timesStatements() {
+					for _, s := range w.sessions {
+						s.timed, s.stmts = true, make([]stmtTime, 0, 16)
+					}
+				}
+			}
 			w.timer = time.NewTimer(time.Hour)
 			w.timer.Stop()
 			w.backoff = NewBackoff(cfg.BackoffCap, cfg.GiveUp, newRand(cfg.Seed, n, j, streamBackoff))
@@ -204,6 +215,12 @@ func (r *runner) collect(i int, start, end, stopped time.Duration) *CycleResult 
 			w.lag.Reset()
 		}
 		c.AddThread(t)
+		if w.types.committed != nil {
+			c.Types = addTypes(c.Types, w.types.take(r.cfg))
+		}
+	}
+	if len(r.cfg.Types) == 1 && !r.cfg.tracksTypes() {
+		c.Types = oneType(r.cfg.Types[0], &c.Totals)
 	}
 	return c
 }

@@ -24,7 +24,9 @@ type worker struct {
 
 	tally
 	// targets counts per node of a cluster (Config.Targets > 1).
-	targets        targetTally
+	targets targetTally
+	// types counts per transaction type (Config.Types, Statements).
+	types          typeTally
 	res, resp, lag *hdr.Histogram // this cycle's; resp and lag nil in the closed loop
 
 	sched schedule    // open loop
@@ -62,6 +64,16 @@ type live struct {
 	// only: a commit never touches them.
 	errors [dbms.NumClasses]atomic.Int64
 	_      [64]byte
+	// types counts commits per type (Config.Types of several), in an
+	// array of its own padded on both sides (newLiveTypes); nil otherwise.
+	types []atomic.Int64
+}
+
+// newLiveTypes is live.types for n types: a cache line of padding either
+// side keeps it off other workers' counters.
+func newLiveTypes(n int) []atomic.Int64 {
+	const pad = 8 // int64s in 64 bytes
+	return make([]atomic.Int64, n+2*pad)[pad : pad+n]
 }
 
 func (w *worker) clock() time.Duration { return time.Since(w.r.base) }
@@ -147,6 +159,7 @@ func (w *worker) transaction(ctx context.Context, t0, intended, end time.Duratio
 	s.Attempt = 0
 	attemptStart := t0
 	for {
+		s.stmts = s.stmts[:0]
 		failed, class, fatal := w.attempt(ctx, s)
 		t := w.clock()
 		if fatal != nil {
@@ -177,6 +190,9 @@ func (w *worker) transaction(ctx context.Context, t0, intended, end time.Duratio
 			return nil
 		}
 		w.retries++
+		if w.types.retries != nil {
+			w.types.retries[w.types.of(s)]++
+		}
 		s.Attempt++
 		attemptStart = w.clock()
 	}
@@ -207,6 +223,12 @@ func (w *worker) fail(s *Session, start, t time.Duration, c dbms.Class) {
 		w.targets.failed[i]++
 		w.targets.errors[i][c]++
 	}
+	if w.types.failed != nil {
+		i := w.types.of(s)
+		w.types.failed[i]++
+		w.types.errors[i][c]++
+		w.types.statements(i, s)
+	}
 	w.live.failed.Add(1)
 	w.live.errors[c].Add(1)
 	if w.raw != nil {
@@ -231,6 +253,15 @@ func (w *worker) commit(s *Session, t0, t, intended, end time.Duration) {
 		w.targets.committed[i]++
 		w.targets.sumResidence[i] += r
 		record(w.targets.res[i], r)
+	}
+	if w.types.committed != nil {
+		i := w.types.of(s)
+		w.types.committed[i]++
+		if w.live.types != nil {
+			w.live.types[i].Add(1)
+		}
+		record(w.types.res[i], r)
+		w.types.statements(i, s)
 	}
 	if w.sec != nil {
 		w.sec.record(r)

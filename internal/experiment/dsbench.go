@@ -309,6 +309,7 @@ func (r *dsbenchRun) dsbenchScale(ctx context.Context, x int64) (*results.ScaleR
 // summarize turns the driver's counts into the scale's row (equations 1-11).
 func (r *dsbenchRun) summarize(sr *results.ScaleResult, d *driver.Result) error {
 	sr.CycleDetail = d.Details()
+	sr.Types, sr.TypeCycles = d.TypeFigures(), d.TypeCycles()
 	sr.ClusterCycles, sr.ClusterNodes = r.spread.scale(d)
 	st, err := stats.SummarizeScale(threadCycles(sr.CycleDetail), len(d.Cycles), r.plan.Duration.Seconds())
 	if err != nil {

@@ -23,6 +23,7 @@ func (r *dsbenchRun) liveRate(x int64, pg driver.Progress) {
 	r.live.emit(live.Event{Kind: live.KindRate, Scale: x, Cycle: pg.Cycle, Rate: &live.Rate{
 		Elapsed: pg.Elapsed, Committed: pg.Committed, Failed: pg.Failed, TPS: pg.TPS,
 		P50: ms(pg.P50), P95: ms(pg.P95), P99: ms(pg.P99), Errors: pg.Errors.Map(), ETA: r.eta(x, pg),
+		Types: liveTypes(pg.Types),
 	}})
 }
 
@@ -34,7 +35,17 @@ func (r *dsbenchRun) liveCycle(x int64, cycle int, c *driver.CycleResult) {
 	r.live.emit(live.Event{Kind: live.KindCycle, Scale: x, Cycle: cycle, Rate: &live.Rate{
 		Elapsed: c.Demanded, Committed: c.Committed, Failed: c.Failed, TPS: c.TPS(),
 		P50: ms(p50), P95: ms(p95), P99: ms(p99), Errors: c.Errors.Map(),
+		Types: liveTypes(c.TypeProgress()),
 	}})
+}
+
+// liveTypes are the per-type commits as the stream carries them.
+func liveTypes(ts []driver.TypeProgress) []live.TypeRate {
+	var out []live.TypeRate
+	for _, t := range ts {
+		out = append(out, live.TypeRate{Name: t.Name, Committed: t.Committed, TPS: t.TPS})
+	}
+	return out
 }
 
 // liveScale is a finished scale's row as results.json has it: its median

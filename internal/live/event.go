@@ -90,6 +90,17 @@ type Rate struct {
 	Errors map[string]int64 `json:"errors,omitempty"`
 	// ETA is the run's expected remaining time, when it can be told.
 	ETA time.Duration `json:"eta_ns,omitempty"`
+	// Types are the commits per transaction type, for a workload of
+	// several: so far (KindRate, TPS over the last second) or the cycle's
+	// (KindCycle, TPS over the demanded duration).
+	Types []TypeRate `json:"types,omitempty"`
+}
+
+// TypeRate is one transaction type in a Rate.
+type TypeRate struct {
+	Name      string  `json:"name"`
+	Committed int64   `json:"committed"`
+	TPS       float64 `json:"tps"`
 }
 
 // Load is what KindLoad carries: the machine's CPU in percent, and disk

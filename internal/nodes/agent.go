@@ -60,7 +60,10 @@ type agentRun struct {
 	// that cycle (set after the counts are reset, so that a heartbeat
 	// never gives the counts of one cycle as another's).
 	committed, failed atomic.Int64
-	cycle             atomic.Pointer[cyclePos]
+	// types are the commits per transaction type (a workload of
+	// several), as the last Progress gave them; nil otherwise.
+	types atomic.Pointer[[]int64]
+	cycle atomic.Pointer[cyclePos]
 }
 
 // cyclePos is a cycle of a job.
@@ -277,6 +280,9 @@ func (a *agentRun) serve(ctx context.Context) error {
 				h.Job, h.Cycle = pos.job, pos.cycle
 			}
 			h.Committed, h.Failed = a.committed.Load(), a.failed.Load()
+			if ts := a.types.Load(); ts != nil {
+				h.Types = *ts
+			}
 			b, _ := json.Marshal(h)
 			_ = a.nc.Publish(subjBeat, b)
 			if confirm == nil && a.masterSilent() > 0 {

@@ -85,6 +85,7 @@ func (a *agentRun) load(ctx context.Context, j job) error {
 	cfg.CycleStart = func(ctx context.Context, i int) (time.Time, error) {
 		a.committed.Store(0)
 		a.failed.Store(0)
+		a.types.Store(nil)
 		a.cycle.Store(&cyclePos{job: j.ID, cycle: i})
 		var st start
 		if err := a.request(ctx, subjReady, ready{Name: a.opt.Name, Job: j.ID, Cycle: i,
@@ -125,6 +126,13 @@ func (a *agentRun) load(ctx context.Context, j job) error {
 	cfg.Progress = func(p driver.Progress) {
 		a.committed.Store(p.Committed)
 		a.failed.Store(p.Failed)
+		if p.Types != nil {
+			ts := make([]int64, len(p.Types))
+			for k, t := range p.Types {
+				ts[k] = t.Committed
+			}
+			a.types.Store(&ts)
+		}
 	}
 	cfg.ProgressEvery = beat / 2
 	_, err = driver.Run(ctx, cfg)

@@ -69,6 +69,7 @@ type agent struct {
 	offset    Offset
 	// The agent's load in its current cycle, from its heartbeats.
 	committed, failed int64
+	types             []int64 // per transaction type; nil when not told
 }
 
 // NewMaster starts the embedded NATS server (or joins the one named) and
@@ -231,9 +232,9 @@ func (m *Master) onBeat(msg *nats.Msg) {
 	if a := m.heard(h.Name); a != nil {
 		// Counts of another cycle (the one before, still in flight when
 		// this one was announced) are not this cycle's progress.
-		a.committed, a.failed = 0, 0
+		a.committed, a.failed, a.types = 0, 0, nil
 		if js := m.job; js != nil && h.Job == js.id && h.Cycle == js.cycle {
-			a.committed, a.failed = h.Committed, h.Failed
+			a.committed, a.failed, a.types = h.Committed, h.Failed, h.Types
 		}
 	}
 }

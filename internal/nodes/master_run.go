@@ -429,6 +429,7 @@ func (m *Master) progress(cfg driver.Config, i int, start time.Time) (stop func(
 		// The rate adds each live agent's gain over the second: an agent
 		// lost in between leaves the sum without making the rate fall.
 		prev, prevAt := map[*agent]int64{}, start
+		types := newTypeRates(cfg.Types)
 		for {
 			select {
 			case <-quit:
@@ -443,16 +444,17 @@ func (m *Master) progress(cfg driver.Config, i int, start time.Time) (stop func(
 				failed += a.failed
 				now[a] = a.committed
 				gained += max(a.committed-prev[a], 0)
+				types.add(a, a.types)
 			}
 			m.mu.Unlock()
 			at := time.Now()
-			tps := 0.0
-			if dt := at.Sub(prevAt).Seconds(); dt > 0 {
+			tps, dt := 0.0, at.Sub(prevAt).Seconds()
+			if dt > 0 {
 				tps = float64(gained) / dt
 			}
 			prev, prevAt = now, at
 			cfg.Progress(driver.Progress{Cycle: i, Cycles: cfg.Cycles, Elapsed: min(max(at.Sub(start), 0), cfg.Duration),
-				Duration: cfg.Duration, Committed: committed, Failed: failed, TPS: tps})
+				Duration: cfg.Duration, Committed: committed, Failed: failed, TPS: tps, Types: types.take(dt)})
 		}
 	}()
 	return func() { close(quit); <-done }

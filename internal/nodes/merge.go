@@ -29,6 +29,16 @@ func decode(s string) (*hdr.Histogram, error) {
 	return hdr.Decode([]byte(s))
 }
 
+// decodeOrEmpty is decode with an empty histogram for none: a count a
+// report carries always has one.
+func decodeOrEmpty(s string) (*hdr.Histogram, error) {
+	h, err := decode(s)
+	if h == nil && err == nil {
+		h = driver.NewHistogram()
+	}
+	return h, err
+}
+
 // newReport is an agent's cycle c as it sends it.
 func newReport(name string, jobID int, c driver.CycleResult, counters map[string]int64) (*report, error) {
 	r := &report{Name: name, Job: jobID, Cycle: c.Cycle, StartNS: c.Start.UnixNano(), StoppedNS: c.Stopped.UnixNano(), Counters: counters}
@@ -48,6 +58,9 @@ func newReport(name string, jobID int, c driver.CycleResult, counters map[string
 		r.Threads = append(r.Threads, row)
 	}
 	var err error
+	if r.Types, err = typeRows(c.Types); err != nil {
+		return nil, err
+	}
 	if r.Residence, err = encode(c.Residence); err != nil {
 		return nil, err
 	}
@@ -64,11 +77,11 @@ func nodeCycle(r *report, node int, off time.Duration, at time.Time, d time.Dura
 	c := &driver.CycleResult{Cycle: r.Cycle, Start: at, End: at.Add(d), Demanded: d,
 		Stopped: time.Unix(0, r.StoppedNS).Add(-off)}
 	var err error
-	if c.Residence, err = decode(r.Residence); err != nil {
+	if c.Residence, err = decodeOrEmpty(r.Residence); err != nil {
 		return nil, fmt.Errorf("residence histogram: %w", err)
 	}
-	if c.Residence == nil {
-		c.Residence = driver.NewHistogram()
+	if c.Types, err = typeResults(r.Types); err != nil {
+		return nil, err
 	}
 	if c.Response, err = decode(r.Response); err != nil {
 		return nil, fmt.Errorf("response histogram: %w", err)
@@ -85,11 +98,8 @@ func nodeCycle(r *report, node int, off time.Duration, at time.Time, d time.Dura
 		for _, tr := range t.Targets {
 			tc := driver.TargetResult{Target: tr.Target, Committed: tr.Committed, Failed: tr.Failed, SumResidence: time.Duration(tr.SumResidenceNS)}
 			copy(tc.Errors[:], tr.Errors)
-			if tc.Residence, err = decode(tr.Residence); err != nil {
+			if tc.Residence, err = decodeOrEmpty(tr.Residence); err != nil {
 				return nil, fmt.Errorf("residence histogram of node %d: %w", tr.Target+1, err)
-			}
-			if tc.Residence == nil {
-				tc.Residence = driver.NewHistogram()
 			}
 			th.Targets = append(th.Targets, tc)
 		}

@@ -111,6 +111,21 @@ type targetRow struct {
 	Residence         string
 }
 
+// typeRow is one transaction type of a node's cycle (driver.TypeResult).
+type typeRow struct {
+	Name                       string
+	Committed, Failed, Retries int64
+	Errors                     []int64
+	Residence                  string
+	Statements                 []statementRow `json:"statements,omitempty"`
+}
+
+// statementRow is one statement of a type (driver.StatementResult).
+type statementRow struct {
+	Name      string
+	Residence string
+}
+
 // report is one agent's cycle.
 type report struct {
 	Name  string `json:"name"`
@@ -122,6 +137,10 @@ type report struct {
 	Threads            []threadRow `json:"threads"`
 	// The node's histograms, HdrHistogram's compressed encoding.
 	Residence, Response, Lag string
+	// Types are the node's figures per transaction type (driver.Totals'
+	// Types), each histogram encoded; absent for a load that names no
+	// type.
+	Types []typeRow `json:"types,omitempty"`
 	// Counters are the builder's (commits the master's checks count).
 	Counters map[string]int64 `json:"counters,omitempty"`
 	// CPUSeconds is the agent process's CPU (user + system) from the
@@ -146,6 +165,9 @@ type heartbeat struct {
 	Cycle     int    `json:"cycle"`
 	Committed int64  `json:"committed"`
 	Failed    int64  `json:"failed"`
+	// Types are the cycle's commits so far per transaction type, in the
+	// workload's order (a workload of several; absent otherwise).
+	Types []int64 `json:"types,omitempty"`
 }
 
 // abort stops every agent's load of a job.

@@ -22,7 +22,8 @@ import (
 )
 
 // The test job inserts one row per transaction into t(node, thread) of
-// the SQLite file its payload names, and counts its commits.
+// the SQLite file its payload names, and counts its commits. Its
+// transactions are of two types, by the thread's parity.
 const testKind = "test-insert"
 
 type testPayload struct{ URL string }
@@ -36,9 +37,11 @@ func init() {
 		var commits atomic.Int64
 		return &Load{
 			Config: driver.Config{
-				Open: func(ctx context.Context, _ *driver.Session) (dbms.Engine, error) { return dbms.Open(ctx, p.URL) },
+				Open:  func(ctx context.Context, _ *driver.Session) (dbms.Engine, error) { return dbms.Open(ctx, p.URL) },
+				Types: []string{"even", "odd"},
 				NewOp: func(node, thread int) driver.Op {
 					return func(ctx context.Context, s *driver.Session) error {
+						s.Type = thread % 2
 						if err := s.Tx.Begin(ctx, dbms.ReadCommitted); err != nil {
 							return err
 						}
@@ -169,6 +172,21 @@ func TestMergedCountsAreTheNodesSum(t *testing.T) {
 		hist = c.Residence.TotalCount()
 		if c.Committed == 0 || c.Committed != sum || hist != sum {
 			t.Errorf("cycle %d: merged %d committed, histogram %d, nodes' sum %d", c.Cycle, c.Committed, hist, sum)
+		}
+		// Per type: the threads of each parity, over both nodes.
+		for i, ty := range c.Types {
+			var want int64
+			for _, th := range c.Threads {
+				if th.Thread%2 == i {
+					want += th.Committed
+				}
+			}
+			if ty.Committed != want || ty.Residence.TotalCount() != want || want == 0 {
+				t.Errorf("cycle %d type %s: %d committed, histogram %d; its threads committed %d", c.Cycle, ty.Name, ty.Committed, ty.Residence.TotalCount(), want)
+			}
+		}
+		if len(c.Types) != 2 || out.Types[0].Committed+out.Types[1].Committed != out.Committed {
+			t.Errorf("cycle %d: %d types; run's types do not sum to its %d commits", c.Cycle, len(c.Types), out.Committed)
 		}
 		if !names["a"] || !names["b"] || len(c.Threads) != 4 {
 			t.Errorf("cycle %d: nodes %v, %d thread rows; want a and b, 4 rows", c.Cycle, names, len(c.Threads))

@@ -20,6 +20,7 @@ func init() {
 		res := r.(*results.DSBenchResults)
 		files := DSBenchTables(res)
 		files["per_transaction.txt"] = DSBenchPerTransactionText(res)
+		maps.Copy(files, DSBenchTypeFiles(res))    // none for one type without statements
 		maps.Copy(files, DSBenchNodeFiles(res))    // none for a local run
 		maps.Copy(files, DSBenchClusterFiles(res)) // none on one server
 		charts, err := DSBenchCharts(res)

@@ -136,6 +136,11 @@ type ScaleResult struct {
 	WriteKBPerTx  float64 `json:"write_kb_per_tx"`
 	NetBytesPerTx float64 `json:"net_bytes_per_tx"`
 	IOWaitMSPerTx float64 `json:"iowait_ms_per_tx"`
+	// Types are the scale's figures per transaction type (and statement),
+	// TypeCycles the same per cycle; absent when the workload names no
+	// type and times no statement (types.go).
+	Types      []TypeFigures `json:"types,omitempty"`
+	TypeCycles []TypeCycle   `json:"type_cycles,omitempty"`
 	// HistogramFile names the HdrHistogram log of this scale's residence
 	// times in the run directory.
 	HistogramFile string `json:"histogram_file,omitempty"`

@@ -18,10 +18,13 @@ import (
 // scale's HdrHistogram log (one interval per cycle); without the log there
 // is only the scale's distribution in results.json, one value each. An
 // open-loop run adds its response time from the intended start (stored as
-// one distribution per scale, so one value).
+// one distribution per scale, so one value); a workload of several
+// transaction types adds each type's rate and p99 (dsbenchTypeMetrics).
 func dsbenchMetrics(r *Run) []Metric {
-	var rates, medians, p99s, responses []Metric
+	var rates, medians, p99s, responses, typeRates, typeP99s []Metric
 	for _, s := range sortedScales(r.dsbench()) {
+		tr, tp := dsbenchTypeMetrics(s, r.dsbench().DurationS)
+		typeRates, typeP99s = append(typeRates, tr...), append(typeP99s, tp...)
 		rate := Metric{Key: cmpKey("rate|%d", s.Scale), Label: fmt.Sprintf("rate at scale %d", s.Scale), Short: fmt.Sprintf("tps %d", s.Scale),
 			Unit: "tps", Better: stats.BiggerIsBetter, Samples: s.Cycles}
 		if len(s.Cycles) == 0 {
@@ -53,7 +56,7 @@ func dsbenchMetrics(r *Run) []Metric {
 				Samples: []float64{residenceQuantile(results.ScaleResult{Residence: s.Response}, 0.99)}})
 		}
 	}
-	return slices.Concat(rates, medians, p99s, responses)
+	return slices.Concat(rates, medians, p99s, responses, typeRates, typeP99s)
 }
 
 // cycleQuantiles reads the HdrHistogram log name of the run directory and

@@ -21,7 +21,7 @@
     // failed trials by class; cur: the cycle running, so far. The page's
     // transactions and its errors by class are both their sum: the whole
     // run, one span for both figures.
-    finished: new Map(), cur: { committed: 0, failed: 0, errors: {} },
+    finished: new Map(), cur: { committed: 0, failed: 0, errors: {}, types: [] },
     nodes: null, log: [], marks: [],
     // Chart data, uPlot's shape: x first, then one array per series.
     rate: [[], []], latency: [[], [], [], []], cpu: [[], [], [], []], io: [[], [], [], [], []],
@@ -30,7 +30,7 @@
   // dirty names the parts of the page that changed since they were last
   // drawn: redrawing only those, at most once a second, keeps a watching
   // tab's cost to the run it watches small (bench/ui-watch.sh).
-  const dirty = new Set(["rate", "latency", "cpu", "io", "sweep", "marks", "errors", "nodes", "log"]);
+  const dirty = new Set(["rate", "latency", "cpu", "io", "sweep", "marks", "errors", "types", "nodes", "log"]);
 
   const seconds = (iso) => Date.parse(iso.replace(/(\.\d{3})\d+/, "$1")) / 1000;
   const orNull = (v) => (v ? v : null);
@@ -49,7 +49,7 @@
         if (e.resumed) {
           for (const [key, c] of st.finished) if (!st.sweep.has(c.scale)) st.finished.delete(key);
         }
-        st.cur = { committed: 0, failed: 0, errors: {} };
+        st.cur = { committed: 0, failed: 0, errors: {}, types: [] };
         dirty.add("sweep").add("errors");
         break;
       case "phase":
@@ -64,19 +64,19 @@
         if (e.scale) st.scale = e.scale;
         if (e.cycle) st.cycle = e.cycle;
         if (st.finished.has(e.scale + "/" + e.cycle)) break; // late, already counted
-        st.cur = { committed: e.committed || 0, failed: e.failed || 0, errors: e.errors || {} };
+        st.cur = { committed: e.committed || 0, failed: e.failed || 0, errors: e.errors || {}, types: e.types || [] };
         st.eta = (e.eta_ns || 0) / 1e9;
         st.etaAt = replay ? t : Date.now() / 1000;
         st.rate[0].push(t); st.rate[1].push(e.tps || 0);
         st.latency[0].push(t);
         st.latency[1].push(orNull(e.p50_ms)); st.latency[2].push(orNull(e.p95_ms)); st.latency[3].push(orNull(e.p99_ms));
-        dirty.add("rate").add("latency").add("errors");
+        dirty.add("rate").add("latency").add("errors").add("types");
         break;
       case "cycle": {
         const key = e.scale + "/" + e.cycle;
-        st.finished.set(key, { scale: e.scale, committed: e.committed || 0, failed: e.failed || 0, errors: e.errors || {} });
-        st.cur = { committed: 0, failed: 0, errors: {} };
-        dirty.add("errors");
+        st.finished.set(key, { scale: e.scale, committed: e.committed || 0, failed: e.failed || 0, errors: e.errors || {}, types: e.types || [] });
+        st.cur = { committed: 0, failed: 0, errors: {}, types: [] };
+        dirty.add("errors").add("types");
         break;
       }
       case "scale":
@@ -106,7 +106,7 @@
         break;
       case "end":
         st.end = { complete: !!e.complete, error: e.error || "" };
-        st.cur = { committed: 0, failed: 0, errors: {} }; // an aborted cycle is not counted
+        st.cur = { committed: 0, failed: 0, errors: {}, types: [] }; // an aborted cycle is not counted
         dirty.add("sweep").add("errors");
         break;
     }
@@ -314,6 +314,24 @@
     return sum;
   }
 
+  // runTypes are the commits per transaction type of the whole run (its
+  // finished cycles' and the running one's so far), in the workload's
+  // order, with the running cycle's rate over its last second.
+  function runTypes() {
+    const byName = new Map();
+    const add = (types, rate) => {
+      for (const t of types || []) {
+        const r = byName.get(t.name) || { committed: 0, tps: null };
+        r.committed += t.committed || 0;
+        if (rate) r.tps = t.tps || 0;
+        byName.set(t.name, r);
+      }
+    };
+    for (const c of st.finished.values()) add(c.types, false);
+    add(st.cur.types, true);
+    return byName;
+  }
+
   // show puts the folded state on the page: the figures each second (the
   // elapsed time and ETA move), the charts and tables when events came.
   function show() {
@@ -366,6 +384,11 @@
     if (changed("errors")) {
       const errs = Object.entries(runErrors()).sort((a, b) => b[1] - a[1]);
       rows($("errors"), errs.map(([c, n]) => [c, count.format(n)]), "none so far");
+    }
+    if (changed("types")) {
+      const types = runTypes();
+      setHidden($("types"), types.size === 0);
+      rows($("type-rows"), [...types].map(([name, r]) => [name, r.tps === null ? "–" : num.format(r.tps), count.format(r.committed)]));
     }
     if (changed("nodes") && st.nodes) {
       $("nodes").hidden = false;

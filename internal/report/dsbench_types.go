@@ -1,0 +1,90 @@
+package report
+
+import (
+	"fmt"
+	"maps"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/dbgauge/dbgauge/internal/results"
+)
+
+// The per-type table of a sweep: per scale, each transaction type's
+// commits (and their share of the scale's), failed trials by class,
+// retries and residence-time percentiles, with a row per statement the
+// workload timed under its type. A workload of one type that times no
+// statement has its figures in results.txt already: no table then.
+
+// DSBenchTypesShown says whether the run has a per-type table: some scale
+// with more than one type or a timed statement.
+func DSBenchTypesShown(r *results.DSBenchResults) bool {
+	for _, s := range r.Scales {
+		if len(s.Types) > 1 {
+			return true
+		}
+		for _, ty := range s.Types {
+			if len(ty.Statements) > 0 {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// DSBenchTypeFiles are per_type.txt and per_type.csv when the run has the
+// table, none otherwise.
+func DSBenchTypeFiles(r *results.DSBenchResults) map[string][]byte {
+	if !DSBenchTypesShown(r) {
+		return nil
+	}
+	t := DSBenchTypes(r)
+	return map[string][]byte{"per_type.txt": t.TextBytes(), "per_type.csv": t.CSVBytes()}
+}
+
+// DSBenchTypes is the per-type table (per_type.txt, per_type.csv).
+func DSBenchTypes(r *results.DSBenchResults) *Table {
+	t := &Table{Title: []string{"Per transaction type and statement: commits, failed trials, retries; residence times [ms]"}}
+	t.Rows = append(t.Rows, []string{"scale", "type", "statement", "count", "share_%", "failed", "retries", "errors", "p50_ms", "p90_ms", "p95_ms", "p99_ms", "p99.9_ms", "max_ms"})
+	for _, s := range r.Scales {
+		x := strconv.FormatInt(s.Scale, 10)
+		for _, ty := range s.Types {
+			share := "-"
+			if s.Transactions > 0 {
+				share = strconv.FormatFloat(100*float64(ty.Count)/float64(s.Transactions), 'f', 1, 64)
+			}
+			row := []string{x, ty.Name, "-", strconv.FormatInt(ty.Count, 10), share,
+				strconv.FormatInt(ty.Failed, 10), strconv.FormatInt(ty.Retries, 10), errorClasses(ty.Errors)}
+			t.Rows = append(t.Rows, append(row, percentileCells(ty.Percentiles)...))
+			for _, st := range ty.Statements {
+				row := []string{x, ty.Name, st.Name, strconv.FormatInt(st.Count, 10), "-", "-", "-", "-"}
+				t.Rows = append(t.Rows, append(row, percentileCells(st.Percentiles)...))
+			}
+		}
+	}
+	t.Notes = []string{
+		"share_% is the type's commits over the scale's; a statement's count is its executions in the trials counted (committed or failed inside a cycle), its times its own.",
+		"failed trials and retries count for the type of the attempt; errors gives them by class.",
+	}
+	return t
+}
+
+// errorClasses writes failed trials by class as class:n pairs by name,
+// one word ("-" for none) so that the text table's columns hold.
+func errorClasses(m map[string]int64) string {
+	if len(m) == 0 {
+		return "-"
+	}
+	keys := slices.Sorted(maps.Keys(m))
+	parts := make([]string, len(keys))
+	for i, k := range keys {
+		parts[i] = fmt.Sprintf("%s:%d", k, m[k])
+	}
+	return strings.Join(parts, ",")
+}
+
+// percentileCells are p50 .. max in ms, to the microsecond.
+func percentileCells(p results.Percentiles) []string {
+	f := func(v float64) string { return strconv.FormatFloat(v, 'f', 3, 64) }
+	return []string{f(p.P50MS), f(p.P90MS), f(p.P95MS), f(p.P99MS), f(p.P999MS), f(p.MaxMS)}
+}
