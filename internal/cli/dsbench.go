@@ -14,7 +14,6 @@ import (
 	"github.com/dbgauge/dbgauge/internal/report"
 	"github.com/dbgauge/dbgauge/internal/results"
 	"github.com/dbgauge/dbgauge/internal/sysinfo"
-	"github.com/dbgauge/dbgauge/internal/workload/tpcb"
 )
 
 // dsbenchConfidence are the confidence levels a sweep reports by default.
@@ -45,7 +44,7 @@ type dsbenchFlags struct {
 func newDSBenchFlags() *dsbenchFlags {
 	return &dsbenchFlags{
 		sweepFlags: newSweepFlags(10, 60*time.Second, flagtype.Int(16).Check(flagtype.AtLeast(0, ""))),
-		scales:     flagtype.Counts("1,2,5,10").Check(tpcb.CheckScale),
+		scales:     flagtype.Counts("1,2,5,10"),
 		nodes:      flagtype.Int(1),
 		rate:       flagtype.Float(0).Check(flagtype.AtLeast(0.0, "")).Check(checkRate).WithExample("1000"),
 		confidence: flagtype.Percentages(dsbenchConfidence),
@@ -59,7 +58,7 @@ func (f *dsbenchFlags) bind(fl *pflag.FlagSet) {
 	f.fs = fl
 	fl.StringVar(&f.db, "db", "", "engine URL (default: SQLite in the run directory, WAL mode)")
 	f.sweepFlags.bind(fl, func() {
-		fl.Var(f.scales, "scales", "scales to sweep (1 scale = 100,000 accounts); the DSI defaults are "+dsiScales)
+		fl.Var(f.scales, "scales", "scales to sweep ("+scaleHelp()+"); the DSI defaults are "+dsiScales)
 	}, "cycles per scale", "client threads per node (0: the main goroutine does the work)")
 	fl.Var(f.nodes, "nodes", "load nodes: 1 is this process; with --listen or --nats, the number of remote agents (dbgauge agent) that run the clients")
 	fl.BoolVar(&f.reconnect, "reconnect", false, "open and close a connection for every transaction")
@@ -146,6 +145,9 @@ func (f *dsbenchFlags) plan() (experiment.DSBenchPlan, error) {
 	}
 	p, err = f.sweepFlags.plan(f.db, fault != nil)
 	if err != nil {
+		return p, err
+	}
+	if err := f.checkScales("scales", f.scales.Values); err != nil {
 		return p, err
 	}
 	if remote == nil {

@@ -55,6 +55,11 @@ type Session struct {
 	// Inputs is a free slot for the Op (for example a pointer to its inputs,
 	// allocated once); the driver never touches it.
 	Inputs any
+	// Type is the index of the transaction type the Op's last attempt
+	// ran, among its workload's types (0 for a workload of one type); the
+	// Op sets it. It is the seam for per-type figures: the driver does not
+	// read it yet.
+	Type int
 
 	// lost is set when the session was given up after a fault: opening
 	// the next one is a reconnect (ThreadResult.Reconnects).

@@ -8,28 +8,24 @@ import (
 
 	"github.com/dbgauge/dbgauge/internal/dbms"
 	"github.com/dbgauge/dbgauge/internal/driver"
-	"github.com/dbgauge/dbgauge/internal/workload/tpcb"
+	"github.com/dbgauge/dbgauge/internal/workload"
 )
 
-// dsbenchClients is what a sweep's client sessions run: the transaction
-// in the chosen form, and the counts the consistency check needs. The
-// master's local load and a remote agent's load use it alike.
+// dsbenchClients is what a sweep's client sessions run: the workload's
+// clients, one per thread, and the counts the consistency check needs.
+// The master's local load and a remote agent's load use it alike.
 type dsbenchClients struct {
-	mode      string
-	prepare   bool
-	isolation dbms.Isolation
-	threads   int // per node
-	// proc is the procedure form's procedure (nil: the statements form).
-	proc *tpcb.Procedure
+	w       workload.Workload
+	cfg     workload.ClientConfig
+	threads int // per node
 	// scale is the scale being measured (read by the threads' ops and the
 	// load sampler's goroutine).
 	scale atomic.Int64
 	// commits counts, per thread, every transaction that committed (also
-	// after a cycle's end): the history must hold exactly that many rows.
+	// after a cycle's end): the check compares them with the database.
 	commits []atomic.Int64
 	// inDoubt counts, per thread, the commits lost with their connection
-	// (tpcb.ErrCommitInDoubt) since the last check: each may be in the
-	// history.
+	// (workload.ErrCommitInDoubt) since the last check.
 	inDoubt []atomic.Int64
 	// acks, set while a node fault's scale runs or with --check-acks, is
 	// each client thread's log of what it was told: its transactions are
@@ -37,12 +33,15 @@ type dsbenchClients struct {
 	acks *ackLog
 	// session are the statements every client session runs first.
 	session []string
+	// per are the threads' workload clients, made by newOp before the
+	// load starts; each thread's sessions set up its own.
+	per []workload.Client
 }
 
-func newDSBenchClients(mode string, prepare bool, iso dbms.Isolation, threads, nodes int, proc *tpcb.Procedure) *dsbenchClients {
+func newDSBenchClients(w workload.Workload, cfg workload.ClientConfig, threads, nodes int) *dsbenchClients {
 	n := max(nodes, 1) * max(threads, 1)
-	return &dsbenchClients{mode: mode, prepare: prepare, isolation: iso, threads: max(threads, 1), proc: proc,
-		commits: make([]atomic.Int64, n), inDoubt: make([]atomic.Int64, n)}
+	return &dsbenchClients{w: w, cfg: cfg, threads: max(threads, 1),
+		commits: make([]atomic.Int64, n), inDoubt: make([]atomic.Int64, n), per: make([]workload.Client, n)}
 }
 
 // take returns the commits and commits in doubt counted since the last
@@ -55,20 +54,8 @@ func (c *dsbenchClients) take() (committed, inDoubt int64) {
 	return committed, inDoubt
 }
 
-// statements are what a client session prepares with --prepare.
-func (c *dsbenchClients) statements() []string {
-	switch {
-	case c.mode == modeSelect:
-		return []string{tpcb.StmtSelectAccount}
-	case c.proc != nil:
-		return []string{c.proc.Call}
-	case c.acks != nil:
-		return tpcb.TaggedStatements
-	}
-	return tpcb.Statements
-}
-
-// setupClient runs on every new client session.
+// setup runs on every new client session: --session, then the thread's
+// client's own setup (its prepared statements).
 func (c *dsbenchClients) setup(ctx context.Context, s *driver.Session) error {
 	if s.Tx == nil {
 		return fmt.Errorf("%s sessions cannot run transactions with arguments", s.Engine.Name())
@@ -76,15 +63,7 @@ func (c *dsbenchClients) setup(ctx context.Context, s *driver.Session) error {
 	if err := runSession(ctx, s.Engine, c.session); err != nil {
 		return err
 	}
-	if !c.prepare {
-		return nil
-	}
-	for _, st := range c.statements() {
-		if err := s.Tx.Prepare(ctx, st); err != nil {
-			return fmt.Errorf("prepare %q: %w", st, err)
-		}
-	}
-	return nil
+	return c.per[c.client(s.Node, s.Thread)].Setup(ctx, s.Tx)
 }
 
 // runSession runs a client session's first statements (--session).
@@ -97,48 +76,32 @@ func runSession(ctx context.Context, e dbms.Engine, stmts []string) error {
 	return nil
 }
 
-// newOp is one thread's transaction. Inputs are drawn on the first attempt
-// only, so a retry repeats them (seed 001 §2.4).
+// newOp is one thread's transaction: its workload client's, counted for
+// the check and, when the acknowledged writes are checked, logged with
+// the tag it wrote. The driver calls it once per thread before the load
+// starts (a scale's acks are armed by then).
 func (c *dsbenchClients) newOp(node, thread int) driver.Op {
 	idx := c.client(node, thread)
-	in := &tpcb.Inputs{}
-	iso := c.isolation
+	a := c.acks
+	cfg := c.cfg
+	cfg.Tagged = a != nil
+	wc := c.w.NewClient(cfg)
+	c.per[idx] = wc
+	ws := &workload.Session{Client: idx}
+	if a != nil {
+		ws.NextSeq = func() int64 { return a.next(idx) }
+	}
 	return func(ctx context.Context, s *driver.Session) error {
-		x := c.scale.Load()
-		var err error
-		var seq int64 // the tag's sequence number; 0: untagged
-		a := c.acks
-		switch {
-		case c.mode == modeSelect:
-			if s.Attempt == 0 {
-				in.Aid = tpcb.DrawAccount(s.Rand, x)
-			}
-			err = tpcb.Select(ctx, s.Tx, in.Aid)
-		case c.proc != nil:
-			if s.Attempt == 0 {
-				tpcb.Draw(s.Rand, x, in)
-			}
-			err = tpcb.CallProcedure(ctx, s.Tx, c.proc, iso, in)
-		case a != nil:
-			if s.Attempt == 0 {
-				tpcb.Draw(s.Rand, x, in)
-			}
-			var tag string
-			seq, tag = a.next(idx)
-			err = tpcb.TaggedTransaction(ctx, s.Tx, iso, in, tag)
-		default:
-			if s.Attempt == 0 {
-				tpcb.Draw(s.Rand, x, in)
-			}
-			err = tpcb.Transaction(ctx, s.Tx, iso, in)
-		}
+		ws.Tx, ws.Rand, ws.Attempt, ws.Scale, ws.Seq = s.Tx, s.Rand, s.Attempt, c.scale.Load(), 0
+		typ, err := wc.Run(ctx, ws)
+		s.Type = typ
 		if err == nil {
 			c.commits[idx].Add(1)
-		} else if errors.Is(err, tpcb.ErrCommitInDoubt) {
+		} else if errors.Is(err, workload.ErrCommitInDoubt) {
 			c.inDoubt[idx].Add(1)
 		}
 		if a != nil {
-			a.done(idx, seq, s.Target, err)
+			a.done(idx, ws.Seq, s.Target, err)
 		}
 		return err
 	}
@@ -158,7 +121,7 @@ func (c *dsbenchClients) opener(url string, sp *spread, conns int) func(context.
 	if sp == nil {
 		return func(ctx context.Context, _ *driver.Session) (dbms.Engine, error) { return dbms.Open(ctx, url) }
 	}
-	writes := c.mode != modeSelect
+	writes := c.w.Writes()
 	return func(ctx context.Context, s *driver.Session) (dbms.Engine, error) {
 		k := (s.Node*c.threads+s.Thread)*max(conns, 1) + s.Conn
 		e, node, err := sp.open(ctx, k, writes)

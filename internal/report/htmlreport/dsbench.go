@@ -2,7 +2,6 @@ package htmlreport
 
 import (
 	"fmt"
-	"strings"
 
 	"github.com/dbgauge/dbgauge/internal/report"
 	"github.com/dbgauge/dbgauge/internal/results"
@@ -25,11 +24,7 @@ func (r *Run) dsbench() *results.DSBenchResults {
 // per transaction (with who used the machine's CPU) and the ranges.
 func (r *Run) dsbenchDoc(d *Doc) error {
 	ds := r.dsbench()
-	mode := strings.ToUpper(ds.Mode)
-	if ds.Mode == "tpcb" {
-		mode = "TPC-B"
-	}
-	d.Title = fmt.Sprintf("DSBENCH stress sweep: %s on %s %s", mode, ds.Engine, ds.EngineVersion)
+	d.Title = fmt.Sprintf("DSBENCH stress sweep: %s on %s %s", ds.WorkloadTitle(), ds.Engine, ds.EngineVersion)
 	d.Summary = dsbenchHeadlines(ds)
 	r.dsbenchWarnings(d)
 	scales := sortedScales(ds)
