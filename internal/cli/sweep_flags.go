@@ -33,6 +33,9 @@ type sweepFlags struct {
 // newSweepFlags are the shared flags with the command's defaults; threads
 // carries the command's own lower bound.
 func newSweepFlags(cycles int, duration time.Duration, threads *flagtype.Value[int]) *sweepFlags {
+	if workload.Default() == "" {
+		panic("cli: no default workload registered: the main package imports internal/workload/all")
+	}
 	return &sweepFlags{
 		mode:        flagtype.Choice(workload.Default(), workload.Names()...),
 		workload:    flagtype.Choice(workload.Default(), workload.Names()...),
@@ -54,7 +57,7 @@ func newSweepFlags(cycles int, duration time.Duration, threads *flagtype.Value[i
 func (f *sweepFlags) bind(fl *pflag.FlagSet, sizes func(), cyclesHelp, threadsHelp string) {
 	f.fs = fl
 	fl.Var(f.workload, "workload", "the transactions to run: "+workloadsHelp())
-	fl.Var(f.mode, "mode", "the same as --workload (its older name)")
+	fl.Var(f.mode, "mode", "the same choice as --workload, under its older name: "+strings.Join(workload.Names(), " or "))
 	fl.Var(f.form, "form", "procedure (one server-side call per transaction; the default on PostgreSQL and MariaDB; on Firebird 3, commits were seen applied in part under update conflicts) or statements")
 	sizes()
 	fl.Var(f.cycles, "cycles", cyclesHelp)

@@ -19,7 +19,7 @@ var (
 		Description: "the TPC-B transaction: update an account, its teller and branch, insert a history row",
 		New:         func() workload.Workload { return tpcbLoad{} }}
 	selectMeta = workload.Meta{Name: "select", Title: "SELECT",
-		Description: "read one uniformly random account's balance (on the TPC-B tables)",
+		Description: "read one uniformly random account's balance, on the TPC-B tables",
 		New:         func() workload.Workload { return selectLoad{} }}
 )
 
