@@ -173,15 +173,16 @@ func (r *dsbenchRun) dsbenchScale(ctx context.Context, x int64) (*results.ScaleR
 			sr.Unchecked = fmt.Sprintf("after cycle %d: %v", cycle, err)
 			return err
 		}
-		committed, doubt := r.clients.take()
-		inDoubt[cycle] = doubt
+		n := r.clients.take()
+		n.Unknown = r.nodeLost
+		inDoubt[cycle] = n.InDoubt
 		checks++
 		if checks == 1 {
 			sr.Consistent = true
 		}
 		// After a lost agent its commits are unknown: the workload checks
 		// what holds whatever they were.
-		bad := ck.Verify(workload.Commits{Committed: committed, InDoubt: doubt, Unknown: r.nodeLost})
+		bad := ck.Verify(n)
 		for _, v := range bad {
 			sr.Consistent = false
 			sr.Inconsistency = append(sr.Inconsistency, fmt.Sprintf("after cycle %d: %s", cycle, v))

@@ -18,11 +18,13 @@ type dsbenchClients struct {
 	w       workload.Workload
 	cfg     workload.ClientConfig
 	threads int // per node
+	types   int // the workload's transaction types
 	// scale is the scale being measured (read by the threads' ops and the
 	// load sampler's goroutine).
 	scale atomic.Int64
-	// commits counts, per thread, every transaction that committed (also
-	// after a cycle's end): the check compares them with the database.
+	// commits counts, per thread and type (thread*types + type), every
+	// transaction that committed (also after a cycle's end): the check
+	// compares them with the database.
 	commits []atomic.Int64
 	// inDoubt counts, per thread, the commits lost with their connection
 	// (workload.ErrCommitInDoubt) since the last check.
@@ -39,20 +41,47 @@ type dsbenchClients struct {
 }
 
 func newDSBenchClients(w workload.Workload, cfg workload.ClientConfig, threads, nodes int) *dsbenchClients {
-	n := max(nodes, 1) * max(threads, 1)
-	return &dsbenchClients{w: w, cfg: cfg, threads: max(threads, 1),
-		commits: make([]atomic.Int64, n), inDoubt: make([]atomic.Int64, n), per: make([]workload.Client, n)}
+	n, types := max(nodes, 1)*max(threads, 1), max(len(w.Types()), 1)
+	return &dsbenchClients{w: w, cfg: cfg, threads: max(threads, 1), types: types,
+		commits: make([]atomic.Int64, n*types), inDoubt: make([]atomic.Int64, n), per: make([]workload.Client, n)}
 }
 
-// take returns the commits and commits in doubt counted since the last
-// call, and starts counting again.
-func (c *dsbenchClients) take() (committed, inDoubt int64) {
+// take returns the commits (in all and by type) and the commits in doubt
+// counted since the last call, and starts counting again.
+func (c *dsbenchClients) take() workload.Commits {
+	n := workload.Commits{ByType: make([]int64, c.types)}
 	for i := range c.commits {
-		committed += c.commits[i].Swap(0)
-		inDoubt += c.inDoubt[i].Swap(0)
+		k := c.commits[i].Swap(0)
+		n.Committed += k
+		n.ByType[i%c.types] += k
 	}
-	return committed, inDoubt
+	for i := range c.inDoubt {
+		n.InDoubt += c.inDoubt[i].Swap(0)
+	}
+	return n
 }
+
+// counters are take's counts as a remote agent reports them.
+func (c *dsbenchClients) counters() map[string]int64 {
+	n := c.take()
+	m := map[string]int64{"in_doubt": n.InDoubt}
+	for t, k := range n.ByType {
+		m[commitsKey(t)] = k
+	}
+	return m
+}
+
+// fromCounters adds a remote agent's counters (node's) to the node's
+// first thread.
+func (c *dsbenchClients) fromCounters(node int, m map[string]int64) {
+	first := c.client(node, 0)
+	for t := 0; t < c.types; t++ {
+		c.commits[first*c.types+t].Add(m[commitsKey(t)])
+	}
+	c.inDoubt[first].Add(m["in_doubt"])
+}
+
+func commitsKey(t int) string { return fmt.Sprintf("commits.%d", t) }
 
 // setup runs on every new client session: --session, then the thread's
 // client's own setup (its prepared statements).
@@ -96,7 +125,7 @@ func (c *dsbenchClients) newOp(node, thread int) driver.Op {
 		typ, err := wc.Run(ctx, ws)
 		s.Type = typ
 		if err == nil {
-			c.commits[idx].Add(1)
+			c.commits[idx*c.types+min(max(typ, 0), c.types-1)].Add(1)
 		} else if errors.Is(err, workload.ErrCommitInDoubt) {
 			c.inDoubt[idx].Add(1)
 		}
@@ -111,7 +140,7 @@ func (c *dsbenchClients) newOp(node, thread int) driver.Op {
 // numbered over the whole load, and an agent counts its own node's
 // threads only.
 func (c *dsbenchClients) client(node, thread int) int {
-	return (node*c.threads + thread) % len(c.commits)
+	return (node*c.threads + thread) % len(c.inDoubt)
 }
 
 // opener is the clients' driver.Config.Open: a session on url, or on a

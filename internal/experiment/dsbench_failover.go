@@ -21,14 +21,14 @@ func (r *dsbenchRun) armFault(ctx context.Context, cfg *driver.Config, sr *resul
 	fr := r.failover
 	if fr == nil {
 		if r.plan.CheckAcks {
-			r.clients.acks = newAckLog(len(r.clients.commits), r.spread != nil)
+			r.clients.acks = newAckLog(len(r.clients.per), r.spread != nil)
 			sr.Acks = &results.AckCheck{}
 			r.ackCheck = sr.Acks
 		}
 		return nil
 	}
 	r.failover, r.faulting = nil, fr // once per run
-	fr.acks = newAckLog(len(r.clients.commits), r.spread != nil)
+	fr.acks = newAckLog(len(r.clients.per), r.spread != nil)
 	r.clients.acks = fr.acks
 	r.ackCheck = &fr.res.AckCheck
 	cfg.CycleStart = func(_ context.Context, cycle int) (time.Time, error) {

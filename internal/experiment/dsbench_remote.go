@@ -96,10 +96,7 @@ func buildDSBenchLoad(ctx context.Context, payload json.RawMessage, env nodes.En
 			Setup:   c.setup,
 			NewOp:   c.newOp,
 		},
-		Counters: func() map[string]int64 {
-			committed, doubt := c.take()
-			return map[string]int64{"commits": committed, "in_doubt": doubt}
-		},
+		Counters: c.counters,
 	}, nil
 }
 
@@ -142,15 +139,11 @@ func (r *dsbenchRun) runLoad(ctx context.Context, x int64, cfg driver.Config) (*
 		res, err := driver.Run(ctx, cfg)
 		return res, nil, err
 	}
-	threads := max(r.plan.Threads, 1)
 	job := nodes.Job{
 		Kind: dsbenchKind, Label: fmt.Sprintf("scale %d", x),
 		Payload: dsbenchJob{URL: r.url, Workload: r.plan.Mode, Form: r.plan.Form, Isolation: r.plan.Isolation.String(),
 			Prepare: r.plan.Prepare, Scale: x, Threads: r.plan.Threads, Spread: r.plan.Spread, Session: r.plan.Session},
-		Counters: func(node int, c map[string]int64) {
-			r.clients.commits[node*threads].Add(c["commits"])
-			r.clients.inDoubt[node*threads].Add(c["in_doubt"])
-		},
+		Counters: r.clients.fromCounters,
 		NodeLost: func(node int) {
 			r.nodeLost = true
 			r.warn(fmt.Sprintf("scale %d: agent %s lost; its commits are unknown from now on, so the checks of this scale compare the balances with each other and the history count as a lower bound", x, r.nodeName(node)))

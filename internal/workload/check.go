@@ -26,8 +26,9 @@ type Check interface {
 // Commits are what the clients counted since the previous check.
 type Commits struct {
 	// Committed is the transactions that committed (also just after the
-	// cycle's end).
+	// cycle's end); ByType splits them by type (Workload.Types' order).
 	Committed int64
+	ByType    []int64
 	// InDoubt is the commits lost with their connection
 	// (ErrCommitInDoubt): each may have committed or not.
 	InDoubt int64
