@@ -54,7 +54,7 @@ func (r *Run) dsbenchDoc(d *Doc) error {
 			SVG: InlineSVG(charts["failover.svg"]), Table: t})
 	}
 	if t := report.DSBenchAcksTable(ds); t != nil {
-		d.Sections = append(d.Sections, Section{ID: "acks", Title: "Acknowledged writes checked", Reading: acksReading, Table: t})
+		d.Sections = append(d.Sections, Section{ID: "acks", Title: "Acknowledged writes checked", Reading: acksReading(ds), Table: t})
 	}
 	if t := report.DSBenchFaultsTable(ds); t != nil {
 		d.Sections = append(d.Sections, Section{ID: "faults", Title: "Faults of the connection and the server", Reading: faultsReading(ds), Table: t})
