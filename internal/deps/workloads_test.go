@@ -1,0 +1,87 @@
+package deps
+
+import (
+	"go/parser"
+	"go/token"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+)
+
+// workloadName matches the shipped load workloads' names where a test of
+// one would hide ("tpcb", "TPC-B", modeTPCB): "select" is every SQL
+// statement's word, so the select workload is kept out by the same
+// imports rule instead (TestNoWorkloadImportedOutside).
+var workloadName = regexp.MustCompile(`(?i)tpc-?b`)
+
+// workloadNameAllowed lists the mentions outside internal/workload that
+// decide nothing.
+var workloadNameAllowed = []allowance{
+	{file: "internal/cli/dsbench.go", prose: true, why: help},
+	{file: "internal/cli/clustersize.go", prose: true, why: help},
+	{file: "internal/results/workload_info.go", token: `"tpcb"`, why: "the title of runs stored before results said what their workload is"},
+	{file: "internal/results/workload_info.go", token: `"TPC-B"`, why: "the title of runs stored before results said what their workload is"},
+}
+
+// TestNoWorkloadNamesOutsideWorkloads keeps workload knowledge in the
+// workloads: the sweep, its agents, the reports and the forms ask the
+// registry and the workload (internal/workload), never test for a name.
+func TestNoWorkloadNamesOutsideWorkloads(t *testing.T) {
+	nameRule{what: "a workload", pattern: workloadName, trees: []string{"internal/workload/"}, allowed: workloadNameAllowed,
+		list: "workloadNameAllowed", fix: "workload knowledge belongs in internal/workload/<workload>, reached through the Workload interface or an ability"}.check(t)
+}
+
+// workloadImportAllowed are the packages of internal/workload that others
+// may import, with the reason; every other one is a load workload, found
+// through the registry only.
+var workloadImportAllowed = map[string]string{
+	"wisconsin": "the Wisconsin relations and queries that the Wisconsin experiments time one by one: a benchmark's data, not a load of the registry",
+}
+
+// TestNoWorkloadImportedOutside: outside internal/workload, no non-test
+// file imports a load workload's package, and only the commands' main
+// packages import internal/workload/all (the one import line a new
+// workload adds).
+func TestNoWorkloadImportedOutside(t *testing.T) {
+	root := filepath.Join("..", "..")
+	fset := token.NewFileSet()
+	err := filepath.Walk(root, func(path string, info os.FileInfo, err error) error {
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(root, path)
+		rel = filepath.ToSlash(rel)
+		if info.IsDir() {
+			if strings.HasPrefix(info.Name(), ".") && rel != "." || info.Name() == "testdata" || rel == "internal/workload" {
+				return filepath.SkipDir
+			}
+			return nil
+		}
+		if !strings.HasSuffix(path, ".go") || strings.HasSuffix(path, "_test.go") {
+			return nil
+		}
+		f, err := parser.ParseFile(fset, path, nil, parser.ImportsOnly)
+		if err != nil {
+			return err
+		}
+		for _, imp := range f.Imports {
+			sub, ok := strings.CutPrefix(strings.Trim(imp.Path.Value, `"`), module+"workload/")
+			if !ok {
+				continue
+			}
+			sub, _, _ = strings.Cut(sub, "/")
+			switch {
+			case sub == "all" && strings.HasPrefix(rel, "cmd/"):
+			case workloadImportAllowed[sub] != "":
+			default:
+				t.Errorf("%s imports internal/workload/%s: a workload is found by name in the registry (workload.New); only a command's main imports internal/workload/all", rel, sub)
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+}

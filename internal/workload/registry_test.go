@@ -1,0 +1,91 @@
+package workload
+
+import (
+	"strings"
+	"testing"
+)
+
+// withRegistry runs f on an empty registry and puts the real one back.
+func withRegistry(t *testing.T, f func()) {
+	t.Helper()
+	registry.Lock()
+	saved, savedOrder, savedDef := registry.byName, registry.order, registry.def
+	registry.byName, registry.order, registry.def = map[string]Meta{}, nil, ""
+	registry.Unlock()
+	defer func() {
+		registry.Lock()
+		registry.byName, registry.order, registry.def = saved, savedOrder, savedDef
+		registry.Unlock()
+	}()
+	f()
+}
+
+func meta(name string, def bool) Meta {
+	return Meta{Name: name, Description: "a test workload", Default: def, New: func() Workload { return nil }}
+}
+
+func panics(f func()) (msg string) {
+	defer func() {
+		if r := recover(); r != nil {
+			msg, _ = r.(string)
+		}
+	}()
+	f()
+	return ""
+}
+
+// The registry: the default first whatever the order of registration,
+// unknown names refused with the known ones listed, and each programming
+// error (a duplicate, two defaults, a name the flags cannot take, a
+// registration without New) a panic that says which.
+func TestRegistry(t *testing.T) {
+	withRegistry(t, func() {
+		Register(meta("kv", false))
+		Register(meta("bank", true))
+		Register(meta("orders", false))
+		if got := strings.Join(Names(), ","); got != "bank,kv,orders" {
+			t.Errorf("Names() = %s, want the default first, then the order of registration", got)
+		}
+		if Default() != "bank" {
+			t.Errorf("Default() = %q", Default())
+		}
+		if m, err := Lookup("kv"); err != nil || m.Title != "kv" {
+			t.Errorf("Lookup(kv) = %+v, %v: want it, titled by its name", m, err)
+		}
+		if _, err := New("tpcc"); err == nil || !strings.Contains(err.Error(), `unknown workload "tpcc" (known: bank, kv, orders)`) {
+			t.Errorf("New(tpcc): %v", err)
+		}
+		for _, c := range []struct {
+			m    Meta
+			want string
+		}{
+			{meta("kv", false), `"kv" registered twice`},
+			{meta("ledger", true), `two defaults, "bank" and "ledger"`},
+			{meta("Big Name", false), "lower case, no spaces"},
+			{Meta{Name: "x", Description: "d"}, "lacks a name, a description or New"},
+		} {
+			if msg := panics(func() { Register(c.m) }); !strings.Contains(msg, c.want) {
+				t.Errorf("Register(%q): panic %q, want one containing %q", c.m.Name, msg, c.want)
+			}
+		}
+	})
+}
+
+func TestScaleCheck(t *testing.T) {
+	s := Scale{Unit: "10 rows", Max: 100, Why: "a million rows"}
+	for _, c := range []struct {
+		x    int64
+		want string
+	}{{0, "scale 0: must be at least 1"}, {101, "scale 101: above 100 (a million rows)"}, {1, ""}, {100, ""}} {
+		got := ""
+		if err := s.Check(c.x); err != nil {
+			got = err.Error()
+		}
+		if got != c.want {
+			t.Errorf("Check(%d) = %q, want %q", c.x, got, c.want)
+		}
+	}
+	if err := (Scale{}).Check(1 << 40); err != nil {
+		t.Errorf("no bound: %v", err)
+	}
+}
