@@ -77,13 +77,15 @@ func init() {
 	experimentCmd[experiment.DSBenchPlan, *results.DSBenchResults]{
 		name:  "dsbench",
 		use:   "dsbench",
-		short: "The DSBENCH stress sweep: TPC-B-like or SELECT load over a series of database sizes",
-		long: `Run seed 001's stress sweep: for every scale (1 branch, 10 tellers, 100,000
-accounts per unit) drop and populate the database, run --cycles cycles of
---duration from threads x connections clients, record every residence time,
-check consistency after every cycle, and report the 23-column table, the
-five diagrams, the DSI and the load log. The last scale's tables
-(tpcb_branches, tpcb_tellers, tpcb_accounts, tpcb_history) stay unless --drop.
+		short: "The DSBENCH stress sweep: a workload's load (TPC-B-like by default) over a series of database sizes",
+		long: `Run seed 001's stress sweep of a registered workload (--workload, or --mode
+under its older name; tpcb by default): for every scale (for tpcb and
+select 1 branch, 10 tellers, 100,000 accounts per unit) drop and populate
+the database, run --cycles cycles of --duration from threads x connections
+clients, record every residence time, check consistency after every cycle,
+and report the 23-column table, the five diagrams, the DSI and the load
+log. The last scale's tables (for tpcb and select tpcb_branches,
+tpcb_tellers, tpcb_accounts, tpcb_history) stay unless --drop.
 
 Each client of a server engine waits for its replies in the kernel, as
 pgbench's and sysbench's threads do. A call whose server does not answer

@@ -71,8 +71,8 @@ func buildDSBenchLoad(ctx context.Context, payload json.RawMessage, env nodes.En
 		return nil, fmt.Errorf("open %s: %w", dbms.RedactPasswords(url), err)
 	}
 	defer e.Close()
-	// Its first table (the smallest, a parent): a count of every row
-	// of a large one would cost the agent's start a scan.
+	// Its first table only (a parent, filled first): counting the rows of
+	// every table would cost the agent's start a scan of the largest.
 	if _, err := e.QueryRows(ctx, "SELECT count(*) FROM "+w.Schema(j.Scale).Tables[0].Name); err != nil {
 		return nil, fmt.Errorf("the database is not populated: %w", err)
 	}
