@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -22,6 +23,30 @@ type allowance struct {
 	why   string
 }
 
+// walkGo calls visit with every non-test .go file of the repository
+// (rel: its path from the root, slash-separated), leaving out hidden
+// directories, testdata and the directories skip says.
+func walkGo(skip func(rel string) bool, visit func(rel, path string) error) error {
+	root := filepath.Join("..", "..")
+	return filepath.Walk(root, func(path string, info os.FileInfo, err error) error {
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(root, path)
+		rel = filepath.ToSlash(rel)
+		if info.IsDir() {
+			if strings.HasPrefix(info.Name(), ".") && rel != "." || info.Name() == "testdata" || skip(rel) {
+				return filepath.SkipDir
+			}
+			return nil
+		}
+		if !strings.HasSuffix(path, ".go") || strings.HasSuffix(path, "_test.go") {
+			return nil
+		}
+		return visit(rel, path)
+	})
+}
+
 // nameRule is knowledge kept in its trees: a non-test .go file outside
 // them that names it in code (an identifier or a string literal; comments
 // do not count) fails, unless allowed lists the mention with a reason.
@@ -36,28 +61,8 @@ type nameRule struct {
 
 func (r nameRule) check(t *testing.T) {
 	t.Helper()
-	root := filepath.Join("..", "..")
 	used := make([]bool, len(r.allowed))
-	err := filepath.Walk(root, func(path string, info os.FileInfo, err error) error {
-		if err != nil {
-			return err
-		}
-		rel, _ := filepath.Rel(root, path)
-		rel = filepath.ToSlash(rel)
-		if info.IsDir() {
-			if strings.HasPrefix(info.Name(), ".") && rel != "." || info.Name() == "testdata" {
-				return filepath.SkipDir
-			}
-			for _, tree := range r.trees {
-				if rel+"/" == tree {
-					return filepath.SkipDir
-				}
-			}
-			return nil
-		}
-		if !strings.HasSuffix(path, ".go") || strings.HasSuffix(path, "_test.go") {
-			return nil
-		}
+	err := walkGo(func(rel string) bool { return slices.Contains(r.trees, rel+"/") }, func(rel, path string) error {
 		src, err := os.ReadFile(path)
 		if err != nil {
 			return err

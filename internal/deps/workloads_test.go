@@ -3,8 +3,6 @@ package deps
 import (
 	"go/parser"
 	"go/token"
-	"os"
-	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
@@ -45,23 +43,8 @@ var workloadImportAllowed = map[string]string{
 // packages import internal/workload/all (the one import line a new
 // workload adds).
 func TestNoWorkloadImportedOutside(t *testing.T) {
-	root := filepath.Join("..", "..")
 	fset := token.NewFileSet()
-	err := filepath.Walk(root, func(path string, info os.FileInfo, err error) error {
-		if err != nil {
-			return err
-		}
-		rel, _ := filepath.Rel(root, path)
-		rel = filepath.ToSlash(rel)
-		if info.IsDir() {
-			if strings.HasPrefix(info.Name(), ".") && rel != "." || info.Name() == "testdata" || rel == "internal/workload" {
-				return filepath.SkipDir
-			}
-			return nil
-		}
-		if !strings.HasSuffix(path, ".go") || strings.HasSuffix(path, "_test.go") {
-			return nil
-		}
+	err := walkGo(func(rel string) bool { return rel == "internal/workload" }, func(rel, path string) error {
 		f, err := parser.ParseFile(fset, path, nil, parser.ImportsOnly)
 		if err != nil {
 			return err
