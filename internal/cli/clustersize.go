@@ -59,8 +59,9 @@ p95 and p99 residence times against the number of nodes, as a table and a
 diagram; at the end every node runs again.
 
 Galera does not scale writes (every node applies every write set): try
---mode tpcb with --spread writes-to-first and round-robin. Hot standbys
-serve reads: try --mode select with --spread round-robin. A primary whose
+--workload tpcb with --spread writes-to-first and round-robin. Hot standbys
+serve reads: try --workload select with --spread round-robin (--mode is
+the same choice as --workload, under its older name). A primary whose
 commits wait for a synchronous standby cannot run alone: such a cluster's
 sizes start at 2.`,
 		flags: func() experimentFlags[experiment.ClusterSizePlan] { return newClusterSizeFlags() },

@@ -126,7 +126,7 @@ func (f *sweepFlags) checkScales(flag string, xs []int64) error {
 	}
 	for _, x := range xs {
 		if err := w.Scale().Check(x); err != nil {
-			return usagef("--%s %d: %v for the %s workload", flag, x, err, f.workload.V)
+			return usagef("--%s %d: %v, the bound of the %s workload: give a scale it builds", flag, x, err, f.workload.V)
 		}
 	}
 	return nil

@@ -76,7 +76,7 @@ func TestScaleCheck(t *testing.T) {
 	for _, c := range []struct {
 		x    int64
 		want string
-	}{{0, "scale 0: must be at least 1"}, {101, "scale 101: above 100 (a million rows)"}, {1, ""}, {100, ""}} {
+	}{{0, "must be at least 1"}, {101, "above 100 (a million rows)"}, {1, ""}, {100, ""}} {
 		got := ""
 		if err := s.Check(c.x); err != nil {
 			got = err.Error()

@@ -75,16 +75,17 @@ type Scale struct {
 	Why string
 }
 
-// Check refuses a scale the workload cannot build.
+// Check refuses a scale the workload cannot build; the error says why,
+// the caller names the scale.
 func (s Scale) Check(x int64) error {
 	if x < 1 {
-		return fmt.Errorf("scale %d: must be at least 1", x)
+		return fmt.Errorf("must be at least 1")
 	}
 	if s.Max > 0 && x > s.Max {
 		if s.Why != "" {
-			return fmt.Errorf("scale %d: above %d (%s)", x, s.Max, s.Why)
+			return fmt.Errorf("above %d (%s)", s.Max, s.Why)
 		}
-		return fmt.Errorf("scale %d: above %d", x, s.Max)
+		return fmt.Errorf("above %d", s.Max)
 	}
 	return nil
 }
