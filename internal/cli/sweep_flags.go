@@ -66,7 +66,7 @@ func (f *sweepFlags) bind(fl *pflag.FlagSet, sizes func(), cyclesHelp, threadsHe
 	fl.Var(f.connections, "connections", "connections per thread, used round robin")
 	fl.BoolVar(&f.retry, "retry", false, "repeat a failed transaction with the same inputs until it commits")
 	fl.BoolVar(&f.prepare, "prepare", false, "prepare the statements once per session")
-	fl.BoolVar(&f.checkAcks, "check-acks", false, "tag every writing transaction (statements form, a workload that tags its writes: "+taggingHelp()+") and check after each cycle that every one acknowledged to a client is in the database; the lost ones are listed with their client and node, and fail the run")
+	fl.BoolVar(&f.checkAcks, "check-acks", false, "tag every writing transaction (statements form, a workload that tags its writes: "+strings.Join(workload.Tagging(), ", ")+") and check after each cycle that every one acknowledged to a client is in the database; the lost ones are listed with their client and node, and fail the run")
 	f.spread.bind(fl)
 	fl.StringArrayVar(&f.session, "session", nil, "SQL every client session runs first, repeatable (e.g. 'SET synchronous_commit = remote_apply', 'SET SESSION wsrep_sync_wait = 1'): run once per setting and compare the runs with dbgauge compare for the cost of each, with verdicts")
 	fl.Var(f.isolation, "isolation", "repeatable-read, read-committed or serializable")
@@ -139,18 +139,6 @@ func workloadsHelp() string {
 		parts = append(parts, m.Name+" ("+m.Description+")")
 	}
 	return strings.Join(parts, ", ")
-}
-
-// taggingHelp names the workloads whose writes carry tags.
-func taggingHelp() string {
-	var names []string
-	for _, m := range workload.Registered() {
-		w := m.New()
-		if _, ok := w.(workload.Tagger); ok && w.Writes() {
-			names = append(names, m.Name)
-		}
-	}
-	return strings.Join(names, ", ")
 }
 
 // scaleHelp says what a scale is, per group of workloads that share a

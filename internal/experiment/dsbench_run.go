@@ -247,17 +247,11 @@ func CheckAcksPlan(name, flag, form string, checked bool) error {
 // tagging names the registered workloads whose writes the check of
 // acknowledged writes can follow, as flag choices.
 func tagging(flag string) string {
-	var names []string
-	for _, m := range workload.Registered() {
-		w := m.New()
-		if _, ok := w.(workload.Tagger); ok && w.Writes() {
-			names = append(names, "--"+flag+" "+m.Name)
-		}
-	}
+	names := workload.Tagging()
 	if len(names) == 0 {
 		return "no workload here (none tags its writes)"
 	}
-	return strings.Join(names, " or ")
+	return "--" + flag + " " + strings.Join(names, " or --"+flag+" ")
 }
 
 // resolveForm picks the engine's default form (the workload's procedure

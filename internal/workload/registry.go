@@ -102,3 +102,17 @@ func Registered() []Meta {
 	}
 	return out
 }
+
+// Tagging are the registered workloads whose writes carry tags (a
+// Tagger that writes), in the order of Names: the ones --check-acks and
+// the node faults can check.
+func Tagging() []string {
+	var out []string
+	for _, m := range Registered() {
+		w := m.New()
+		if _, ok := w.(Tagger); ok && w.Writes() {
+			out = append(out, m.Name)
+		}
+	}
+	return out
+}

@@ -49,6 +49,9 @@ func TestRegistry(t *testing.T) {
 		if Default() != "bank" {
 			t.Errorf("Default() = %q", Default())
 		}
+		if got := Tagging(); len(got) != 0 {
+			t.Errorf("Tagging() = %v: none of these tags", got)
+		}
 		if m, err := Lookup("kv"); err != nil || m.Title != "kv" {
 			t.Errorf("Lookup(kv) = %+v, %v: want it, titled by its name", m, err)
 		}

@@ -16,8 +16,8 @@ import (
 // procedure form and tags; select writes nothing, has neither, and still
 // drops what an earlier tpcb run left on the same tables.
 func TestRegistered(t *testing.T) {
-	if workload.Default() != "tpcb" {
-		t.Errorf("default workload %q", workload.Default())
+	if workload.Default() != "tpcb" || strings.Join(workload.Tagging(), ",") != "tpcb" {
+		t.Errorf("default workload %q, tagging %v: want tpcb both", workload.Default(), workload.Tagging())
 	}
 	tp, err := workload.New("tpcb")
 	if err != nil {
