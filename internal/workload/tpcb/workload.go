@@ -31,9 +31,8 @@ func (tables) Scale() workload.Scale            { return scale }
 func (tables) Schema(x int64) workload.Schema   { return schema(x) }
 func (tables) DropFirst(e dbms.Engine) []string { return dropFirst(e) }
 
-// dropFirst drops the procedure of an earlier run: it depends on the
-// tables (Firebird refuses to drop them under it), whatever this run's
-// form.
+// dropFirst drops the procedure an earlier run left: it depends on the
+// tables, so it goes first, whatever this run's form.
 func dropFirst(e dbms.Engine) []string {
 	if p, err := ProcedureFor(e); err == nil && p.Drop != "" {
 		return []string{p.Drop}
