@@ -381,7 +381,7 @@ func (r *dsbenchRun) finish() {
 		r.warn("no DSI: " + err.Error())
 	}
 	clients := max(r.plan.Nodes, 1) * max(r.plan.Threads, 1)
-	if rs, err := stats.ScaleRanges(stats.RangeCurve{Scales: xs, Medians: ts, Failed: failed, Clients: clients, Writes: r.w.Writes()}); err == nil {
+	if rs, err := stats.ScaleRanges(stats.RangeCurve{Scales: xs, Medians: ts, Failed: failed, Clients: clients, Writes: r.w.Writes() && r.w.Scale().RowPerUnit}); err == nil {
 		for _, x := range rs {
 			r.res.Ranges = append(r.res.Ranges, results.ScaleRange(x))
 		}

@@ -179,6 +179,11 @@ func TestWorkloadPlugin(t *testing.T) {
 	if stored.Mode != "kvtest" || w == nil || w.Title != "KV test" || !w.Writes || len(w.Types) != 2 || w.Types[1] != (results.WorkloadType{Name: "put", Weight: 1}) {
 		t.Errorf("results.json says mode %q, workload %+v: want kvtest described with its two types", stored.Mode, w)
 	}
+	for _, rg := range stored.Ranges {
+		if rg.Name == "collision" {
+			t.Errorf("a collision range %+v: kvtest's writes share no row per unit of scale", rg)
+		}
+	}
 	for _, s := range stored.Scales {
 		if !s.Consistent || s.Transactions <= 0 || len(s.Cycles) != 2 || s.DBSizeBytes <= 0 {
 			t.Errorf("scale %d: consistent %v (%v), %d transactions, %d cycles, %d bytes", s.Scale, s.Consistent, s.Inconsistency, s.Transactions, len(s.Cycles), s.DBSizeBytes)

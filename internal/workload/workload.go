@@ -73,6 +73,11 @@ type Scale struct {
 	Max int64
 	// Why says what Max protects ("10 billion accounts").
 	Why string
+	// RowPerUnit: every writing transaction updates one row of a table
+	// that holds one row per unit of scale (TPC-B's branches), so at
+	// scales up to the number of clients they collide on those rows: the
+	// sweep names that range of its curve (docs/dsbench.md).
+	RowPerUnit bool
 }
 
 // Check refuses a scale the workload cannot build; the error says why,

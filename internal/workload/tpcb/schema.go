@@ -63,7 +63,7 @@ var ForeignKeys = []struct{ Table, Column, RefTable, RefColumn string }{
 }
 
 // scale is what a scale of both workloads means (TPC-B clause 4.2).
-var scale = workload.Scale{Unit: "1 branch, 10 tellers and 100,000 accounts", Max: 100_000, Why: "10 billion accounts"}
+var scale = workload.Scale{Unit: "1 branch, 10 tellers and 100,000 accounts", Max: 100_000, Why: "10 billion accounts", RowPerUnit: true}
 
 // schema is Schema with the initial rows and the keys, as the sweep
 // populates it.
