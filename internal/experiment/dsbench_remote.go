@@ -146,7 +146,7 @@ func (r *dsbenchRun) runLoad(ctx context.Context, x int64, cfg driver.Config) (*
 		Counters: r.clients.fromCounters,
 		NodeLost: func(node int) {
 			r.nodeLost = true
-			r.warn(fmt.Sprintf("scale %d: agent %s lost; its commits are unknown from now on, so the checks of this scale compare the balances with each other and the history count as a lower bound", x, r.nodeName(node)))
+			r.warn(fmt.Sprintf("scale %d: agent %s lost; its commits are unknown from now on, so the checks of this scale check only what holds whatever they were (the commits counted as a lower bound)", x, r.nodeName(node)))
 		},
 	}
 	out, err := r.master.Run(ctx, job, cfg)
