@@ -24,8 +24,9 @@ type ClientConfig struct {
 	Tagged bool
 }
 
-// Client runs one driver thread's transactions. Its methods are called by
-// that thread's goroutine only; it may keep inputs and buffers of its own
+// Client runs one driver thread's transactions. Its methods are never
+// called concurrently (the thread's sessions are set up before its
+// goroutine starts, or by it); it may keep inputs and buffers of its own
 // and should allocate nothing per transaction.
 type Client interface {
 	// Setup runs on every new session of the thread, before any

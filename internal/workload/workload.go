@@ -22,8 +22,8 @@ import (
 )
 
 // Workload is one registered workload, as its Meta.New made it for a run.
-// Its methods are called from the run's goroutine, except NewClient's
-// clients (one per driver thread, each called by its thread only).
+// Its methods are called from the run's goroutine; its clients are
+// called by their driver threads (Client).
 type Workload interface {
 	// Meta is the workload's registration.
 	Meta() Meta
