@@ -47,7 +47,7 @@ type ClusterSizePlan struct {
 // happened.
 func RunClusterSize(ctx context.Context, s Setup, plan ClusterSizePlan, pr *progress.Printer) (*results.ClusterSizeResults, error) {
 	s.DB = plan.URL
-	w, err := workload.New(plan.Sweep.Mode)
+	w, err := workload.NewConfigured(plan.Sweep.Mode, plan.Sweep.WorkloadOptions)
 	if err != nil {
 		return nil, dbms.Wrap(dbms.BadInput, err)
 	}

@@ -2,6 +2,7 @@ package experiment
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"runtime"
 	"sort"
@@ -28,7 +29,10 @@ import (
 // "mode" of stored results). Form "" means the workload's procedure where
 // the engine has one.
 type DSBenchPlan struct {
-	Mode, Form                string
+	Mode, Form string
+	// WorkloadOptions configure a workload that takes options
+	// (workload.Configurable); nil for one that takes none.
+	WorkloadOptions           json.RawMessage
 	Scales                    []int64
 	Cycles                    int
 	Duration                  time.Duration

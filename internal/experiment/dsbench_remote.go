@@ -32,9 +32,10 @@ const dsbenchKind = "dsbench"
 
 // dsbenchJob is what an agent needs to run a scale's clients: Workload is
 // the registered workload's name, which the agent's binary has too (the
-// master and its agents run one version).
+// master and its agents run one version), with its Options.
 type dsbenchJob struct {
 	URL, Workload, Form, Isolation string
+	Options                        json.RawMessage `json:",omitempty"`
 	// Spread places the agent's clients on a cluster's nodes (--spread).
 	Spread  string
 	Prepare bool
@@ -61,7 +62,7 @@ func buildDSBenchLoad(ctx context.Context, payload json.RawMessage, env nodes.En
 	if err != nil {
 		return nil, err
 	}
-	w, err := workload.New(j.Workload)
+	w, err := workload.NewConfigured(j.Workload, j.Options)
 	if err != nil {
 		return nil, err
 	}
@@ -141,7 +142,7 @@ func (r *dsbenchRun) runLoad(ctx context.Context, x int64, cfg driver.Config) (*
 	}
 	job := nodes.Job{
 		Kind: dsbenchKind, Label: fmt.Sprintf("scale %d", x),
-		Payload: dsbenchJob{URL: r.url, Workload: r.plan.Mode, Form: r.plan.Form, Isolation: r.plan.Isolation.String(),
+		Payload: dsbenchJob{URL: r.url, Workload: r.plan.Mode, Options: r.plan.WorkloadOptions, Form: r.plan.Form, Isolation: r.plan.Isolation.String(),
 			Prepare: r.plan.Prepare, Scale: x, Threads: r.plan.Threads, Spread: r.plan.Spread, Session: r.plan.Session},
 		Counters: r.clients.fromCounters,
 		NodeLost: func(node int) {

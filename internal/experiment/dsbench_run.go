@@ -32,7 +32,7 @@ var errNoProcedure = fmt.Errorf("no server-side procedures")
 // anything is written. It returns what was measured even on failure.
 func RunDSBench(ctx context.Context, s DSBenchSetup, plan DSBenchPlan, pr *progress.Printer) (*results.DSBenchResults, error) {
 	embedded := func(dir string) string { return dbms.DefaultSharedURL(filepath.Join(dir, "dsbench.db")) }
-	w, err := workload.New(plan.Mode)
+	w, err := workload.NewConfigured(plan.Mode, plan.WorkloadOptions)
 	if err != nil {
 		return nil, dbms.Wrap(dbms.BadInput, err)
 	}
@@ -231,6 +231,12 @@ func CheckAcksPlan(name, flag, form string, checked bool) error {
 	if err != nil {
 		return err
 	}
+	return checkAcks(w, flag, form)
+}
+
+// checkAcks is CheckAcksPlan for the run's workload, configured.
+func checkAcks(w workload.Workload, flag, form string) error {
+	name := w.Meta().Name
 	if _, tags := w.(workload.Tagger); !tags || !w.Writes() {
 		what := "writes nothing to check"
 		if w.Writes() {
@@ -259,8 +265,10 @@ func tagging(flag string) string {
 // procedure form where the engine has none. A workload without a
 // procedure form runs its statements.
 func resolveForm(p *DSBenchPlan, w workload.Workload, e dbms.Engine) error {
-	if err := CheckAcksPlan(p.Mode, "workload", p.Form, p.CheckAcks || p.Fault != nil); err != nil {
-		return dbms.Wrap(dbms.BadInput, err)
+	if p.CheckAcks || p.Fault != nil {
+		if err := checkAcks(w, "workload", p.Form); err != nil {
+			return dbms.Wrap(dbms.BadInput, err)
+		}
 	}
 	pw, ok := w.(workload.Procedurer)
 	if !ok || p.Fault != nil || p.CheckAcks {

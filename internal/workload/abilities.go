@@ -2,6 +2,7 @@ package workload
 
 import (
 	"context"
+	"encoding/json"
 
 	"github.com/dbgauge/dbgauge/internal/dbms"
 )
@@ -34,6 +35,16 @@ type Procedure struct {
 // them before the tables are dropped, whatever this run's form.
 type Dropper interface {
 	DropFirst(e dbms.Engine) []string
+}
+
+// Configurable is a workload that takes options beyond its name (a
+// script workload's files and variables). The command line hands them
+// over, encoded as the workload likes, before the run; the run stores them
+// in its plan and sends them to its remote agents, which configure their
+// own copy the same way (NewConfigured). Configure refuses what it cannot
+// run: the error is the user's to fix.
+type Configurable interface {
+	Configure(options json.RawMessage) error
 }
 
 // Tagger is a workload whose writing transactions can carry their client's

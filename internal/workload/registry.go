@@ -1,6 +1,7 @@
 package workload
 
 import (
+	"encoding/json"
 	"fmt"
 	"strings"
 	"sync"
@@ -68,6 +69,24 @@ func New(name string) (Workload, error) {
 		return nil, err
 	}
 	return m.New(), nil
+}
+
+// NewConfigured makes the registered workload of name for a run and
+// hands it its options (Configurable); options for a workload that takes
+// none are refused.
+func NewConfigured(name string, options json.RawMessage) (Workload, error) {
+	w, err := New(name)
+	if err != nil || len(options) == 0 {
+		return w, err
+	}
+	c, ok := w.(Configurable)
+	if !ok {
+		return nil, fmt.Errorf("the %s workload takes no options", name)
+	}
+	if err := c.Configure(options); err != nil {
+		return nil, fmt.Errorf("the %s workload: %w", name, err)
+	}
+	return w, nil
 }
 
 // Names are the registered workloads' names: the default first, then the

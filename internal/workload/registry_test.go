@@ -1,6 +1,7 @@
 package workload
 
 import (
+	"encoding/json"
 	"strings"
 	"testing"
 )
@@ -91,4 +92,36 @@ func TestScaleCheck(t *testing.T) {
 	if err := (Scale{}).Check(1 << 40); err != nil {
 		t.Errorf("no bound: %v", err)
 	}
+}
+
+// configured is a workload that takes options: only a JSON object.
+type configured struct {
+	Workload
+	got map[string]any
+}
+
+func (c *configured) Configure(options json.RawMessage) error {
+	return json.Unmarshal(options, &c.got)
+}
+
+// Options reach a workload that takes them, are refused for one that
+// does not, and a workload's own refusal names it.
+func TestNewConfigured(t *testing.T) {
+	withRegistry(t, func() {
+		Register(meta("kv", true))
+		Register(Meta{Name: "script", Description: "options", New: func() Workload { return &configured{} }})
+		w, err := NewConfigured("script", json.RawMessage(`{"file": "a.sql"}`))
+		if err != nil || w.(*configured).got["file"] != "a.sql" {
+			t.Errorf("NewConfigured(script) = %+v, %v: want it configured", w, err)
+		}
+		if _, err := NewConfigured("script", json.RawMessage(`[1`)); err == nil || !strings.HasPrefix(err.Error(), "the script workload: ") {
+			t.Errorf("bad options: %v", err)
+		}
+		if _, err := NewConfigured("kv", json.RawMessage(`{}`)); err == nil || err.Error() != "the kv workload takes no options" {
+			t.Errorf("options for kv: %v", err)
+		}
+		if w, err := NewConfigured("script", nil); err != nil || w.(*configured).got != nil {
+			t.Errorf("no options: %+v, %v", w, err)
+		}
+	})
 }
