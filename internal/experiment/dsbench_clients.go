@@ -125,6 +125,8 @@ func (c *dsbenchClients) newOp(node, thread int) driver.Op {
 		typ, err := wc.Run(ctx, ws)
 		s.Type = typ
 		if err == nil {
+			// A type out of range is the workload's bug: clamped, it
+			// miscounts one type instead of crashing the load.
 			c.commits[idx*c.types+min(max(typ, 0), c.types-1)].Add(1)
 		} else if errors.Is(err, workload.ErrCommitInDoubt) {
 			c.inDoubt[idx].Add(1)
