@@ -13,6 +13,7 @@ import (
 	"os"
 
 	"github.com/dbgauge/dbgauge/internal/cli"
+	_ "github.com/dbgauge/dbgauge/internal/workload/all" // the help lists the workloads
 )
 
 func main() {

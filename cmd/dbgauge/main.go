@@ -8,6 +8,7 @@ import (
 
 	"github.com/dbgauge/dbgauge/internal/cli"
 	_ "github.com/dbgauge/dbgauge/internal/dbms/all"
+	_ "github.com/dbgauge/dbgauge/internal/workload/all"
 )
 
 func main() {

@@ -11,6 +11,7 @@ import (
 
 	_ "github.com/dbgauge/dbgauge/internal/dbms/all"
 	"github.com/dbgauge/dbgauge/internal/server"
+	_ "github.com/dbgauge/dbgauge/internal/workload/all"
 )
 
 func run(args ...string) (code int, stdout, stderr string) {

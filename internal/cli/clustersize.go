@@ -14,7 +14,6 @@ import (
 	"github.com/dbgauge/dbgauge/internal/results"
 	"github.com/dbgauge/dbgauge/internal/server"
 	"github.com/dbgauge/dbgauge/internal/sysinfo"
-	"github.com/dbgauge/dbgauge/internal/workload/tpcb"
 )
 
 // clusterSizeFlags are clustersize's flags, typed: Set has validated each.
@@ -30,7 +29,7 @@ func newClusterSizeFlags() *clusterSizeFlags {
 	return &clusterSizeFlags{
 		sweepFlags: newSweepFlags(5, 30*time.Second, flagtype.Int(8).Check(flagtype.AtLeast(1, "thread"))),
 		sizes:      flagtype.Counts("").Sorted(flagtype.Ascending).WithExample("1,2,3"),
-		scale:      flagtype.Count("1", "scale").Check(tpcb.CheckScale),
+		scale:      flagtype.Count("1", "scale"),
 	}
 }
 
@@ -39,7 +38,7 @@ func (f *clusterSizeFlags) bind(fl *pflag.FlagSet) {
 	fl.StringVar(&f.cluster, "cluster", "", "the directory of a cluster started by dbgauge server start (required): its nodes are stopped and started to run each size")
 	fl.Var(f.sizes, "sizes", "numbers of nodes to run on, each the cluster's first nodes (default: 1 up to all of them)")
 	f.sweepFlags.bind(fl, func() {
-		fl.Var(f.scale, "scale", "the scale of the sweep at every size (1 scale = 100,000 accounts)")
+		fl.Var(f.scale, "scale", "the scale of the sweep at every size ("+scaleHelp()+")")
 	}, "cycles at every size", "client threads")
 	fl.StringVar(&f.out, "out", "", "run directory (default runs/<UTC time>-clustersize)")
 }
@@ -47,7 +46,7 @@ func (f *clusterSizeFlags) bind(fl *pflag.FlagSet) {
 func init() {
 	experimentCmd[experiment.ClusterSizePlan, *results.ClusterSizeResults]{
 		name:  "clustersize",
-		use:   "clustersize --cluster DIR [--sizes 1,2,3] [--mode tpcb|select] [--spread POLICY]",
+		use:   "clustersize --cluster DIR [--sizes 1,2,3] [--workload NAME] [--spread POLICY]",
 		short: "Throughput and latency against the number of nodes of a replicated cluster",
 		long: `Run the same one-scale DSBENCH sweep on 1, 2, ... nodes of a cluster that
 dbgauge server start made (--cluster DIR): for each size k, nodes k+1 and
@@ -60,8 +59,9 @@ p95 and p99 residence times against the number of nodes, as a table and a
 diagram; at the end every node runs again.
 
 Galera does not scale writes (every node applies every write set): try
---mode tpcb with --spread writes-to-first and round-robin. Hot standbys
-serve reads: try --mode select with --spread round-robin. A primary whose
+--workload tpcb with --spread writes-to-first and round-robin. Hot standbys
+serve reads: try --workload select with --spread round-robin (--mode is
+the same choice as --workload, under its older name). A primary whose
 commits wait for a synchronous standby cannot run alone: such a cluster's
 sizes start at 2.`,
 		flags: func() experimentFlags[experiment.ClusterSizePlan] { return newClusterSizeFlags() },
@@ -124,6 +124,9 @@ func (f *clusterSizeFlags) plan() (experiment.ClusterSizePlan, error) {
 	}
 	sweep, err := f.sweepFlags.plan(c.URL, false)
 	if err != nil {
+		return p, err
+	}
+	if err := f.checkScales("scale", []int64{f.scale.V}); err != nil {
 		return p, err
 	}
 	sweep.Scales, sweep.Nodes, sweep.Confidence = []int64{f.scale.V}, 1, flagtype.Percentages(dsbenchConfidence).Values

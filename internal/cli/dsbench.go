@@ -14,7 +14,6 @@ import (
 	"github.com/dbgauge/dbgauge/internal/report"
 	"github.com/dbgauge/dbgauge/internal/results"
 	"github.com/dbgauge/dbgauge/internal/sysinfo"
-	"github.com/dbgauge/dbgauge/internal/workload/tpcb"
 )
 
 // dsbenchConfidence are the confidence levels a sweep reports by default.
@@ -45,7 +44,7 @@ type dsbenchFlags struct {
 func newDSBenchFlags() *dsbenchFlags {
 	return &dsbenchFlags{
 		sweepFlags: newSweepFlags(10, 60*time.Second, flagtype.Int(16).Check(flagtype.AtLeast(0, ""))),
-		scales:     flagtype.Counts("1,2,5,10").Check(tpcb.CheckScale),
+		scales:     flagtype.Counts("1,2,5,10"),
 		nodes:      flagtype.Int(1),
 		rate:       flagtype.Float(0).Check(flagtype.AtLeast(0.0, "")).Check(checkRate).WithExample("1000"),
 		confidence: flagtype.Percentages(dsbenchConfidence),
@@ -59,7 +58,7 @@ func (f *dsbenchFlags) bind(fl *pflag.FlagSet) {
 	f.fs = fl
 	fl.StringVar(&f.db, "db", "", "engine URL (default: SQLite in the run directory, WAL mode)")
 	f.sweepFlags.bind(fl, func() {
-		fl.Var(f.scales, "scales", "scales to sweep (1 scale = 100,000 accounts); the DSI defaults are "+dsiScales)
+		fl.Var(f.scales, "scales", "scales to sweep ("+scaleHelp()+"); the DSI defaults are "+dsiScales)
 	}, "cycles per scale", "client threads per node (0: the main goroutine does the work)")
 	fl.Var(f.nodes, "nodes", "load nodes: 1 is this process; with --listen or --nats, the number of remote agents (dbgauge agent) that run the clients")
 	fl.BoolVar(&f.reconnect, "reconnect", false, "open and close a connection for every transaction")
@@ -78,13 +77,15 @@ func init() {
 	experimentCmd[experiment.DSBenchPlan, *results.DSBenchResults]{
 		name:  "dsbench",
 		use:   "dsbench",
-		short: "The DSBENCH stress sweep: TPC-B-like or SELECT load over a series of database sizes",
-		long: `Run seed 001's stress sweep: for every scale (1 branch, 10 tellers, 100,000
-accounts per unit) drop and populate the database, run --cycles cycles of
---duration from threads x connections clients, record every residence time,
-check consistency after every cycle, and report the 23-column table, the
-five diagrams, the DSI and the load log. The last scale's tables
-(tpcb_branches, tpcb_tellers, tpcb_accounts, tpcb_history) stay unless --drop.
+		short: "The DSBENCH stress sweep: a workload's load (TPC-B-like by default) over a series of database sizes",
+		long: `Run seed 001's stress sweep of a registered workload (--workload, or --mode
+under its older name; tpcb by default): for every scale (for tpcb and
+select 1 branch, 10 tellers, 100,000 accounts per unit) drop and populate
+the database, run --cycles cycles of --duration from threads x connections
+clients, record every residence time, check consistency after every cycle,
+and report the 23-column table, the five diagrams, the DSI and the load
+log. The last scale's tables (for tpcb and select tpcb_branches,
+tpcb_tellers, tpcb_accounts, tpcb_history) stay unless --drop.
 
 Each client of a server engine waits for its replies in the kernel, as
 pgbench's and sysbench's threads do. A call whose server does not answer
@@ -146,6 +147,9 @@ func (f *dsbenchFlags) plan() (experiment.DSBenchPlan, error) {
 	}
 	p, err = f.sweepFlags.plan(f.db, fault != nil)
 	if err != nil {
+		return p, err
+	}
+	if err := f.checkScales("scales", f.scales.Values); err != nil {
 		return p, err
 	}
 	if remote == nil {

@@ -1,6 +1,8 @@
 package cli
 
 import (
+	"errors"
+	"strings"
 	"time"
 
 	"github.com/spf13/pflag"
@@ -8,13 +10,17 @@ import (
 	"github.com/dbgauge/dbgauge/internal/cli/flagtype"
 	"github.com/dbgauge/dbgauge/internal/dbms"
 	"github.com/dbgauge/dbgauge/internal/experiment"
+	"github.com/dbgauge/dbgauge/internal/workload"
 )
 
 // sweepFlags are the flags of a DSBENCH sweep's load that dsbench and clustersize
-// share: the transaction, its clients, their cycles, and the check of
+// share: the workload, its clients, their cycles, and the check of
 // acknowledged writes. Each command gives its own defaults of the counts.
+// --workload and --mode are one choice under two names (--mode is the
+// older): the registered workloads.
 type sweepFlags struct {
-	mode, form                   *flagtype.Value[string]
+	fs                           *pflag.FlagSet
+	mode, workload, form         *flagtype.Value[string]
 	isolation                    *flagtype.Value[dbms.Isolation]
 	seed                         *flagtype.Value[uint64]
 	cycles, threads, connections *flagtype.Value[int]
@@ -27,8 +33,12 @@ type sweepFlags struct {
 // newSweepFlags are the shared flags with the command's defaults; threads
 // carries the command's own lower bound.
 func newSweepFlags(cycles int, duration time.Duration, threads *flagtype.Value[int]) *sweepFlags {
+	if workload.Default() == "" {
+		panic("cli: no default workload registered: the main package imports internal/workload/all")
+	}
 	return &sweepFlags{
-		mode:        flagtype.Choice("tpcb", "tpcb", "select"),
+		mode:        flagtype.Choice(workload.Default(), workload.Names()...),
+		workload:    flagtype.Choice(workload.Default(), workload.Names()...),
 		form:        flagtype.OptionalChoice("", "procedure", "statements"),
 		isolation:   flagtype.Func("repeatable-read", dbms.ParseIsolation),
 		seed:        flagtype.Seed("1"),
@@ -45,7 +55,9 @@ func newSweepFlags(cycles int, duration time.Duration, threads *flagtype.Value[i
 // line show flags in this order); threadsHelp says what --threads counts
 // for the command.
 func (f *sweepFlags) bind(fl *pflag.FlagSet, sizes func(), cyclesHelp, threadsHelp string) {
-	fl.Var(f.mode, "mode", "tpcb (the TPC-B transaction) or select (read one account)")
+	f.fs = fl
+	fl.Var(f.workload, "workload", "the transactions to run: "+workloadsHelp())
+	fl.Var(f.mode, "mode", "the same choice as --workload, under its older name: "+strings.Join(workload.Names(), " or "))
 	fl.Var(f.form, "form", "procedure (one server-side call per transaction; the default on PostgreSQL and MariaDB; on Firebird 3, commits were seen applied in part under update conflicts) or statements")
 	sizes()
 	fl.Var(f.cycles, "cycles", cyclesHelp)
@@ -54,7 +66,7 @@ func (f *sweepFlags) bind(fl *pflag.FlagSet, sizes func(), cyclesHelp, threadsHe
 	fl.Var(f.connections, "connections", "connections per thread, used round robin")
 	fl.BoolVar(&f.retry, "retry", false, "repeat a failed transaction with the same inputs until it commits")
 	fl.BoolVar(&f.prepare, "prepare", false, "prepare the statements once per session")
-	fl.BoolVar(&f.checkAcks, "check-acks", false, "tag every TPC-B transaction (statements form) and check after each cycle that every one acknowledged to a client is in the history; the lost ones are listed with their client and node, and fail the run")
+	fl.BoolVar(&f.checkAcks, "check-acks", false, "tag every writing transaction (statements form, a workload that tags its writes: "+strings.Join(workload.Tagging(), ", ")+") and check after each cycle that every one acknowledged to a client is in the database; the lost ones are listed with their client and node, and fail the run")
 	f.spread.bind(fl)
 	fl.StringArrayVar(&f.session, "session", nil, "SQL every client session runs first, repeatable (e.g. 'SET synchronous_commit = remote_apply', 'SET SESSION wsrep_sync_wait = 1'): run once per setting and compare the runs with dbgauge compare for the cost of each, with verdicts")
 	fl.Var(f.isolation, "isolation", "repeatable-read, read-committed or serializable")
@@ -65,7 +77,11 @@ func (f *sweepFlags) bind(fl *pflag.FlagSet, sizes func(), cyclesHelp, threadsHe
 // the URL the clients connect to; faulted: a node fault will check the
 // acknowledged writes too.
 func (f *sweepFlags) plan(db string, faulted bool) (experiment.DSBenchPlan, error) {
-	if err := experiment.CheckAcksPlan(f.mode.V, f.form.V, f.checkAcks || faulted); err != nil {
+	name, flag, err := f.chosen()
+	if err != nil {
+		return experiment.DSBenchPlan{}, err
+	}
+	if err := experiment.CheckAcksPlan(name, flag, f.form.V, f.checkAcks || faulted); err != nil {
 		return experiment.DSBenchPlan{}, usagef("%v", err)
 	}
 	if engine, lacks := dbms.LacksProcedures(db); f.form.V == "procedure" && lacks {
@@ -78,8 +94,68 @@ func (f *sweepFlags) plan(db string, faulted bool) (experiment.DSBenchPlan, erro
 		return experiment.DSBenchPlan{}, err
 	}
 	return experiment.DSBenchPlan{
-		Mode: f.mode.V, Form: f.form.V, Cycles: f.cycles.V, Duration: f.duration.V,
+		Mode: name, Form: f.form.V, Cycles: f.cycles.V, Duration: f.duration.V,
 		Threads: f.threads.V, Conns: f.connections.V, Retry: f.retry, Prepare: f.prepare, CheckAcks: f.checkAcks,
 		Isolation: f.isolation.V, Seed: f.seed.V, Spread: spread, Session: f.session,
 	}, nil
+}
+
+// chosen is the workload --workload or --mode names, and the flag that
+// named it (for the messages); both given must agree. Both then hold it,
+// so that the manifest records the workload run under either name.
+func (f *sweepFlags) chosen() (name, flag string, err error) {
+	byWorkload, byMode := f.fs.Changed("workload"), f.fs.Changed("mode")
+	name, flag = f.workload.V, "workload"
+	switch {
+	case byWorkload && byMode && f.workload.V != f.mode.V:
+		return "", "", usagef("--workload %s and --mode %s: they are one choice under two names: give one", f.workload.V, f.mode.V)
+	case byMode && !byWorkload:
+		name, flag = f.mode.V, "mode"
+	}
+	if err := errors.Join(f.workload.Set(name), f.mode.Set(name)); err != nil {
+		return "", "", err
+	}
+	return name, flag, nil
+}
+
+// checkScales refuses a scale the chosen workload cannot build.
+func (f *sweepFlags) checkScales(flag string, xs []int64) error {
+	w, err := workload.New(f.workload.V)
+	if err != nil {
+		return usagef("--workload: %v", err)
+	}
+	for _, x := range xs {
+		if err := w.Scale().Check(x); err != nil {
+			return usagef("--%s %d: %v, the bound of the %s workload: give a scale it builds", flag, x, err, f.workload.V)
+		}
+	}
+	return nil
+}
+
+// workloadsHelp lists the registered workloads with their descriptions.
+func workloadsHelp() string {
+	var parts []string
+	for _, m := range workload.Registered() {
+		parts = append(parts, m.Name+" ("+m.Description+")")
+	}
+	return strings.Join(parts, ", ")
+}
+
+// scaleHelp says what a scale is, per group of workloads that share a
+// meaning.
+func scaleHelp() string {
+	var parts []string
+	byUnit := map[string][]string{}
+	var units []string
+	for _, m := range workload.Registered() {
+		u := m.New().Scale().Unit
+		if _, seen := byUnit[u]; !seen {
+			units = append(units, u)
+		}
+		byUnit[u] = append(byUnit[u], m.Name)
+	}
+	for _, u := range units {
+		parts = append(parts, strings.Join(byUnit[u], ", ")+": 1 scale = "+u)
+	}
+	return strings.Join(parts, "; ")
 }

@@ -1,12 +1,7 @@
 package deps
 
 import (
-	"go/scanner"
-	"go/token"
-	"os"
-	"path/filepath"
 	"regexp"
-	"strings"
 	"testing"
 )
 
@@ -31,12 +26,7 @@ const (
 // (an identifier, or a string literal with its quotes) or, with prose set,
 // every string literal that holds a space: sentences of help text and
 // messages, which describe engines to the user and decide nothing.
-var engineNameAllowed = []struct {
-	file  string
-	token string
-	prose bool
-	why   string
-}{
+var engineNameAllowed = []allowance{
 	{file: "internal/cli/abtest.go", prose: true, why: help},
 	{file: "internal/pgbench/cmdline.go", prose: true, why: help},
 	{file: "internal/pgbench/cmdline.go", token: `"postgres"`, why: "pgbench's -h, -p, -U and a plain database name mean a PostgreSQL server, as in pgbench itself"},
@@ -69,63 +59,6 @@ var engineNameAllowed = []struct {
 // packages through dbms's optional abilities (type assertions on an
 // Engine) and the facts each adapter registers (dbms.Adapter).
 func TestNoEngineNamesOutsideEngines(t *testing.T) {
-	root := filepath.Join("..", "..")
-	used := make([]bool, len(engineNameAllowed))
-	err := filepath.Walk(root, func(path string, info os.FileInfo, err error) error {
-		if err != nil {
-			return err
-		}
-		rel, _ := filepath.Rel(root, path)
-		rel = filepath.ToSlash(rel)
-		if info.IsDir() {
-			if strings.HasPrefix(info.Name(), ".") && rel != "." || info.Name() == "testdata" {
-				return filepath.SkipDir
-			}
-			for _, tree := range engineTrees {
-				if rel+"/" == tree {
-					return filepath.SkipDir
-				}
-			}
-			return nil
-		}
-		if !strings.HasSuffix(path, ".go") || strings.HasSuffix(path, "_test.go") {
-			return nil
-		}
-		src, err := os.ReadFile(path)
-		if err != nil {
-			return err
-		}
-		fset := token.NewFileSet()
-		file := fset.AddFile(rel, fset.Base(), len(src))
-		var s scanner.Scanner
-		s.Init(file, src, func(pos token.Position, msg string) { t.Errorf("%s: %s", pos, msg) }, 0) // comments skipped
-		for {
-			pos, tok, lit := s.Scan()
-			if tok == token.EOF {
-				break
-			}
-			if tok != token.IDENT && tok != token.STRING && tok != token.CHAR || !engineName.MatchString(lit) {
-				continue
-			}
-			allowed := false
-			for i, a := range engineNameAllowed {
-				if a.file == rel && (a.token == lit || a.prose && tok == token.STRING && strings.ContainsAny(lit, " \n")) {
-					used[i], allowed = true, true
-					break
-				}
-			}
-			if !allowed {
-				t.Errorf("%s names an engine (%s) in %.60q (engine knowledge belongs in internal/dbms/<engine>, reached through an ability; or allow it in engineNameAllowed with a reason)", fset.Position(pos), strings.Join(engineName.FindAllString(lit, -1), ", "), lit)
-			}
-		}
-		return nil
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	for i, a := range engineNameAllowed {
-		if !used[i] {
-			t.Errorf("engineNameAllowed: %s %q (prose %v) matches nothing any more: remove it", a.file, a.token, a.prose)
-		}
-	}
+	nameRule{what: "an engine", pattern: engineName, trees: engineTrees, allowed: engineNameAllowed, list: "engineNameAllowed",
+		fix: "engine knowledge belongs in internal/dbms/<engine>, reached through an ability"}.check(t)
 }

@@ -11,6 +11,7 @@ import (
 	"github.com/dbgauge/dbgauge/internal/progress"
 	"github.com/dbgauge/dbgauge/internal/report"
 	"github.com/dbgauge/dbgauge/internal/results"
+	"github.com/dbgauge/dbgauge/internal/workload"
 )
 
 // NodeResizer is a cluster whose nodes a run may stop and start again:
@@ -46,6 +47,10 @@ type ClusterSizePlan struct {
 // happened.
 func RunClusterSize(ctx context.Context, s Setup, plan ClusterSizePlan, pr *progress.Printer) (*results.ClusterSizeResults, error) {
 	s.DB = plan.URL
+	w, err := workload.NewConfigured(plan.Sweep.Mode, plan.Sweep.WorkloadOptions)
+	if err != nil {
+		return nil, dbms.Wrap(dbms.BadInput, err)
+	}
 	var sp *spread
 	o, err := open(ctx, s, "clustersize", plan.Sweep.Seed, nil, func(e dbms.Engine) (err error) {
 		// Every node must answer now: the run would measure another
@@ -61,7 +66,7 @@ func RunClusterSize(ctx context.Context, s Setup, plan ClusterSizePlan, pr *prog
 	o.e = nil
 	sw := plan.Sweep
 	res := &results.ClusterSizeResults{Header: results.Header{Experiment: "clustersize", Engine: o.man.Engine.Engine, EngineVersion: o.man.Engine.Version},
-		Mode: sw.Mode, Spread: sw.Spread, Scale: sw.Scales[0], Cycles: sw.Cycles, DurationS: sw.Duration.Seconds(),
+		Mode: sw.Mode, Workload: workloadInfo(w), Spread: sw.Spread, Scale: sw.Scales[0], Cycles: sw.Cycles, DurationS: sw.Duration.Seconds(),
 		Threads: max(sw.Threads, 1), Connections: max(sw.Conns, 1), Session: sw.Session}
 	if sp != nil {
 		res.Cluster = sp.nodes

@@ -2,6 +2,7 @@ package experiment
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"runtime"
 	"sort"
@@ -20,13 +21,18 @@ import (
 	"github.com/dbgauge/dbgauge/internal/results"
 	"github.com/dbgauge/dbgauge/internal/stats"
 	"github.com/dbgauge/dbgauge/internal/sysinfo"
-	"github.com/dbgauge/dbgauge/internal/workload/tpcb"
+	"github.com/dbgauge/dbgauge/internal/workload"
 )
 
 // DSBenchPlan is a validated stress sweep (docs/dsbench.md): nothing
-// touched yet. Form "" means the procedure where the engine has one.
+// touched yet. Mode names the registered workload (workload.Lookup; the
+// "mode" of stored results). Form "" means the workload's procedure where
+// the engine has one.
 type DSBenchPlan struct {
-	Mode, Form                string
+	Mode, Form string
+	// WorkloadOptions configure a workload that takes options
+	// (workload.Configurable); nil for one that takes none.
+	WorkloadOptions           json.RawMessage
 	Scales                    []int64
 	Cycles                    int
 	Duration                  time.Duration
@@ -49,9 +55,9 @@ type DSBenchPlan struct {
 	// Fault, if set, crashes a node of the cluster under load in the
 	// first scale measured (failover.go).
 	Fault *NodeFault
-	// CheckAcks tags every TPC-B transaction and checks, after each
-	// cycle, that every one acknowledged to a client is in the history
-	// (always done in the scale a Fault strikes).
+	// CheckAcks tags every writing transaction (a workload.Tagger's) and
+	// checks, after each cycle, that every one acknowledged to a client is
+	// in the database (always done in the scale a Fault strikes).
 	CheckAcks bool
 	// Session are statements every client session runs first (SET
 	// synchronous_commit = ...): the settings whose cost two runs,
@@ -61,6 +67,8 @@ type DSBenchPlan struct {
 
 // dsbenchRun is one sweep in progress.
 type dsbenchRun struct {
+	// w is the plan's workload.
+	w      workload.Workload
 	url    string
 	e      dbms.Engine // the control session: population, checks, cleanup
 	opened *opened     // holds e too, to close it at the end
@@ -124,7 +132,7 @@ func (r *dsbenchRun) dsbenchScale(ctx context.Context, x int64) (*results.ScaleR
 	var popFaults driver.ErrorCounts
 	r.live.phase(x, "populating")
 	err := r.control(ctx, &popFaults, func(e dbms.Engine) (err error) {
-		pop, err = populate(ctx, e, x, r.plan.Form, r.pr)
+		pop, err = populate(ctx, e, r.w, x, r.plan.Form, r.pr)
 		return err
 	})
 	if err != nil {
@@ -141,7 +149,7 @@ func (r *dsbenchRun) dsbenchScale(ctx context.Context, x int64) (*results.ScaleR
 	}
 	r.clients.scale.Store(x)
 	r.clients.take()
-	var carried int64 // deltas of history rows already cleaned up
+	ck := r.w.NewCheck(x)
 	var cleanup time.Duration
 	checkErrs := map[int]*driver.ErrorCounts{} // per cycle: faults of its check, retried
 	inDoubt := map[int]int64{}
@@ -156,12 +164,8 @@ func (r *dsbenchRun) dsbenchScale(ctx context.Context, x int64) (*results.ScaleR
 		}
 		faults := new(driver.ErrorCounts)
 		checkErrs[cycle] = faults
-		var b tpcb.Balances
 		err := r.control(ctx, faults, func(e dbms.Engine) error {
-			return whileLocked(ctx, checkLockWait, waiting, func(ctx context.Context) (err error) {
-				b, err = tpcb.ReadBalances(ctx, e)
-				return err
-			})
+			return whileLocked(ctx, checkLockWait, waiting, func(ctx context.Context) error { return ck.Read(ctx, e) })
 		})
 		if err == nil {
 			err = r.checkAcked(ctx, faults, cycle)
@@ -173,35 +177,25 @@ func (r *dsbenchRun) dsbenchScale(ctx context.Context, x int64) (*results.ScaleR
 			sr.Unchecked = fmt.Sprintf("after cycle %d: %v", cycle, err)
 			return err
 		}
-		committed, doubt := r.clients.take()
-		inDoubt[cycle] = doubt
-		want := committed
-		if r.plan.Mode == modeSelect {
-			want = 0
-		}
+		n := r.clients.take()
+		n.Unknown = r.nodeLost
+		inDoubt[cycle] = n.InDoubt
 		checks++
 		if checks == 1 {
 			sr.Consistent = true
 		}
-		var bad []string
-		if r.nodeLost {
-			// The lost agent's commits are unknown (b.CheckAfterLoss says
-			// why); the carried deltas start again from the balances.
-			bad = b.CheckAfterLoss(want)
-			carried = b.Accounts - b.HistoryDelta
-		} else {
-			bad = b.CheckInDoubt(carried, want, doubt)
-		}
+		// After a lost agent its commits are unknown: the workload checks
+		// what holds whatever they were.
+		bad := ck.Verify(n)
 		for _, v := range bad {
 			sr.Consistent = false
 			sr.Inconsistency = append(sr.Inconsistency, fmt.Sprintf("after cycle %d: %s", cycle, v))
 			r.warn(fmt.Sprintf("scale %d, cycle %d: inconsistent: %s", x, cycle, v))
 		}
-		carried += b.HistoryDelta
 		if err := r.control(ctx, faults, func(e dbms.Engine) error {
-			return whileLocked(ctx, checkLockWait, waiting, func(ctx context.Context) error { return tpcb.ClearHistory(ctx, e) })
+			return whileLocked(ctx, checkLockWait, waiting, func(ctx context.Context) error { return ck.Cleanup(ctx, e) })
 		}); err != nil {
-			return fmt.Errorf("clean up the history: %w", err)
+			return fmt.Errorf("clean up after the check: %w", err)
 		}
 		cleanup += time.Since(start)
 		return nil
@@ -392,7 +386,7 @@ func (r *dsbenchRun) finish() {
 		r.warn("no DSI: " + err.Error())
 	}
 	clients := max(r.plan.Nodes, 1) * max(r.plan.Threads, 1)
-	if rs, err := stats.ScaleRanges(stats.RangeCurve{Scales: xs, Medians: ts, Failed: failed, Clients: clients, Writes: r.plan.Mode == modeTPCB}); err == nil {
+	if rs, err := stats.ScaleRanges(stats.RangeCurve{Scales: xs, Medians: ts, Failed: failed, Clients: clients, Writes: r.w.Writes() && r.w.Scale().RowPerUnit}); err == nil {
 		for _, x := range rs {
 			r.res.Ranges = append(r.res.Ranges, results.ScaleRange(x))
 		}

@@ -8,28 +8,26 @@ import (
 
 	"github.com/dbgauge/dbgauge/internal/dbms"
 	"github.com/dbgauge/dbgauge/internal/driver"
-	"github.com/dbgauge/dbgauge/internal/workload/tpcb"
+	"github.com/dbgauge/dbgauge/internal/workload"
 )
 
-// dsbenchClients is what a sweep's client sessions run: the transaction
-// in the chosen form, and the counts the consistency check needs. The
-// master's local load and a remote agent's load use it alike.
+// dsbenchClients is what a sweep's client sessions run: the workload's
+// clients, one per thread, and the counts the consistency check needs.
+// The master's local load and a remote agent's load use it alike.
 type dsbenchClients struct {
-	mode      string
-	prepare   bool
-	isolation dbms.Isolation
-	threads   int // per node
-	// proc is the procedure form's procedure (nil: the statements form).
-	proc *tpcb.Procedure
+	w       workload.Workload
+	cfg     workload.ClientConfig
+	threads int // per node
+	types   int // the workload's transaction types
 	// scale is the scale being measured (read by the threads' ops and the
 	// load sampler's goroutine).
 	scale atomic.Int64
-	// commits counts, per thread, every transaction that committed (also
-	// after a cycle's end): the history must hold exactly that many rows.
+	// commits counts, per thread and type (thread*types + type), every
+	// transaction that committed (also after a cycle's end): the check
+	// compares them with the database.
 	commits []atomic.Int64
 	// inDoubt counts, per thread, the commits lost with their connection
-	// (tpcb.ErrCommitInDoubt) since the last check: each may be in the
-	// history.
+	// (workload.ErrCommitInDoubt) since the last check.
 	inDoubt []atomic.Int64
 	// acks, set while a node fault's scale runs or with --check-acks, is
 	// each client thread's log of what it was told: its transactions are
@@ -37,38 +35,67 @@ type dsbenchClients struct {
 	acks *ackLog
 	// session are the statements every client session runs first.
 	session []string
+	// per are the threads' workload clients, made by newOp before the
+	// load starts; each thread's sessions set up its own.
+	per []workload.Client
 }
 
-func newDSBenchClients(mode string, prepare bool, iso dbms.Isolation, threads, nodes int, proc *tpcb.Procedure) *dsbenchClients {
-	n := max(nodes, 1) * max(threads, 1)
-	return &dsbenchClients{mode: mode, prepare: prepare, isolation: iso, threads: max(threads, 1), proc: proc,
-		commits: make([]atomic.Int64, n), inDoubt: make([]atomic.Int64, n)}
+func newDSBenchClients(w workload.Workload, cfg workload.ClientConfig, threads, nodes int) *dsbenchClients {
+	n, types := max(nodes, 1)*max(threads, 1), max(len(w.Types()), 1)
+	return &dsbenchClients{w: w, cfg: cfg, threads: max(threads, 1), types: types,
+		commits: make([]atomic.Int64, n*types), inDoubt: make([]atomic.Int64, n), per: make([]workload.Client, n)}
 }
 
-// take returns the commits and commits in doubt counted since the last
-// call, and starts counting again.
-func (c *dsbenchClients) take() (committed, inDoubt int64) {
+// typeNames are the workload's transaction types by name, in the order
+// its clients' Run returns them: the driver keeps figures per type.
+func (c *dsbenchClients) typeNames() []string {
+	ts := c.w.Types()
+	names := make([]string, len(ts))
+	for i, t := range ts {
+		names[i] = t.Name
+	}
+	return names
+}
+
+// take returns the commits (in all and by type) and the commits in doubt
+// counted since the last call, and starts counting again.
+func (c *dsbenchClients) take() workload.Commits {
+	n := workload.Commits{ByType: make([]int64, c.types)}
 	for i := range c.commits {
-		committed += c.commits[i].Swap(0)
-		inDoubt += c.inDoubt[i].Swap(0)
+		k := c.commits[i].Swap(0)
+		n.Committed += k
+		n.ByType[i%c.types] += k
 	}
-	return committed, inDoubt
+	for i := range c.inDoubt {
+		n.InDoubt += c.inDoubt[i].Swap(0)
+	}
+	return n
 }
 
-// statements are what a client session prepares with --prepare.
-func (c *dsbenchClients) statements() []string {
-	switch {
-	case c.mode == modeSelect:
-		return []string{tpcb.StmtSelectAccount}
-	case c.proc != nil:
-		return []string{c.proc.Call}
-	case c.acks != nil:
-		return tpcb.TaggedStatements
+// counters are take's counts as a remote agent reports them.
+func (c *dsbenchClients) counters() map[string]int64 {
+	n := c.take()
+	m := map[string]int64{"in_doubt": n.InDoubt}
+	for t, k := range n.ByType {
+		m[commitsKey(t)] = k
 	}
-	return tpcb.Statements
+	return m
 }
 
-// setupClient runs on every new client session.
+// fromCounters adds a remote agent's counters (node's) to the node's
+// first thread.
+func (c *dsbenchClients) fromCounters(node int, m map[string]int64) {
+	first := c.client(node, 0)
+	for t := 0; t < c.types; t++ {
+		c.commits[first*c.types+t].Add(m[commitsKey(t)])
+	}
+	c.inDoubt[first].Add(m["in_doubt"])
+}
+
+func commitsKey(t int) string { return fmt.Sprintf("commits.%d", t) }
+
+// setup runs on every new client session: --session, then the thread's
+// client's own setup (its prepared statements).
 func (c *dsbenchClients) setup(ctx context.Context, s *driver.Session) error {
 	if s.Tx == nil {
 		return fmt.Errorf("%s sessions cannot run transactions with arguments", s.Engine.Name())
@@ -76,15 +103,7 @@ func (c *dsbenchClients) setup(ctx context.Context, s *driver.Session) error {
 	if err := runSession(ctx, s.Engine, c.session); err != nil {
 		return err
 	}
-	if !c.prepare {
-		return nil
-	}
-	for _, st := range c.statements() {
-		if err := s.Tx.Prepare(ctx, st); err != nil {
-			return fmt.Errorf("prepare %q: %w", st, err)
-		}
-	}
-	return nil
+	return c.per[c.client(s.Node, s.Thread)].Setup(ctx, s.Tx)
 }
 
 // runSession runs a client session's first statements (--session).
@@ -97,48 +116,34 @@ func runSession(ctx context.Context, e dbms.Engine, stmts []string) error {
 	return nil
 }
 
-// newOp is one thread's transaction. Inputs are drawn on the first attempt
-// only, so a retry repeats them (seed 001 §2.4).
+// newOp is one thread's transaction: its workload client's, counted for
+// the check and, when the acknowledged writes are checked, logged with
+// the tag it wrote. The driver calls it once per thread before the load
+// starts (a scale's acks are armed by then).
 func (c *dsbenchClients) newOp(node, thread int) driver.Op {
 	idx := c.client(node, thread)
-	in := &tpcb.Inputs{}
-	iso := c.isolation
+	a := c.acks
+	cfg := c.cfg
+	cfg.Tagged = a != nil
+	wc := c.w.NewClient(cfg)
+	c.per[idx] = wc
+	ws := &workload.Session{Client: idx}
+	if a != nil {
+		ws.NextSeq = func() int64 { return a.next(idx) }
+	}
 	return func(ctx context.Context, s *driver.Session) error {
-		x := c.scale.Load()
-		var err error
-		var seq int64 // the tag's sequence number; 0: untagged
-		a := c.acks
-		switch {
-		case c.mode == modeSelect:
-			if s.Attempt == 0 {
-				in.Aid = tpcb.DrawAccount(s.Rand, x)
-			}
-			err = tpcb.Select(ctx, s.Tx, in.Aid)
-		case c.proc != nil:
-			if s.Attempt == 0 {
-				tpcb.Draw(s.Rand, x, in)
-			}
-			err = tpcb.CallProcedure(ctx, s.Tx, c.proc, iso, in)
-		case a != nil:
-			if s.Attempt == 0 {
-				tpcb.Draw(s.Rand, x, in)
-			}
-			var tag string
-			seq, tag = a.next(idx)
-			err = tpcb.TaggedTransaction(ctx, s.Tx, iso, in, tag)
-		default:
-			if s.Attempt == 0 {
-				tpcb.Draw(s.Rand, x, in)
-			}
-			err = tpcb.Transaction(ctx, s.Tx, iso, in)
-		}
+		ws.Tx, ws.Rand, ws.Attempt, ws.Scale, ws.Seq = s.Tx, s.Rand, s.Attempt, c.scale.Load(), 0
+		typ, err := wc.Run(ctx, ws)
+		s.Type = typ
 		if err == nil {
-			c.commits[idx].Add(1)
-		} else if errors.Is(err, tpcb.ErrCommitInDoubt) {
+			// A type out of range is the workload's bug: clamped, it
+			// miscounts one type instead of crashing the load.
+			c.commits[idx*c.types+min(max(typ, 0), c.types-1)].Add(1)
+		} else if errors.Is(err, workload.ErrCommitInDoubt) {
 			c.inDoubt[idx].Add(1)
 		}
 		if a != nil {
-			a.done(idx, seq, s.Target, err)
+			a.done(idx, ws.Seq, s.Target, err)
 		}
 		return err
 	}
@@ -148,7 +153,7 @@ func (c *dsbenchClients) newOp(node, thread int) driver.Op {
 // numbered over the whole load, and an agent counts its own node's
 // threads only.
 func (c *dsbenchClients) client(node, thread int) int {
-	return (node*c.threads + thread) % len(c.commits)
+	return (node*c.threads + thread) % len(c.inDoubt)
 }
 
 // opener is the clients' driver.Config.Open: a session on url, or on a
@@ -158,7 +163,7 @@ func (c *dsbenchClients) opener(url string, sp *spread, conns int) func(context.
 	if sp == nil {
 		return func(ctx context.Context, _ *driver.Session) (dbms.Engine, error) { return dbms.Open(ctx, url) }
 	}
-	writes := c.mode != modeSelect
+	writes := c.w.Writes()
 	return func(ctx context.Context, s *driver.Session) (dbms.Engine, error) {
 		k := (s.Node*c.threads+s.Thread)*max(conns, 1) + s.Conn
 		e, node, err := sp.open(ctx, k, writes)

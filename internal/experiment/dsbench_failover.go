@@ -9,7 +9,7 @@ import (
 	"github.com/dbgauge/dbgauge/internal/driver"
 	"github.com/dbgauge/dbgauge/internal/report"
 	"github.com/dbgauge/dbgauge/internal/results"
-	"github.com/dbgauge/dbgauge/internal/workload/tpcb"
+	"github.com/dbgauge/dbgauge/internal/workload"
 )
 
 // armFault makes the scale's load the one the node fault strikes, if one
@@ -21,14 +21,14 @@ func (r *dsbenchRun) armFault(ctx context.Context, cfg *driver.Config, sr *resul
 	fr := r.failover
 	if fr == nil {
 		if r.plan.CheckAcks {
-			r.clients.acks = newAckLog(len(r.clients.commits), r.spread != nil)
+			r.clients.acks = newAckLog(len(r.clients.per), r.spread != nil)
 			sr.Acks = &results.AckCheck{}
 			r.ackCheck = sr.Acks
 		}
 		return nil
 	}
 	r.failover, r.faulting = nil, fr // once per run
-	fr.acks = newAckLog(len(r.clients.commits), r.spread != nil)
+	fr.acks = newAckLog(len(r.clients.per), r.spread != nil)
 	r.clients.acks = fr.acks
 	r.ackCheck = &fr.res.AckCheck
 	cfg.CycleStart = func(_ context.Context, cycle int) (time.Time, error) {
@@ -63,25 +63,26 @@ func (r *dsbenchRun) faultDone(fr *failoverRun, sr *results.ScaleResult) error {
 }
 
 // checkAcked looks for every transaction acknowledged to a client since
-// the last check in the history, by its tag, while a fault is observed
-// or with --check-acks.
+// the last check in the database, by its tag (workload.Tagger), while a
+// fault is observed or with --check-acks.
 func (r *dsbenchRun) checkAcked(ctx context.Context, faults *driver.ErrorCounts, cycle int) error {
 	a, into := r.clients.acks, r.ackCheck
-	if a == nil || into == nil || r.plan.Mode != modeTPCB {
+	tg, tags := r.w.(workload.Tagger)
+	if a == nil || into == nil || !tags {
 		return nil
 	}
-	var tags map[int][]int64
+	var found map[int][]int64
 	err := r.control(ctx, faults, func(e dbms.Engine) (err error) {
-		tags, _, err = tpcb.ReadTags(ctx, e)
+		found, err = tg.ReadTags(ctx, e)
 		return err
 	})
 	if err != nil {
 		return err
 	}
-	acked, lostN, lost := a.check(cycle, tags)
+	acked, lostN, lost := a.check(cycle, found)
 	into.Add(acked, lostN, lost)
 	if lostN > 0 {
-		r.warn(fmt.Sprintf("cycle %d: %d of the %d transactions acknowledged to the clients are missing from the history", cycle, lostN, acked))
+		r.warn(fmt.Sprintf("cycle %d: %d of the %d transactions acknowledged to the clients are missing from the database", cycle, lostN, acked))
 	}
 	return nil
 }

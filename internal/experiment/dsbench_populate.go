@@ -8,7 +8,7 @@ import (
 
 	"github.com/dbgauge/dbgauge/internal/dbms"
 	"github.com/dbgauge/dbgauge/internal/progress"
-	"github.com/dbgauge/dbgauge/internal/workload/tpcb"
+	"github.com/dbgauge/dbgauge/internal/workload"
 )
 
 // population is what building one scale's database took (seed 001 §4.3:
@@ -19,60 +19,65 @@ type population struct {
 	sizeBytes                              int64
 }
 
-// populate drops the previous tables, creates the tables of scale x, fills
-// them through the engine's bulk path, then adds the primary keys and then
-// the foreign keys, each a whole table at a time, and measures the size.
-func populate(ctx context.Context, e dbms.Engine, x int64, form string, pr *progress.Printer) (*population, error) {
+// populate drops the previous tables of the workload, creates its tables
+// of scale x, fills them through the engine's bulk path, then adds the
+// primary keys and then the foreign keys, each a whole table at a time,
+// analyzes them, creates the procedure of the procedure form, and
+// measures the size.
+func populate(ctx context.Context, e dbms.Engine, w workload.Workload, x int64, form string, pr *progress.Printer) (*population, error) {
 	p := &population{}
+	sch := w.Schema(x)
 	start := time.Now()
-	// A procedure left by an earlier run depends on the tables: drop it
-	// whatever this run's form.
-	if proc, err := tpcb.ProcedureFor(e); err == nil && proc.Drop != "" {
-		if _, err := e.Exec(ctx, proc.Drop); err != nil {
-			return nil, fmt.Errorf("drop the procedure: %w", err)
+	if d, ok := w.(workload.Dropper); ok {
+		for _, st := range d.DropFirst(e) {
+			if _, err := e.Exec(ctx, st); err != nil {
+				return nil, fmt.Errorf("drop what depends on the tables: %w", err)
+			}
 		}
 	}
-	for i := len(tpcb.Tables) - 1; i >= 0; i-- { // children before parents
-		if err := e.DropTable(ctx, tpcb.Tables[i]); err != nil {
-			return nil, fmt.Errorf("drop %s: %w", tpcb.Tables[i], err)
+	for i := len(sch.Tables) - 1; i >= 0; i-- { // children before parents
+		if err := e.DropTable(ctx, sch.Tables[i].Name); err != nil {
+			return nil, fmt.Errorf("drop %s: %w", sch.Tables[i].Name, err)
 		}
 	}
 	p.drop = time.Since(start)
 
 	start = time.Now()
-	for _, t := range tpcb.Schema(x) {
-		if err := e.CreateTable(ctx, t); err != nil {
+	for _, t := range sch.Tables {
+		if err := e.CreateTable(ctx, t.Table); err != nil {
 			return nil, fmt.Errorf("create %s: %w", t.Name, err)
 		}
-		if t.Name == tpcb.History {
+		if t.Fill == nil {
 			continue
 		}
-		rows := tpcb.NewRows(t.Name, x)
-		pr.Live("scale %d: populating %s (%d rows)", x, t.Name, rows.Count())
-		n, err := e.Load(ctx, t, rows)
+		pr.Live("scale %d: populating %s (%d rows)", x, t.Name, t.Rows)
+		n, err := e.Load(ctx, t.Table, t.Fill())
 		if err != nil {
 			return nil, fmt.Errorf("populate %s: %w", t.Name, err)
 		}
-		if n != rows.Count() {
-			return nil, fmt.Errorf("populate %s: engine took %d rows of %d", t.Name, n, rows.Count())
+		if n != t.Rows {
+			return nil, fmt.Errorf("populate %s: engine took %d rows of %d", t.Name, n, t.Rows)
 		}
 	}
 	p.populate = time.Since(start)
 
 	keys, ok := e.(dbms.Keys)
 	start = time.Now()
-	for _, pk := range tpcb.PrimaryKeys {
+	for _, pk := range sch.PrimaryKeys {
 		if !ok {
 			return nil, fmt.Errorf("%s cannot add primary keys", e.Name())
 		}
-		if err := keys.AddPrimaryKey(ctx, pk.Table, pk.Column); err != nil {
+		if err := keys.AddPrimaryKey(ctx, pk.Table, pk.Columns...); err != nil {
 			return nil, fmt.Errorf("primary key of %s: %w", pk.Table, err)
 		}
 	}
 	p.primaryKey = time.Since(start)
 
 	start = time.Now()
-	for _, fk := range tpcb.ForeignKeys {
+	for _, fk := range sch.ForeignKeys {
+		if !ok {
+			return nil, fmt.Errorf("%s cannot add foreign keys", e.Name())
+		}
 		err := keys.AddForeignKey(ctx, fk.Table, fk.Column, fk.RefTable, fk.RefColumn)
 		if errors.Is(err, dbms.ErrNotSupported) {
 			p.notes = append(p.notes, fmt.Sprintf("no foreign keys: %v", err))
@@ -84,13 +89,13 @@ func populate(ctx context.Context, e dbms.Engine, x int64, form string, pr *prog
 	}
 	p.foreignKey = time.Since(start)
 
-	for _, t := range tpcb.Tables {
-		if err := e.Analyze(ctx, t); err != nil {
-			return nil, fmt.Errorf("analyze %s: %w", t, err)
+	for _, t := range sch.Tables {
+		if err := e.Analyze(ctx, t.Name); err != nil {
+			return nil, fmt.Errorf("analyze %s: %w", t.Name, err)
 		}
 	}
 	if form == formProcedure {
-		proc, err := tpcb.ProcedureFor(e)
+		proc, err := procedureOf(w, e)
 		if err != nil {
 			return nil, err
 		}
@@ -99,7 +104,7 @@ func populate(ctx context.Context, e dbms.Engine, x int64, form string, pr *prog
 		}
 	}
 	if sr, ok := e.(dbms.SizeReporter); ok {
-		size, err := sr.TableBytes(ctx, tpcb.Tables...)
+		size, err := sr.TableBytes(ctx, sch.Names()...)
 		if err != nil {
 			return nil, fmt.Errorf("measure the database size: %w", err)
 		}
@@ -109,9 +114,19 @@ func populate(ctx context.Context, e dbms.Engine, x int64, form string, pr *prog
 	return p, nil
 }
 
+// The forms of a transaction: client statements, or one call of the
+// workload's server-side procedure (workload.Procedurer).
 const (
 	formProcedure  = "procedure"
 	formStatements = "statements"
-	modeTPCB       = "tpcb"
-	modeSelect     = "select"
 )
+
+// procedureOf is the workload's procedure on e's engine; an error when the
+// workload has no procedure form or the engine no procedures.
+func procedureOf(w workload.Workload, e dbms.Engine) (*workload.Procedure, error) {
+	pw, ok := w.(workload.Procedurer)
+	if !ok {
+		return nil, fmt.Errorf("the %s workload has no procedure form: use --form statements", w.Meta().Name)
+	}
+	return pw.Procedure(e)
+}

@@ -11,7 +11,7 @@ import (
 	"github.com/dbgauge/dbgauge/internal/nodes"
 	"github.com/dbgauge/dbgauge/internal/results"
 	"github.com/dbgauge/dbgauge/internal/stats"
-	"github.com/dbgauge/dbgauge/internal/workload/tpcb"
+	"github.com/dbgauge/dbgauge/internal/workload"
 )
 
 // RemoteNodes is a sweep's load from remote agents (dsbench --listen or
@@ -30,9 +30,12 @@ type RemoteNodes struct {
 // dsbenchKind is the job kind of a sweep's scale on an agent.
 const dsbenchKind = "dsbench"
 
-// dsbenchJob is what an agent needs to run a scale's clients.
+// dsbenchJob is what an agent needs to run a scale's clients: Workload is
+// the registered workload's name, which the agent's binary has too (the
+// master and its agents run one version), with its Options.
 type dsbenchJob struct {
-	URL, Mode, Form, Isolation string
+	URL, Workload, Form, Isolation string
+	Options                        json.RawMessage `json:",omitempty"`
 	// Spread places the agent's clients on a cluster's nodes (--spread).
 	Spread  string
 	Prepare bool
@@ -59,22 +62,28 @@ func buildDSBenchLoad(ctx context.Context, payload json.RawMessage, env nodes.En
 	if err != nil {
 		return nil, err
 	}
+	w, err := workload.NewConfigured(j.Workload, j.Options)
+	if err != nil {
+		return nil, err
+	}
 	// A session now: the server is reachable from here and populated.
 	e, err := dbms.Open(ctx, url)
 	if err != nil {
 		return nil, fmt.Errorf("open %s: %w", dbms.RedactPasswords(url), err)
 	}
 	defer e.Close()
-	if _, err := e.QueryRows(ctx, "SELECT count(*) FROM "+tpcb.Tables[0]); err != nil {
+	// Its first table only (a parent, filled first): counting the rows of
+	// every table would cost the agent's start a scan of the largest.
+	if _, err := e.QueryRows(ctx, "SELECT count(*) FROM "+w.Schema(j.Scale).Tables[0].Name); err != nil {
 		return nil, fmt.Errorf("the database is not populated: %w", err)
 	}
-	var proc *tpcb.Procedure
+	cfg := workload.ClientConfig{Prepare: j.Prepare, Isolation: iso}
 	if j.Form == formProcedure {
-		if proc, err = tpcb.ProcedureFor(e); err != nil {
+		if cfg.Procedure, err = procedureOf(w, e); err != nil {
 			return nil, err
 		}
 	}
-	c := newDSBenchClients(j.Mode, j.Prepare, iso, j.Threads, 1, proc)
+	c := newDSBenchClients(w, cfg, j.Threads, 1)
 	c.scale.Store(j.Scale)
 	c.session = j.Session
 	sp, err := newSpread(ctx, url, j.Spread)
@@ -87,11 +96,9 @@ func buildDSBenchLoad(ctx context.Context, payload json.RawMessage, env nodes.En
 			Targets: sp.count(),
 			Setup:   c.setup,
 			NewOp:   c.newOp,
+			Types:   c.typeNames(),
 		},
-		Counters: func() map[string]int64 {
-			committed, doubt := c.take()
-			return map[string]int64{"commits": committed, "in_doubt": doubt}
-		},
+		Counters: c.counters,
 	}, nil
 }
 
@@ -134,18 +141,14 @@ func (r *dsbenchRun) runLoad(ctx context.Context, x int64, cfg driver.Config) (*
 		res, err := driver.Run(ctx, cfg)
 		return res, nil, err
 	}
-	threads := max(r.plan.Threads, 1)
 	job := nodes.Job{
 		Kind: dsbenchKind, Label: fmt.Sprintf("scale %d", x),
-		Payload: dsbenchJob{URL: r.url, Mode: r.plan.Mode, Form: r.plan.Form, Isolation: r.plan.Isolation.String(),
+		Payload: dsbenchJob{URL: r.url, Workload: r.plan.Mode, Options: r.plan.WorkloadOptions, Form: r.plan.Form, Isolation: r.plan.Isolation.String(),
 			Prepare: r.plan.Prepare, Scale: x, Threads: r.plan.Threads, Spread: r.plan.Spread, Session: r.plan.Session},
-		Counters: func(node int, c map[string]int64) {
-			r.clients.commits[node*threads].Add(c["commits"])
-			r.clients.inDoubt[node*threads].Add(c["in_doubt"])
-		},
+		Counters: r.clients.fromCounters,
 		NodeLost: func(node int) {
 			r.nodeLost = true
-			r.warn(fmt.Sprintf("scale %d: agent %s lost; its commits are unknown from now on, so the checks of this scale compare the balances with each other and the history count as a lower bound", x, r.nodeName(node)))
+			r.warn(fmt.Sprintf("scale %d: agent %s lost; its commits are unknown from now on, so the checks of this scale check only what holds whatever they were (the commits counted as a lower bound)", x, r.nodeName(node)))
 		},
 	}
 	out, err := r.master.Run(ctx, job, cfg)

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"time"
 
 	"github.com/dbgauge/dbgauge/internal/dbms"
@@ -13,7 +14,7 @@ import (
 	"github.com/dbgauge/dbgauge/internal/progress"
 	"github.com/dbgauge/dbgauge/internal/results"
 	"github.com/dbgauge/dbgauge/internal/sysinfo"
-	"github.com/dbgauge/dbgauge/internal/workload/tpcb"
+	"github.com/dbgauge/dbgauge/internal/workload"
 )
 
 // DSBenchSetup is everything a sweep needs besides its plan. DB "" means
@@ -31,11 +32,15 @@ var errNoProcedure = fmt.Errorf("no server-side procedures")
 // anything is written. It returns what was measured even on failure.
 func RunDSBench(ctx context.Context, s DSBenchSetup, plan DSBenchPlan, pr *progress.Printer) (*results.DSBenchResults, error) {
 	embedded := func(dir string) string { return dbms.DefaultSharedURL(filepath.Join(dir, "dsbench.db")) }
+	w, err := workload.NewConfigured(plan.Mode, plan.WorkloadOptions)
+	if err != nil {
+		return nil, dbms.Wrap(dbms.BadInput, err)
+	}
 	s.Live.loadPlan(plan.Scales, plan.Cycles, plan.Duration)
 	var sp *spread
 	var fr *failoverRun
 	o, err := open(ctx, s, "dsbench", plan.Seed, embedded, func(e dbms.Engine) error {
-		if err := resolveForm(&plan, e); err != nil {
+		if err := resolveForm(&plan, w, e); err != nil {
 			return err
 		}
 		url := s.DB
@@ -63,26 +68,27 @@ func RunDSBench(ctx context.Context, s DSBenchSetup, plan DSBenchPlan, pr *progr
 	e, run, man, url, info := o.e, o.run, o.man, o.url, o.man.Engine
 	res := &results.DSBenchResults{
 		Header: results.Header{Experiment: "dsbench", Engine: e.Name(), EngineVersion: info.Version}, Mode: plan.Mode, Form: plan.Form,
-		Nodes: max(plan.Nodes, 1), Threads: plan.Threads, Connections: max(plan.Conns, 1), Cycles: plan.Cycles,
+		Workload: workloadInfo(w),
+		Nodes:    max(plan.Nodes, 1), Threads: plan.Threads, Connections: max(plan.Conns, 1), Cycles: plan.Cycles,
 		DurationS: plan.Duration.Seconds(), Isolation: plan.Isolation.String(), Retry: plan.Retry, Prepare: plan.Prepare,
 		Reconnect: plan.Reconnect, RateTPS: plan.Rate, Confidence: plan.Confidence, Seed: plan.Seed,
 	}
 	if plan.resilient() {
 		res.BackoffCapS, res.GiveUpS = plan.backoff()
 	}
-	r := &dsbenchRun{url: url, e: e, opened: o, plan: plan, run: run, res: res, pr: pr, live: s.Live, spread: sp, failover: fr}
+	r := &dsbenchRun{w: w, url: url, e: e, opened: o, plan: plan, run: run, res: res, pr: pr, live: s.Live, spread: sp, failover: fr}
 	if sp != nil {
 		res.Cluster, res.Spread = sp.nodes, plan.Spread
 		pr.Line("cluster of %d nodes (%s); clients spread %s", len(sp.nodes), sp.roles(), plan.Spread)
 	}
-	var proc *tpcb.Procedure
+	cfg := workload.ClientConfig{Prepare: plan.Prepare, Isolation: plan.Isolation}
 	if plan.Form == formProcedure {
-		proc, _ = tpcb.ProcedureFor(e)
-		if proc.Defect != "" && max(plan.Nodes, 1)*max(plan.Threads, 1)*max(plan.Conns, 1) > 1 {
-			r.warn("--form procedure: " + proc.Defect + "; the consistency check will say if it happened here")
+		cfg.Procedure, _ = procedureOf(w, e) // resolveForm found it
+		if cfg.Procedure.Defect != "" && max(plan.Nodes, 1)*max(plan.Threads, 1)*max(plan.Conns, 1) > 1 {
+			r.warn("--form procedure: " + cfg.Procedure.Defect + "; the consistency check will say if it happened here")
 		}
 	}
-	r.clients = newDSBenchClients(plan.Mode, plan.Prepare, plan.Isolation, plan.Threads, plan.Nodes, proc)
+	r.clients = newDSBenchClients(w, cfg, plan.Threads, plan.Nodes)
 	r.clients.session = plan.Session
 	stopLoad := r.sampleLoad(ctx)
 	var stopCluster func()
@@ -160,9 +166,10 @@ func RunDSBench(ctx context.Context, s DSBenchSetup, plan DSBenchPlan, pr *progr
 	stopCluster()
 	r.stopMaster(runErr)
 	if runErr == nil && plan.Drop {
-		for i := len(tpcb.Tables) - 1; i >= 0; i-- {
-			if err := r.e.DropTable(ctx, tpcb.Tables[i]); err != nil {
-				runErr = fmt.Errorf("drop %s: %w", tpcb.Tables[i], err)
+		tables := w.Schema(plan.Scales[len(plan.Scales)-1]).Names()
+		for i := len(tables) - 1; i >= 0; i-- {
+			if err := r.e.DropTable(ctx, tables[i]); err != nil {
+				runErr = fmt.Errorf("drop %s: %w", tables[i], err)
 				break
 			}
 		}
@@ -212,45 +219,86 @@ func checkSession(ctx context.Context, url string, stmts []string) error {
 
 // CheckAcksPlan refuses a load whose acknowledged writes cannot be
 // checked (checked: --check-acks or a fault): the check reads each
-// transaction's tag from its history row, which only the TPC-B
-// transaction in the client-statements form writes. The command line
-// asks it before anything is written.
-func CheckAcksPlan(mode, form string, checked bool) error {
-	switch {
-	case !checked:
+// transaction's tag back, which only a workload that writes and tags
+// (workload.Tagger) writes, in the client-statements form. flag is the
+// flag that named the workload (mode or workload), for the message. The
+// command line asks it before anything is written.
+func CheckAcksPlan(name, flag, form string, checked bool) error {
+	if !checked {
 		return nil
-	case mode == modeSelect:
-		return fmt.Errorf("--check-acks: --mode select writes nothing to check: use --mode tpcb or leave --check-acks out")
-	case form == formProcedure:
-		return fmt.Errorf("--form procedure: the check of acknowledged writes (--check-acks, --fault) tags each history row, which a procedure cannot: use --form statements")
+	}
+	w, err := workload.New(name)
+	if err != nil {
+		return err
+	}
+	return checkAcks(w, flag, form)
+}
+
+// checkAcks is CheckAcksPlan for the run's workload, configured.
+func checkAcks(w workload.Workload, flag, form string) error {
+	name := w.Meta().Name
+	if _, tags := w.(workload.Tagger); !tags || !w.Writes() {
+		what := "writes nothing to check"
+		if w.Writes() {
+			what = "cannot tag its writes"
+		}
+		return fmt.Errorf("--check-acks: --%s %s %s: use %s or leave --check-acks out", flag, name, what, tagging(flag))
+	}
+	if form == formProcedure {
+		return fmt.Errorf("--form procedure: the check of acknowledged writes (--check-acks, --fault) tags each transaction's rows, which a procedure cannot: use --form statements")
 	}
 	return nil
 }
 
-// resolveForm picks the engine's default form (the procedure form where
-// the engine has one without a known defect), and refuses the procedure
-// form where the engine has none.
-func resolveForm(p *DSBenchPlan, e dbms.Engine) error {
-	if err := CheckAcksPlan(p.Mode, p.Form, p.CheckAcks || p.Fault != nil); err != nil {
-		return dbms.Wrap(dbms.BadInput, err)
+// tagging names the registered workloads whose writes the check of
+// acknowledged writes can follow, as flag choices.
+func tagging(flag string) string {
+	names := workload.Tagging()
+	if len(names) == 0 {
+		return "no workload here (none tags its writes)"
 	}
-	if p.Mode == modeSelect {
-		p.Form = formStatements // one statement: there is nothing to wrap
-		return nil
+	return "--" + flag + " " + strings.Join(names, " or --"+flag+" ")
+}
+
+// resolveForm picks the engine's default form (the workload's procedure
+// where the engine has one without a known defect), and refuses the
+// procedure form where the engine has none. A workload without a
+// procedure form runs its statements.
+func resolveForm(p *DSBenchPlan, w workload.Workload, e dbms.Engine) error {
+	if p.CheckAcks || p.Fault != nil {
+		if err := checkAcks(w, "workload", p.Form); err != nil {
+			return dbms.Wrap(dbms.BadInput, err)
+		}
 	}
-	if p.Fault != nil || p.CheckAcks {
+	pw, ok := w.(workload.Procedurer)
+	if !ok || p.Fault != nil || p.CheckAcks {
 		p.Form = formStatements
 		return nil
 	}
+	proc, err := pw.Procedure(e)
 	switch p.Form {
 	case "":
-		p.Form = tpcb.DefaultForm(e)
+		p.Form = formStatements
+		if err == nil && proc.Defect == "" {
+			p.Form = formProcedure
+		}
 	case formProcedure:
-		if !tpcb.HasProcedure(e) {
+		if err != nil {
 			return dbms.Wrap(dbms.BadInput, fmt.Errorf("--form procedure: %s has %w; use --form statements", e.Name(), errNoProcedure))
 		}
 	}
 	return nil
+}
+
+// workloadInfo is what the stored results say of the workload, so that
+// the reports name it without knowing it.
+func workloadInfo(w workload.Workload) *results.WorkloadInfo {
+	m := w.Meta()
+	info := &results.WorkloadInfo{Title: m.Title, Description: m.Description, Writes: w.Writes()}
+	for _, t := range w.Types() {
+		info.Types = append(info.Types, results.WorkloadType{Name: t.Name, Weight: t.Weight})
+	}
+	return info
 }
 
 // sampleLoad writes CPU, disk and network load every second into

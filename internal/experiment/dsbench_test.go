@@ -13,7 +13,8 @@ import (
 	"github.com/dbgauge/dbgauge/internal/results"
 	"github.com/dbgauge/dbgauge/internal/server"
 	"github.com/dbgauge/dbgauge/internal/server/servertest"
-	"github.com/dbgauge/dbgauge/internal/workload/tpcb"
+	"github.com/dbgauge/dbgauge/internal/workload"
+	_ "github.com/dbgauge/dbgauge/internal/workload/all" // the workloads the sweeps run
 )
 
 // sweep runs a tiny sweep (scale 1, two cycles of one second, two threads)
@@ -99,21 +100,27 @@ func TestConsistencyCatchesABrokenBalance(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer e.Close()
-	if _, err := populate(ctx, e, 1, formStatements, progress.New(nil)); err != nil {
-		t.Fatal(err)
-	}
-	b, err := tpcb.ReadBalances(ctx, e)
+	w, err := workload.New("tpcb")
 	if err != nil {
 		t.Fatal(err)
 	}
-	if bad := b.Check(0, 0); len(bad) != 0 {
+	if _, err := populate(ctx, e, w, 1, formStatements, progress.New(nil)); err != nil {
+		t.Fatal(err)
+	}
+	ck := w.NewCheck(1)
+	if err := ck.Read(ctx, e); err != nil {
+		t.Fatal(err)
+	}
+	if bad := ck.Verify(workload.Commits{}); len(bad) != 0 {
 		t.Fatalf("fresh database inconsistent: %v", bad)
 	}
 	if _, err := e.Exec(ctx, "UPDATE tpcb_tellers SET tbalance = tbalance + 5 WHERE tid = 3"); err != nil {
 		t.Fatal(err)
 	}
-	b, _ = tpcb.ReadBalances(ctx, e)
-	bad := b.Check(0, 0)
+	if err := ck.Read(ctx, e); err != nil {
+		t.Fatal(err)
+	}
+	bad := ck.Verify(workload.Commits{})
 	if len(bad) != 2 || !strings.Contains(bad[0], "sum(tbalance) = 5") || !strings.Contains(bad[1], "1 branches") {
 		t.Errorf("broken teller balance gave %v", bad)
 	}

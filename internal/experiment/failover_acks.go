@@ -8,13 +8,12 @@ import (
 
 	"github.com/dbgauge/dbgauge/internal/dbms"
 	"github.com/dbgauge/dbgauge/internal/results"
-	"github.com/dbgauge/dbgauge/internal/workload/tpcb"
 )
 
 // ackLog is what the clients of a run with a node fault were told,
 // client by client: the sequence numbers of the transactions acknowledged
-// to them since the last check (each transaction's history row carries
-// the client's tag, tpcb.Tag), and, while the fault is observed, every
+// to them since the last check (each transaction's writes carry the
+// client's tag, workload.Session.TakeTag), and, while the fault is observed, every
 // commit and failure with its time. Each client writes its own entry
 // only, under a lock nobody else takes while the load runs.
 type ackLog struct {
@@ -63,14 +62,14 @@ func newAckLog(clients int, cluster bool) *ackLog {
 	return &ackLog{clients: make([]clientAcks, clients), perClient: max(maxEvents/max(clients, 1), 1024), cluster: cluster}
 }
 
-// next is client's next sequence number and its tag.
-func (a *ackLog) next(client int) (int64, string) {
+// next is client's next sequence number (the tag's second half).
+func (a *ackLog) next(client int) int64 {
 	c := &a.clients[client]
 	c.mu.Lock()
 	c.seq++
 	q := c.seq
 	c.mu.Unlock()
-	return q, tpcb.Tag(client, q)
+	return q
 }
 
 // done records the outcome of client's transaction seq (0: untagged, a

@@ -20,8 +20,8 @@ func TestAckLogCheck(t *testing.T) {
 	a := newAckLog(2, true)
 	var tags []string
 	for i := 0; i < 6; i++ {
-		seq, tag := a.next(0)
-		tags = append(tags, tag)
+		seq := a.next(0)
+		tags = append(tags, tpcb.Tag(0, seq))
 		var err error
 		target := 0
 		if seq == 3 {
@@ -32,7 +32,7 @@ func TestAckLogCheck(t *testing.T) {
 		}
 		a.done(0, seq, target, err)
 	}
-	seq, _ := a.next(1)
+	seq := a.next(1)
 	a.done(1, seq, 2, nil)
 	history := map[int][]int64{}
 	for _, tag := range append(tags, tpcb.Tag(0, 2), tpcb.Tag(1, 7)) {

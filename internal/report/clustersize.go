@@ -31,7 +31,7 @@ func init() {
 // max of the cycles' rates), the residence times, the failed trials and
 // the consistency, and the sweep's directory.
 func ClusterSizeTable(r *results.ClusterSizeResults) *Table {
-	t := &Table{Title: []string{fmt.Sprintf("%s at scale %d, clients spread %s, %d threads x %d connections, %d cycles of %gs", r.Mode, r.Scale, r.Spread, r.Threads, r.Connections, r.Cycles, r.DurationS)}}
+	t := &Table{Title: []string{fmt.Sprintf("%s at scale %d, clients spread %s, %d threads x %d connections, %d cycles of %gs", r.WorkloadTitle(), r.Scale, r.Spread, r.Threads, r.Connections, r.Cycles, r.DurationS)}}
 	head := []string{"nodes", "median tps", "mean tps", "min tps", "max tps", "p50 ms", "p95 ms", "p99 ms", "transactions", "failed", "failed by class", "consistent"}
 	acks := false
 	for _, p := range r.Sizes {
@@ -81,7 +81,7 @@ func clusterSizeChart(r *results.ClusterSizeResults) *figure {
 	if len(med) == 0 {
 		return nil
 	}
-	title := fmt.Sprintf("%s %s at scale %d, clients spread %s", r.Engine, r.Mode, r.Scale, r.Spread)
+	title := fmt.Sprintf("%s %s at scale %d, clients spread %s", r.Engine, r.WorkloadTitle(), r.Scale, r.Spread)
 	top := newPlot(title, "nodes", "rate [tps]")
 	bottom := newPlot("", "nodes", "residence time [ms]")
 	ticks := plot.ConstantTicks{}

@@ -7,7 +7,6 @@ import (
 	"image/color"
 	"math"
 	"slices"
-	"strings"
 
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
@@ -89,11 +88,7 @@ func DSBenchCharts(r *results.DSBenchResults) (map[string][]byte, error) {
 const figH = 5.5 * vg.Inch
 
 func dsbTitle(r *results.DSBenchResults, what string) string {
-	mode := strings.ToUpper(r.Mode)
-	if r.Mode == "tpcb" {
-		mode = "TPC-B"
-	}
-	t := fmt.Sprintf("%s: %s, %s %s, %s", what, mode, r.Engine, r.EngineVersion, dsbClients(r))
+	t := fmt.Sprintf("%s: %s, %s %s, %s", what, r.WorkloadTitle(), r.Engine, r.EngineVersion, dsbClients(r))
 	if r.DSI != nil {
 		t += fmt.Sprintf(", DSI %.2f", *r.DSI)
 	}

@@ -13,6 +13,7 @@ import (
 	"github.com/dbgauge/dbgauge/internal/experiment"
 	"github.com/dbgauge/dbgauge/internal/progress"
 	"github.com/dbgauge/dbgauge/internal/results"
+	_ "github.com/dbgauge/dbgauge/internal/workload/all"
 	w "github.com/dbgauge/dbgauge/internal/workload/wisconsin"
 )
 

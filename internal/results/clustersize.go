@@ -7,14 +7,17 @@ package results
 // (Dir, under the run directory).
 type ClusterSizeResults struct {
 	Header
-	Mode        string   `json:"mode"`
-	Spread      string   `json:"spread"`
-	Scale       int64    `json:"scale"`
-	Cycles      int      `json:"cycles"`
-	DurationS   float64  `json:"duration_s"`
-	Threads     int      `json:"threads"`
-	Connections int      `json:"connections"`
-	Session     []string `json:"session,omitempty"`
+	// Mode is the workload's registered name; Workload describes it (nil
+	// in runs stored before it was recorded).
+	Mode        string        `json:"mode"`
+	Workload    *WorkloadInfo `json:"workload,omitempty"`
+	Spread      string        `json:"spread"`
+	Scale       int64         `json:"scale"`
+	Cycles      int           `json:"cycles"`
+	DurationS   float64       `json:"duration_s"`
+	Threads     int           `json:"threads"`
+	Connections int           `json:"connections"`
+	Session     []string      `json:"session,omitempty"`
 	// Cluster is every node and its role when the run began.
 	Cluster []ClusterNode      `json:"cluster"`
 	Sizes   []ClusterSizePoint `json:"sizes"`

@@ -8,17 +8,20 @@ import "time"
 // confidence rates, consistency and the five durations) and dsi.
 type DSBenchResults struct {
 	Header
-	Mode        string  `json:"mode"` // tpcb | select
-	Form        string  `json:"form"` // procedure | statements
-	Nodes       int     `json:"nodes"`
-	Threads     int     `json:"threads"`
-	Connections int     `json:"connections"`
-	Cycles      int     `json:"cycles_per_scale"`
-	DurationS   float64 `json:"duration_s"` // D, the demanded duration of a cycle
-	Isolation   string  `json:"isolation"`
-	Retry       bool    `json:"retry"`
-	Prepare     bool    `json:"prepare"`
-	Reconnect   bool    `json:"reconnect"`
+	// Mode is the workload's registered name (--workload, --mode).
+	Mode string `json:"mode"`
+	// Workload describes it (nil in runs stored before it was recorded).
+	Workload    *WorkloadInfo `json:"workload,omitempty"`
+	Form        string        `json:"form"` // procedure | statements
+	Nodes       int           `json:"nodes"`
+	Threads     int           `json:"threads"`
+	Connections int           `json:"connections"`
+	Cycles      int           `json:"cycles_per_scale"`
+	DurationS   float64       `json:"duration_s"` // D, the demanded duration of a cycle
+	Isolation   string        `json:"isolation"`
+	Retry       bool          `json:"retry"`
+	Prepare     bool          `json:"prepare"`
+	Reconnect   bool          `json:"reconnect"`
 	// BackoffCapS and GiveUpS are the backoff after transient faults under
 	// retry or reconnect: the longest wait between attempts, and how long
 	// a fault may last before the run fails (0 without retry or reconnect).

@@ -75,8 +75,8 @@ type Failover struct {
 }
 
 // AckCheck is the check of acknowledged writes (dsbench --check-acks, and
-// every node fault): every TPC-B transaction's history row carries its
-// client's tag, and after each cycle every transaction acknowledged to a
+// every node fault): every writing transaction's rows carry its client's
+// tag (a workload that tags, such as TPC-B's history row), and after each cycle every transaction acknowledged to a
 // client is looked for. Checked says whether it ran; Acked is how many
 // were acknowledged, LostAcked how many of them were missing, Lost the
 // first of those.

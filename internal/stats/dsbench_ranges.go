@@ -19,8 +19,9 @@ type ScaleRange struct {
 
 // RangeCurve is what ScaleRanges reads: the scales run with their median
 // rates, the number of concurrent clients (nodes x threads, at least 1) and
-// whether the transaction writes (TPC-B mode; SELECT takes no row locks, so
-// it has no collision range).
+// whether its writing transactions collide on one row per unit of scale
+// (TPC-B's branch; a load that writes nothing takes no row locks, so it
+// has no collision range).
 type RangeCurve struct {
 	Scales  []int64
 	Medians []float64

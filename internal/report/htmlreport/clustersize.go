@@ -2,7 +2,6 @@ package htmlreport
 
 import (
 	"fmt"
-	"strings"
 
 	"github.com/dbgauge/dbgauge/internal/report"
 	"github.com/dbgauge/dbgauge/internal/results"
@@ -24,7 +23,7 @@ func (r *Run) clusterSize() *results.ClusterSizeResults {
 // each size's sweep named (a dsbench run directory of its own).
 func (r *Run) clusterSizeDoc(d *Doc) error {
 	s := r.clusterSize()
-	d.Title = fmt.Sprintf("Throughput against cluster size: %s on %s %s", strings.ToUpper(s.Mode), s.Engine, s.EngineVersion)
+	d.Title = fmt.Sprintf("Throughput against cluster size: %s on %s %s", s.WorkloadTitle(), s.Engine, s.EngineVersion)
 	for _, p := range s.Sizes {
 		d.Summary = append(d.Summary, Headline{Label: fmt.Sprintf("%d nodes", p.Nodes), Value: fmt.Sprintf("%.1f tps", p.MedianTPS),
 			Note: fmt.Sprintf("p95 %.3f ms", p.P95MS)})
@@ -42,7 +41,7 @@ func (r *Run) clusterSizeDoc(d *Doc) error {
 func clusterSizeReading(s *results.ClusterSizeResults) string {
 	return fmt.Sprintf("At each size k the cluster ran its first k nodes alone (the others stopped cleanly, then started again), and the same sweep ran on them: %s at scale %d, %d cycles of %g s, %d threads x %d connections, the clients spread %s over the k nodes. "+
 		"The rate is the median of the cycles' rates (bars: the slowest and the fastest cycle); the residence times are over every cycle. Each size's sweep is a run directory of its own (nodesK), with its per-node counts and the nodes' replication measures.",
-		s.Mode, s.Scale, s.Cycles, s.DurationS, s.Threads, s.Connections, s.Spread)
+		s.WorkloadTitle(), s.Scale, s.Cycles, s.DurationS, s.Threads, s.Connections, s.Spread)
 }
 
 // clusterSizeMetrics are, per size, the rate (the cycles are its

@@ -2,7 +2,6 @@ package htmlreport
 
 import (
 	"fmt"
-	"strings"
 
 	"github.com/dbgauge/dbgauge/internal/report"
 	"github.com/dbgauge/dbgauge/internal/results"
@@ -28,11 +27,7 @@ const typesReading = "Each transaction type's commits, its share of the scale's,
 // per transaction (with who used the machine's CPU) and the ranges.
 func (r *Run) dsbenchDoc(d *Doc) error {
 	ds := r.dsbench()
-	mode := strings.ToUpper(ds.Mode)
-	if ds.Mode == "tpcb" {
-		mode = "TPC-B"
-	}
-	d.Title = fmt.Sprintf("DSBENCH stress sweep: %s on %s %s", mode, ds.Engine, ds.EngineVersion)
+	d.Title = fmt.Sprintf("DSBENCH stress sweep: %s on %s %s", ds.WorkloadTitle(), ds.Engine, ds.EngineVersion)
 	d.Summary = dsbenchHeadlines(ds)
 	r.dsbenchWarnings(d)
 	scales := sortedScales(ds)
@@ -65,7 +60,7 @@ func (r *Run) dsbenchDoc(d *Doc) error {
 			SVG: InlineSVG(charts["failover.svg"]), Table: t})
 	}
 	if t := report.DSBenchAcksTable(ds); t != nil {
-		d.Sections = append(d.Sections, Section{ID: "acks", Title: "Acknowledged writes checked", Reading: acksReading, Table: t})
+		d.Sections = append(d.Sections, Section{ID: "acks", Title: "Acknowledged writes checked", Reading: acksReading(ds), Table: t})
 	}
 	if t := report.DSBenchFaultsTable(ds); t != nil {
 		d.Sections = append(d.Sections, Section{ID: "faults", Title: "Faults of the connection and the server", Reading: faultsReading(ds), Table: t})

@@ -113,7 +113,7 @@ func cmpDSBenchMismatch(c *comparison) []string {
 			name string
 			a, b any
 		}{
-			{"mode", base.Mode, o.Mode}, {"form", base.Form, o.Form}, {"threads", base.Threads, o.Threads},
+			{"workload", base.Mode, o.Mode}, {"form", base.Form, o.Form}, {"threads", base.Threads, o.Threads},
 			{"connections", base.Connections, o.Connections}, {"nodes", base.Nodes, o.Nodes},
 			{"isolation", base.Isolation, o.Isolation}, {"target rate", base.RateTPS, o.RateTPS},
 		} {

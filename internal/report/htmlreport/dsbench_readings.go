@@ -175,7 +175,7 @@ func failoverReading(ds *results.DSBenchResults) string {
 	var b strings.Builder
 	b.WriteString("One node of the cluster was killed (SIGKILL to its server and every process it started) while the clients ran; a crashed primary's place went at once to the standby that had received the most WAL, as a failover manager would do it, and the node was brought back later. ")
 	fmt.Fprintf(&b, "The outage is the longest time after the kill in which no client committed anything, until the rate was back at %.0f %% of its mean over the seconds before the kill for a whole second; each client's own outage is the longest time between two of its commits in which it met a fault of the connection or the server. ", 100*results.FailoverBackShare)
-	b.WriteString("Every TPC-B transaction wrote its client's tag into its history row, and after each cycle every transaction acknowledged to a client was looked for: a lost write was acknowledged and is not there. With a synchronous standby none may be lost; after an asynchronous promotion, the commits the new primary had not received are.")
+	fmt.Fprintf(&b, "Every %s transaction wrote its client's tag with its rows, and after each cycle every transaction acknowledged to a client was looked for: a lost write was acknowledged and is not there. With a synchronous standby none may be lost; after an asynchronous promotion, the commits the new primary had not received are.", ds.WorkloadTitle())
 	for _, s := range ds.Scales {
 		if f := s.Failover; f != nil {
 			fmt.Fprintf(&b, " Scale %d: %s.", s.Scale, report.FailoverLine(f))
@@ -185,7 +185,9 @@ func failoverReading(ds *results.DSBenchResults) string {
 }
 
 // acksReading says how --check-acks checked the acknowledged writes.
-const acksReading = "Every TPC-B transaction wrote its client's tag (client, sequence number) into its history row, and after each cycle every transaction acknowledged to a client was looked for in the history, read by a session whose reads wait for what every node committed. A lost write was acknowledged and is not there; each is named by its cycle, client, sequence number and the node the client's session was on."
+func acksReading(ds *results.DSBenchResults) string {
+	return fmt.Sprintf("Every %s transaction wrote its client's tag (client, sequence number) with its rows, and after each cycle every transaction acknowledged to a client was looked for in the database, read by a session whose reads wait for what every node committed. A lost write was acknowledged and is not there; each is named by its cycle, client, sequence number and the node the client's session was on.", ds.WorkloadTitle())
+}
 
 // clusterReading says what the per-node table counts.
 func clusterReading(ds *results.DSBenchResults) string {

@@ -4,19 +4,14 @@ import (
 	"fmt"
 
 	"github.com/dbgauge/dbgauge/internal/dbms"
+	"github.com/dbgauge/dbgauge/internal/workload"
 )
 
 // Procedure is the TPC-B transaction as a server-side procedure in one
-// engine's language (dbms.ProcedureLanguage): the DDL that creates it (after the tables) and the call, with ?
-// placeholders for (aid, tid, bid, delta), returning the new account balance.
-type Procedure struct {
-	Drop   string
-	Create string
-	Call   string
-	// Defect, when set, says why the form is not the engine's default:
-	// the engine was seen to break the transaction's atomicity in it.
-	Defect string
-}
+// engine's language (dbms.ProcedureLanguage): the DDL that creates it
+// (after the tables) and the call, with ? placeholders for (aid, tid, bid,
+// delta), returning the new account balance.
+type Procedure = workload.Procedure
 
 // ProcedureFor returns the procedure of an engine in its language, with
 // the engine's defect, if it has one; an engine without procedures (or in

@@ -6,9 +6,8 @@
 package tpcb
 
 import (
-	"fmt"
-
 	"github.com/dbgauge/dbgauge/internal/dbms"
+	"github.com/dbgauge/dbgauge/internal/workload"
 )
 
 // Table names (the contract: they stay after a run unless --drop).
@@ -63,13 +62,26 @@ var ForeignKeys = []struct{ Table, Column, RefTable, RefColumn string }{
 	{Accounts, "bid", Branches, "bid"},
 }
 
-// CheckScale validates a scale value.
-func CheckScale(x int64) error {
-	if x < 1 {
-		return fmt.Errorf("scale %d: must be at least 1", x)
+// scale is what a scale of both workloads means (TPC-B clause 4.2).
+var scale = workload.Scale{Unit: "1 branch, 10 tellers and 100,000 accounts", Max: 100_000, Why: "10 billion accounts", RowPerUnit: true}
+
+// schema is Schema with the initial rows and the keys, as the sweep
+// populates it.
+func schema(x int64) workload.Schema {
+	s := workload.Schema{}
+	for _, t := range Schema(x) {
+		wt := workload.Table{Table: t}
+		if t.Name != History {
+			wt.Rows = NewRows(t.Name, x).Count()
+			wt.Fill = func() dbms.RowSource { return NewRows(t.Name, x) }
+		}
+		s.Tables = append(s.Tables, wt)
 	}
-	if x > 100_000 {
-		return fmt.Errorf("scale %d: above 100000 (10 billion accounts)", x)
+	for _, pk := range PrimaryKeys {
+		s.PrimaryKeys = append(s.PrimaryKeys, workload.PrimaryKey{Table: pk.Table, Columns: []string{pk.Column}})
 	}
-	return nil
+	for _, fk := range ForeignKeys {
+		s.ForeignKeys = append(s.ForeignKeys, workload.ForeignKey(fk))
+	}
+	return s
 }

@@ -2,10 +2,10 @@ package tpcb
 
 import (
 	"context"
-	"errors"
 	"fmt"
 
 	"github.com/dbgauge/dbgauge/internal/dbms"
+	"github.com/dbgauge/dbgauge/internal/workload"
 )
 
 // The TPC-B transaction as client statements, ? placeholders, in the order
@@ -67,25 +67,13 @@ func transaction(ctx context.Context, tx dbms.Transactor, iso dbms.Isolation, in
 	return commit(ctx, tx)
 }
 
-// ErrCommitInDoubt marks a COMMIT lost with its connection (an error of a
-// transient class, dbms.Class.Transient): the server may have committed
-// before the session went, so the client cannot tell. A retry then applies
-// the same inputs a second time, with a history row of its own.
-var ErrCommitInDoubt = errors.New("commit in doubt")
+// ErrCommitInDoubt marks a COMMIT lost with its connection
+// (workload.ErrCommitInDoubt). A retry then applies the same inputs a
+// second time, with a history row of its own.
+var ErrCommitInDoubt = workload.ErrCommitInDoubt
 
 // commit commits and marks a commit whose outcome the client cannot know.
-func commit(ctx context.Context, tx dbms.Transactor) error {
-	err := tx.Commit(ctx)
-	if err != nil && dbms.Classify(err).Transient() {
-		return &inDoubt{err}
-	}
-	return err
-}
-
-type inDoubt struct{ err error }
-
-func (e *inDoubt) Error() string   { return ErrCommitInDoubt.Error() + ": " + e.err.Error() }
-func (e *inDoubt) Unwrap() []error { return []error{e.err, ErrCommitInDoubt} }
+func commit(ctx context.Context, tx dbms.Transactor) error { return workload.Commit(ctx, tx) }
 
 func one(n int64, err error) error {
 	if err == nil && n != 1 && n >= 0 {

@@ -1,0 +1,59 @@
+package workload
+
+import (
+	"context"
+	"encoding/json"
+
+	"github.com/dbgauge/dbgauge/internal/dbms"
+)
+
+// The optional abilities of a workload, found by type assertion on the
+// Workload.
+
+// Procedurer is a workload with a server-side procedure form: its
+// transaction as one call of a procedure in the engine's language.
+type Procedurer interface {
+	// Procedure is the workload's procedure on e's engine, or an error
+	// saying the engine has none (wrapping nothing in particular: the
+	// caller says which flag asked for it).
+	Procedure(e dbms.Engine) (*Procedure, error)
+}
+
+// Procedure is a workload's transaction as a server-side procedure.
+type Procedure struct {
+	// Drop removes it (before the tables are dropped); Create makes it
+	// (after the tables are filled); Call is what a client runs, with ?
+	// placeholders.
+	Drop, Create, Call string
+	// Defect, when set, says why the form is not the engine's default:
+	// the engine was seen to break the transaction's atomicity in it.
+	Defect string
+}
+
+// Dropper is a workload that leaves objects depending on its tables (a
+// procedure of an earlier run): DropFirst are the statements that remove
+// them before the tables are dropped, whatever this run's form.
+type Dropper interface {
+	DropFirst(e dbms.Engine) []string
+}
+
+// Configurable is a workload that takes options beyond its name (a
+// script workload's files and variables). The command line hands them
+// over, encoded as the workload likes, before the run; the run stores them
+// in its plan and sends them to its remote agents, which configure their
+// own copy the same way (NewConfigured). Configure refuses what it cannot
+// run: the error is the user's to fix.
+type Configurable interface {
+	Configure(options json.RawMessage) error
+}
+
+// Tagger is a workload whose writing transactions can carry their client's
+// tag (ClientConfig.Tagged, Session.TakeTag), so that after each cycle
+// every transaction acknowledged to a client is looked for: a lost write
+// was acknowledged and is not there. Only the statements form tags.
+type Tagger interface {
+	// ReadTags reads the tags of what is committed: per client, the
+	// sequence numbers found. It runs while no load runs (between
+	// cycles), before Check.Cleanup removes them.
+	ReadTags(ctx context.Context, e dbms.Engine) (map[int][]int64, error)
+}
