@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/dbgauge/dbgauge/internal/dbms"
 	"github.com/dbgauge/dbgauge/internal/server"
@@ -82,7 +83,15 @@ func TestLaunchedRunPassword(t *testing.T) {
 			pid = j.Pid
 		}
 	}
+	// Go's Start returns once execve has closed the child's close-on-exec
+	// pipe, which the kernel does before it sets the new program's
+	// arguments: for a moment /proc/PID/cmdline reads empty. Read it
+	// again until it is there or the run has ended.
 	cmdline, err := os.ReadFile(fmt.Sprintf("/proc/%d/cmdline", pid))
+	for deadline := time.Now().Add(time.Minute); err == nil && len(cmdline) == 0 && time.Now().Before(deadline) && jobRunning(h, rel); {
+		time.Sleep(10 * time.Millisecond)
+		cmdline, err = os.ReadFile(fmt.Sprintf("/proc/%d/cmdline", pid))
+	}
 	if err != nil || len(cmdline) == 0 {
 		// Ended already (a zombie's command line is empty): say how.
 		j := waitJob(t, h, rel)

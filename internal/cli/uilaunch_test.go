@@ -69,6 +69,16 @@ func jobsShot(t *testing.T, h http.Handler, name string) {
 	browsertest.Screenshot(t, ctx, name)
 }
 
+// jobRunning tells whether the launched run rel goes on.
+func jobRunning(h *ui.Handler, rel string) bool {
+	for _, j := range h.Jobs() {
+		if j.Rel == rel {
+			return j.Running()
+		}
+	}
+	return false
+}
+
 // waitJob waits for the launched run rel to end (a bound, not a
 // measurement: the runs here take seconds) and returns it.
 func waitJob(t *testing.T, h *ui.Handler, rel string) ui.Job {
