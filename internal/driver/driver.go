@@ -60,6 +60,12 @@ type Session struct {
 	// Op sets it. The driver counts the attempt for that type when it ends
 	// (Config.Types, Totals.Types).
 	Type int
+	// Retries are the retries the Op made itself within this attempt (a
+	// workload that retries as pgbench does, its variables restored, and
+	// counts no failed trial for them); the driver zeroes it before each
+	// attempt and counts it with the attempt, for its type, when the
+	// attempt is counted in a cycle.
+	Retries int
 
 	// timed: the run times statements (Config.Statements), so Statement
 	// keeps the attempt's times in stmts until the attempt is counted.

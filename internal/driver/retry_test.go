@@ -100,3 +100,41 @@ func TestRetry(t *testing.T) {
 		t.Errorf("%d retried transactions for %d failed trials", retried, res.Failed)
 	}
 }
+
+// TestOpRetries: an Op that retries inside itself (as a pgbench script
+// does) says how often in Session.Retries; the driver counts them with the
+// attempt, for its type, and counts no failed trial for them.
+func TestOpRetries(t *testing.T) {
+	open, _, _ := sqliteDB(t)
+	cfg := Config{
+		Threads: 2, Cycles: 1, Duration: 100 * time.Millisecond, Seed: 1, Open: open,
+		Types: []string{"even", "odd"},
+		NewOp: func(node, thread int) Op {
+			n := 0
+			return func(ctx context.Context, s *Session) error {
+				n++
+				s.Type = n % 2
+				s.Retries = s.Type * 3 // odd transactions retried 3 times
+				time.Sleep(time.Millisecond)
+				return nil
+			}
+		},
+	}
+	res, err := Run(context.Background(), cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Failed != 0 {
+		t.Errorf("%d failed trials, want none", res.Failed)
+	}
+	ty := res.Totals.Types
+	if len(ty) != 2 {
+		t.Fatalf("%d types, want 2", len(ty))
+	}
+	if ty[1].Committed == 0 || ty[1].Retries != 3*ty[1].Committed || ty[0].Retries != 0 {
+		t.Errorf("odd: %d committed, %d retries (want 3 each); even: %d retries (want 0)", ty[1].Committed, ty[1].Retries, ty[0].Retries)
+	}
+	if res.Retries != ty[1].Retries {
+		t.Errorf("run counts %d retries, its types %d", res.Retries, ty[1].Retries)
+	}
+}

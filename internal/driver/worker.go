@@ -159,7 +159,7 @@ func (w *worker) transaction(ctx context.Context, t0, intended, end time.Duratio
 	s.Attempt = 0
 	attemptStart := t0
 	for {
-		s.stmts = s.stmts[:0]
+		s.stmts, s.Retries = s.stmts[:0], 0
 		failed, class, fatal := w.attempt(ctx, s)
 		t := w.clock()
 		if fatal != nil {
@@ -218,6 +218,7 @@ func (w *worker) pause(ctx context.Context, t, end time.Duration, c dbms.Class, 
 func (w *worker) fail(s *Session, start, t time.Duration, c dbms.Class) {
 	w.failed++
 	w.errors[c]++
+	w.retried(s)
 	if w.targets.failed != nil {
 		i := w.targets.target(s)
 		w.targets.failed[i]++
@@ -236,6 +237,17 @@ func (w *worker) fail(s *Session, start, t time.Duration, c dbms.Class) {
 	}
 }
 
+// retried counts the retries s's attempt made inside its Op.
+func (w *worker) retried(s *Session) {
+	if s.Retries == 0 {
+		return
+	}
+	w.retries += int64(s.Retries)
+	if w.types.retries != nil {
+		w.types.retries[w.types.of(s)] += int64(s.Retries)
+	}
+}
+
 // commit counts a transaction on s that started at t0 and committed at t.
 func (w *worker) commit(s *Session, t0, t, intended, end time.Duration) {
 	if t > end {
@@ -245,6 +257,7 @@ func (w *worker) commit(s *Session, t0, t, intended, end time.Duration) {
 	r := t - t0
 	w.committed++
 	w.live.committed.Add(1)
+	w.retried(s)
 	w.sumResidence += r
 	w.last = t
 	record(w.res, r)
