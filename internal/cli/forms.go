@@ -31,6 +31,17 @@ func registerExperiment(name string) { experimentNames[name] = true }
 // remote nodes, pausing).
 const groupAnnotation = "dbgauge_group"
 
+// fileAnnotation marks a flag whose values name files (FILE or
+// FILE@WEIGHT): its form field can upload them (ui.Flag.File).
+const fileAnnotation = "dbgauge_file"
+
+// namesFiles marks the flags names of fl as naming files.
+func namesFiles(fl *pflag.FlagSet, names ...string) {
+	for _, n := range names {
+		fl.SetAnnotation(n, fileAnnotation, []string{"true"})
+	}
+}
+
 // inGroup puts the flags names of fl into the forms' group title.
 func inGroup(fl *pflag.FlagSet, title string, names ...string) {
 	for _, n := range names {
@@ -81,7 +92,7 @@ func describe(name string) ui.Experiment {
 			return
 		}
 		ff := ui.Flag{Name: f.Name, Kind: kind(f), Default: f.DefValue, Usage: f.Usage, Group: group(f),
-			Hidden: f.Hidden, Secret: slices.Contains(secretFlags, f.Name)}
+			Hidden: f.Hidden, Secret: slices.Contains(secretFlags, f.Name), File: len(f.Annotations[fileAnnotation]) > 0}
 		if f.Value.Type() == "stringArray" {
 			ff.Default = "" // pflag writes an empty list as "[]"
 		}

@@ -36,6 +36,9 @@ type Flag struct {
 	Hidden bool
 	// Secret values are typed unseen and hidden in the command shown.
 	Secret bool
+	// File values name files (FILE or FILE@WEIGHT, one a line when
+	// repeated): the form can upload them (uploads.go).
+	File bool
 }
 
 // The kinds of a flag's field.
@@ -283,7 +286,11 @@ func (s *server) page(e *Experiment, v values, k kept) formPage {
 	a := args(p.Experiment, v)
 	p.Values = v
 	p.Command = commandLine(s.opt.Experiments.Redact(a))
-	p.Problem = s.opt.Experiments.Check(a)
+	// A path outside the directory of runs is refused before the command
+	// line reads it (its line could quote the file).
+	if p.Problem = s.outside(e, v); p.Problem == "" {
+		p.Problem = s.opt.Experiments.Check(a)
+	}
 	k.hide(&p)
 	return p
 }
@@ -314,6 +321,15 @@ func (s *server) posted(w http.ResponseWriter, r *http.Request) (*Experiment, va
 		return nil, nil, kept{}, false
 	}
 	v := readValues(e, r.PostForm)
+	// Files are kept only where the interface may write.
+	form := r.MultipartForm
+	if s.opt.ReadOnly {
+		form = nil
+	}
+	if err := s.takeUploads(e, v, form); err != nil {
+		showProblem(w, http.StatusBadRequest, err.Error())
+		return nil, nil, kept{}, false
+	}
 	name := r.PostForm.Get(savedField)
 	if name == "" {
 		return e, v, kept{}, true

@@ -25,8 +25,18 @@ const maxForm = 1 << 20
 // It parses the form.
 func (s *server) guard(h http.HandlerFunc) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
-		r.Body = http.MaxBytesReader(w, r.Body, maxForm)
-		if err := r.ParseForm(); err != nil {
+		var err error
+		if isMultipart(r) {
+			r.Body = http.MaxBytesReader(w, r.Body, maxUpload)
+			err = r.ParseMultipartForm(maxForm)
+			if r.MultipartForm != nil {
+				defer r.MultipartForm.RemoveAll()
+			}
+		} else {
+			r.Body = http.MaxBytesReader(w, r.Body, maxForm)
+			err = r.ParseForm()
+		}
+		if err != nil {
 			http.Error(w, "the form could not be read: "+err.Error(), http.StatusBadRequest)
 			return
 		}

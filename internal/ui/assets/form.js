@@ -12,7 +12,8 @@
     fetch(form.dataset.check, {
       method: 'POST',
       headers: {Accept: 'application/json'},
-      body: new URLSearchParams(new FormData(form)),
+      // The files are sent when the form is: the check asks with the rest.
+      body: new URLSearchParams([...new FormData(form)].filter(([, v]) => typeof v === 'string')),
     }).then(r => r.ok ? r.json() : null).then(j => {
       if (!j || n !== asked) return; // a later answer is on its way
       command.textContent = j.command;
