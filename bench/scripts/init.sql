@@ -1,0 +1,13 @@
+-- The tables of five.sql at :scale (100,000 accounts, 10 tellers and one
+-- branch per unit), filled by recursive queries every engine runs.
+DROP TABLE IF EXISTS hist;
+DROP TABLE IF EXISTS acc;
+DROP TABLE IF EXISTS tel;
+DROP TABLE IF EXISTS br;
+CREATE TABLE br (bid INTEGER PRIMARY KEY, bbalance INTEGER NOT NULL);
+CREATE TABLE tel (tid INTEGER PRIMARY KEY, bid INTEGER NOT NULL, tbalance INTEGER NOT NULL);
+CREATE TABLE acc (aid INTEGER PRIMARY KEY, bid INTEGER NOT NULL, abalance INTEGER NOT NULL);
+CREATE TABLE hist (tid INTEGER, bid INTEGER, aid INTEGER, delta INTEGER);
+INSERT INTO br WITH RECURSIVE s(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM s WHERE i < :scale) SELECT i, 0 FROM s;
+INSERT INTO tel WITH RECURSIVE s(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM s WHERE i < 10 * :scale) SELECT i, (i - 1) / 10 + 1, 0 FROM s;
+INSERT INTO acc WITH RECURSIVE s(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM s WHERE i < 100000 * :scale) SELECT i, (i - 1) / 100000 + 1, 0 FROM s;
