@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/dbgauge/dbgauge/internal/results"
+	"github.com/dbgauge/dbgauge/internal/stats"
 )
 
 // The per-type table of a sweep: per scale, each transaction type's
@@ -66,7 +67,49 @@ func DSBenchTypes(r *results.DSBenchResults) *Table {
 		"share_% is the type's commits over the scale's; a statement's count is its executions in the trials counted (committed or failed inside a cycle), its times its own.",
 		"failed trials and retries count for the type of the attempt; errors gives them by class.",
 	}
+	t.Notes = append(t.Notes, mixNotes(r)...)
 	return t
+}
+
+// mixNotes test, per scale, the types' commits against the weights the
+// workload draws them with (Pearson's chi-square): a mix that does not
+// follow its weights is a defect of the draw, or a sign that one type
+// failed far more often than the others.
+func mixNotes(r *results.DSBenchResults) []string {
+	if r.Workload == nil || len(r.Workload.Types) < 2 {
+		return nil
+	}
+	weight := map[string]int{}
+	for _, ty := range r.Workload.Types {
+		weight[ty.Name] = ty.Weight
+	}
+	var out []string
+	for _, s := range r.Scales {
+		counts, weights := make([]int64, len(s.Types)), make([]int, len(s.Types))
+		for i, ty := range s.Types {
+			counts[i], weights[i] = ty.Count, weight[ty.Name]
+		}
+		m, ok := stats.MixTest(counts, weights)
+		if !ok {
+			continue
+		}
+		verdict := "the commits follow the weights"
+		if m.P < 0.001 {
+			verdict = "the commits do NOT follow the weights"
+		}
+		out = append(out, fmt.Sprintf("scale %d: the mix against the weights %s: chi-square %.2f with %d degrees of freedom, p = %.3g: %s (at the 0.001 level; a type that fails more often than the others commits less than its weight).",
+			s.Scale, weightsText(r.Workload.Types), m.ChiSquare, m.DF, m.P, verdict))
+	}
+	return out
+}
+
+// weightsText writes the types' weights as name:weight pairs.
+func weightsText(types []results.WorkloadType) string {
+	parts := make([]string, len(types))
+	for i, ty := range types {
+		parts[i] = fmt.Sprintf("%s:%d", ty.Name, ty.Weight)
+	}
+	return strings.Join(parts, " ")
 }
 
 // errorClasses writes failed trials by class as class:n pairs by name,

@@ -2,6 +2,7 @@ package report
 
 import (
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/dbgauge/dbgauge/internal/golden"
@@ -14,7 +15,8 @@ func typesRun() *results.DSBenchResults {
 	p := func(base float64) results.Percentiles {
 		return results.Percentiles{P50MS: base, P90MS: 2 * base, P95MS: 2.5 * base, P99MS: 4 * base, P999MS: 9 * base, MaxMS: 12.25 * base}
 	}
-	r := &results.DSBenchResults{Header: results.Header{Experiment: "dsbench", Engine: "sqlite"}}
+	r := &results.DSBenchResults{Header: results.Header{Experiment: "dsbench", Engine: "sqlite"},
+		Workload: &results.WorkloadInfo{Title: "Orders", Types: []results.WorkloadType{{Name: "order", Weight: 3}, {Name: "audit", Weight: 1}}}}
 	for _, x := range []int64{1, 5} {
 		f := float64(x)
 		r.Scales = append(r.Scales, results.ScaleResult{Scale: x, Transactions: 1000 * x, Types: []results.TypeFigures{
@@ -54,5 +56,26 @@ func TestDSBenchTypesHidden(t *testing.T) {
 	}
 	if DSBenchTypeFiles(one) != nil {
 		t.Error("per_type files written for a run of one type without statements")
+	}
+}
+
+// TestDSBenchTypesMix: the note on the mix passes commits that follow the
+// weights (typesRun's 3:1 exactly) and names a scale whose do not.
+func TestDSBenchTypesMix(t *testing.T) {
+	r := typesRun()
+	r.Scales[1].Types[0].Count, r.Scales[1].Types[1].Count = 3500, 1500
+	notes := mixNotes(r)
+	if len(notes) != 2 {
+		t.Fatalf("notes %q, want one per scale", notes)
+	}
+	if !strings.Contains(notes[0], "scale 1:") || !strings.Contains(notes[0], "chi-square 0.00 with 1 degrees of freedom, p = 1: the commits follow the weights") {
+		t.Errorf("scale 1: %s", notes[0])
+	}
+	if !strings.Contains(notes[1], "scale 5:") || !strings.Contains(notes[1], "do NOT follow") {
+		t.Errorf("scale 5 (3500:1500 against 3:1): %s", notes[1])
+	}
+	r.Workload = nil
+	if mixNotes(r) != nil {
+		t.Error("a note without the weights")
 	}
 }
