@@ -1,0 +1,75 @@
+package cli
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/dbgauge/dbgauge/internal/results"
+)
+
+// userScripts writes a user's two scripts and init script into dir and
+// returns the flags that run them.
+func userScripts(t *testing.T, dir string) []string {
+	t.Helper()
+	read := writeFile(t, dir, "read.sql", "\\set aid random(1, 10 * :scale)\nSELECT bal FROM us_acct WHERE aid = :aid;\n")
+	write := writeFile(t, dir, "write.sql", "\\set aid random(1, 10 * :scale)\nBEGIN;\nUPDATE us_acct SET bal = bal + 1 WHERE aid = :aid;\nCOMMIT;\n")
+	init := writeFile(t, dir, "init.sql", "DROP TABLE IF EXISTS us_acct;\nCREATE TABLE us_acct (aid INTEGER PRIMARY KEY, bal INTEGER NOT NULL);\n"+
+		"INSERT INTO us_acct (aid, bal) WITH RECURSIVE r (i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM r WHERE i < 10 * :scale) SELECT i, 0 FROM r;\n")
+	return []string{"--workload", "script", "--script", read + "@3", "--script", write, "--init", init}
+}
+
+// scriptTypes are what results.json says of a script run's types.
+type scriptTypes struct {
+	Workload struct {
+		Types []struct {
+			Name   string `json:"name"`
+			Weight int    `json:"weight"`
+		} `json:"types"`
+	} `json:"workload"`
+	Scales []struct {
+		Transactions int64                 `json:"transactions"`
+		Types        []results.TypeFigures `json:"types"`
+	} `json:"scales"`
+}
+
+// TestResumeDSBenchScript: a sweep of a user's scripts killed after its
+// first scale, its script files then deleted, resumes from the second
+// scale with the scripts the run stored: every scale has both types,
+// counts adding up.
+func TestResumeDSBenchScript(t *testing.T) {
+	tmp := t.TempDir()
+	scripts := filepath.Join(tmp, "scripts")
+	os.Mkdir(scripts, 0o755)
+	dir := filepath.Join(tmp, "killed")
+	args := append([]string{"dsbench", "--scales", "1,2", "--cycles", "2", "--duration", "1s", "--threads", "2", "--seed", "7", "--out", dir}, userScripts(t, scripts)...)
+	killAt(t, args, "scale 1      median")
+	if err := os.RemoveAll(scripts); err != nil {
+		t.Fatal(err)
+	}
+	code, stdout, stderr := runBinary(t, "resume", dir)
+	if code != 0 {
+		t.Fatalf("resume: exit %d\n%s\n%s", code, stdout, stderr)
+	}
+	if !strings.Contains(stderr, "scale 1      complete before the run was resumed: kept") || !strings.Contains(stderr, "scale 2      populated") {
+		t.Errorf("resume did not keep scale 1 and populate scale 2 again:\n%s", stderr)
+	}
+	got := readJSON[scriptTypes](t, filepath.Join(dir, results.ResultsFile))
+	if len(got.Workload.Types) != 2 || got.Workload.Types[0].Name != "read" || got.Workload.Types[0].Weight != 3 || got.Workload.Types[1].Name != "write" {
+		t.Errorf("types %+v, want read@3 and write@1", got.Workload.Types)
+	}
+	if len(got.Scales) != 2 {
+		t.Fatalf("%d scales, want 2", len(got.Scales))
+	}
+	for i, s := range got.Scales {
+		var sum int64
+		for _, ty := range s.Types {
+			sum += ty.Count
+		}
+		if len(s.Types) != 2 || sum != s.Transactions || s.Transactions == 0 {
+			t.Errorf("scale %d: %d transactions, types %+v", i+1, s.Transactions, s.Types)
+		}
+	}
+	onceEach(t, dir, 2)
+}
