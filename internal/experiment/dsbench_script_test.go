@@ -14,6 +14,8 @@ import (
 	"github.com/dbgauge/dbgauge/internal/dbms"
 	"github.com/dbgauge/dbgauge/internal/progress"
 	"github.com/dbgauge/dbgauge/internal/results"
+	"github.com/dbgauge/dbgauge/internal/server"
+	"github.com/dbgauge/dbgauge/internal/server/servertest"
 	"github.com/dbgauge/dbgauge/internal/workload"
 )
 
@@ -27,6 +29,9 @@ var scriptFiles = map[string]string{
 		"UPDATE sw_acct SET bal = bal + :d WHERE aid = :aid;\nINSERT INTO sw_log (aid, d) VALUES (:aid, :d);\nCOMMIT;\n",
 	"peek.sql": "\\set aid random(1, 10 * :scale)\nSELECT bal AS b FROM sw_acct WHERE aid = :aid \\gset\n" +
 		"\\if :b > 1000\nSELECT 1;\n\\else\nSELECT 2;\n\\endif\n",
+	// Firebird's SELECT needs a FROM: a variant of the script for it.
+	"peek.firebird.sql": "\\set aid random(1, 10 * :scale)\nSELECT bal AS b FROM sw_acct WHERE aid = :aid \\gset\n" +
+		"\\if :b > 1000\nSELECT 1 FROM rdb$database;\n\\else\nSELECT 2 FROM rdb$database;\n\\endif\n",
 	"init.sql": "DROP TABLE IF EXISTS sw_acct;\nDROP TABLE IF EXISTS sw_log;\nDROP TABLE IF EXISTS sw_meta;\n" +
 		initTables,
 	"init.firebird.sql": strings.NewReplacer("CREATE TABLE", "RECREATE TABLE").Replace(initTables),
@@ -146,4 +151,15 @@ func checkScriptResults(t *testing.T, res *results.DSBenchResults, scales []int6
 func TestDSBenchScriptEmbedded(t *testing.T) {
 	t.Run("sqlite", func(t *testing.T) { scriptSweep(t, "", 2, 1, 2) })
 	t.Run("duckdb", func(t *testing.T) { scriptSweep(t, "duckdb:"+filepath.Join(t.TempDir(), "d.duckdb"), 2, 1, 2) })
+}
+
+// TestDSBenchScriptServers: the same scripts on each server engine, one
+// short scale (Firebird through its variant of the init script).
+func TestDSBenchScriptServers(t *testing.T) {
+	for _, eng := range []string{"postgres", "mariadb", "firebird"} {
+		t.Run(eng, func(t *testing.T) {
+			inst := servertest.Start(t, eng, server.Options{})
+			scriptSweep(t, inst.URL, 1, 1)
+		})
+	}
 }
