@@ -73,3 +73,40 @@ func TestResumeDSBenchScript(t *testing.T) {
 	}
 	onceEach(t, dir, 2)
 }
+
+// TestScriptSweepOnAgents: a user's scripts run by three remote agents
+// (dbgauge agent) against one SQLite file: the master's per-type figures
+// are the agents' merged, the types adding up to the scale's
+// transactions, each type's statements timed, and the nodes' counts
+// adding up too.
+func TestScriptSweepOnAgents(t *testing.T) {
+	tmp := t.TempDir()
+	scripts := filepath.Join(tmp, "scripts")
+	os.Mkdir(scripts, 0o755)
+	db := "sqlite:" + filepath.Join(tmp, "agents.db")
+	sw := startAgentSweep(t, db, 3, []string{"a1", "a2", "a3"}, userScripts(t, scripts)...)
+	sw.succeeded(t, sw.agents["a1"], sw.agents["a2"], sw.agents["a3"])
+	res := sw.results(t)
+	if len(res.Scales) != 1 {
+		t.Fatalf("%d scales, want 1", len(res.Scales))
+	}
+	s := res.Scales[0]
+	countsAddUp(t, s)
+	var sum int64
+	for _, ty := range s.Types {
+		sum += ty.Count
+		var stmts int64
+		for _, st := range ty.Statements {
+			stmts += st.Count
+		}
+		if ty.Count == 0 || len(ty.Statements) == 0 || stmts < ty.Count {
+			t.Errorf("type %s: %d commits, statements %+v: want commits and every statement timed", ty.Name, ty.Count, ty.Statements)
+		}
+	}
+	if len(s.Types) != 2 || sum != s.Transactions {
+		t.Errorf("types %+v add up to %d, the scale's transactions are %d", s.Types, sum, s.Transactions)
+	}
+	if len(s.NodeRates) != 3 {
+		t.Errorf("node rates %+v, want the three agents'", s.NodeRates)
+	}
+}
