@@ -13,11 +13,29 @@ import (
 // returns the flags that run them.
 func userScripts(t *testing.T, dir string) []string {
 	t.Helper()
-	read := writeFile(t, dir, "read.sql", "\\set aid random(1, 10 * :scale)\nSELECT bal FROM us_acct WHERE aid = :aid;\n")
-	write := writeFile(t, dir, "write.sql", "\\set aid random(1, 10 * :scale)\nBEGIN;\nUPDATE us_acct SET bal = bal + 1 WHERE aid = :aid;\nCOMMIT;\n")
-	init := writeFile(t, dir, "init.sql", "DROP TABLE IF EXISTS us_acct;\nCREATE TABLE us_acct (aid INTEGER PRIMARY KEY, bal INTEGER NOT NULL);\n"+
-		"INSERT INTO us_acct (aid, bal) WITH RECURSIVE r (i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM r WHERE i < 10 * :scale) SELECT i, 0 FROM r;\n")
-	return []string{"--workload", "script", "--script", read + "@3", "--script", write, "--init", init}
+	args, err := writeUserScripts(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return args
+}
+
+// writeUserScripts is userScripts for a fault row's arguments, made where
+// no test is at hand.
+func writeUserScripts(dir string) ([]string, error) {
+	files := []struct{ name, text string }{
+		{"read.sql", "\\set aid random(1, 10 * :scale)\nSELECT bal FROM us_acct WHERE aid = :aid;\n"},
+		{"write.sql", "\\set aid random(1, 10 * :scale)\nBEGIN;\nUPDATE us_acct SET bal = bal + 1 WHERE aid = :aid;\nCOMMIT;\n"},
+		{"init.sql", "DROP TABLE IF EXISTS us_acct;\nCREATE TABLE us_acct (aid INTEGER PRIMARY KEY, bal INTEGER NOT NULL);\n" +
+			"INSERT INTO us_acct (aid, bal) WITH RECURSIVE r (i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM r WHERE i < 10 * :scale) SELECT i, 0 FROM r;\n"},
+	}
+	for _, f := range files {
+		if err := os.WriteFile(filepath.Join(dir, f.name), []byte(f.text), 0o644); err != nil {
+			return nil, err
+		}
+	}
+	return []string{"--workload", "script", "--script", filepath.Join(dir, "read.sql") + "@3", "--script", filepath.Join(dir, "write.sql"),
+		"--init", filepath.Join(dir, "init.sql")}, nil
 }
 
 // scriptTypes are what results.json says of a script run's types.

@@ -151,6 +151,37 @@ func TestLoadServerFaults(t *testing.T) {
 			check: survivedSweep,
 		},
 		{
+			name: "dsbench script/kill-9",
+			args: func(url, out string) []string {
+				scripts, err := writeUserScripts(filepath.Dir(out))
+				if err != nil {
+					t.Fatal(err)
+				}
+				return dsbench(url, out, scripts...)
+			},
+			ready: inCycle2, settle: 1500 * time.Millisecond, fault: killServer,
+			check: func(t *testing.T, dir string, code int, res loadFaultResults, stderr string) {
+				failedRun(t, dir, code, res, stderr)
+				if len(res.Scales) != 1 || res.Scales[0].PopulateS <= 0 || len(res.Scales[0].Cycles) != 1 {
+					t.Errorf("scales %+v: want the init and cycle 1 kept, the interrupted cycle 2 not stored", res.Scales)
+				}
+			},
+		},
+		{
+			// The driver's retry reruns a script from its start, after
+			// the session is replaced.
+			name: "dsbench script/restart/retry+reconnect",
+			args: func(url, out string) []string {
+				scripts, err := writeUserScripts(filepath.Dir(out))
+				if err != nil {
+					t.Fatal(err)
+				}
+				return dsbench(url, out, append([]string{"--retry", "--reconnect"}, scripts...)...)
+			},
+			ready: inCycle2, settle: 1500 * time.Millisecond, fault: restartServer,
+			check: survivedSweep,
+		},
+		{
 			name:  "multiuser/kill-9",
 			args:  func(url, out string) []string { return multiuser(url, out) },
 			ready: afterRep1, settle: 300 * time.Millisecond, fault: killServer,
