@@ -22,7 +22,7 @@ type flagValues struct {
 // Flags binds the workload's flags on a sweep's command.
 func (w *Workload) Flags(fs *pflag.FlagSet) {
 	f := &w.flags
-	fs.StringArrayVar(&f.scripts, "script", nil, "with --workload script: a pgbench script to run, FILE[@WEIGHT] (repeatable; each script is a transaction type, chosen by weight; FILE.ENGINE.EXT beside it, e.g. bench.postgres.sql, replaces it on that engine)")
+	fs.StringArrayVar(&f.scripts, "script", nil, "with --workload script: a pgbench script to run, FILE[@WEIGHT] (repeatable; each script is a transaction type, chosen by weight; a file NAME.ENGINE.EXT beside it, ENGINE an engine's name, replaces it on that engine)")
 	fs.StringVar(&f.init, "init", "", "with --workload script: a pgbench script run once per scale, with :scale set, before the scale's cycles (create and fill your tables here; drop what an earlier scale left)")
 	fs.StringArrayVarP(&f.defines, "define", "D", nil, "with --workload script: a variable of the scripts, NAME=VALUE (repeatable)")
 	fs.StringVar(&f.protocol, "protocol", "prepared", "with --workload script: how SQL reaches the engine: simple, extended or prepared (pgbench's -M)")
