@@ -3,6 +3,7 @@ package experiment
 import (
 	"context"
 	"encoding/json"
+	"math"
 	"os"
 	"path/filepath"
 	"strings"
@@ -140,11 +141,33 @@ func checkScriptResults(t *testing.T, res *results.DSBenchResults, scales []int6
 		if sum != s.Transactions {
 			t.Errorf("scale %d: types add up to %d, transactions %d", s.Scale, sum, s.Transactions)
 		}
+		weightsFit(t, s, wantTypes)
 		read := s.Types[0]
 		if len(read.Statements) != 2 || !strings.HasPrefix(read.Statements[1].Name, "2 SELECT bal FROM sw_acct") ||
 			read.Statements[1].Count < read.Count {
 			t.Errorf("scale %d: read's statements %+v, want \\set and the SELECT run at least %d times", s.Scale, read.Statements, read.Count)
 		}
+	}
+}
+
+// weightsFit: the transactions of each type (committed or failed: each
+// is one choice of its script) fit the weights, by Pearson's chi-square
+// test with 2 degrees of freedom, whose p-value is exp(-x/2).
+func weightsFit(t *testing.T, s results.ScaleResult, types []results.WorkloadType) {
+	t.Helper()
+	var n, total float64
+	for i, ty := range s.Types {
+		n += float64(ty.Count + ty.Failed)
+		total += float64(types[i].Weight)
+	}
+	var x float64
+	for i, ty := range s.Types {
+		want := n * float64(types[i].Weight) / total
+		d := float64(ty.Count+ty.Failed) - want
+		x += d * d / want
+	}
+	if p := math.Exp(-x / 2); p < 1e-4 {
+		t.Errorf("scale %d: types %+v do not fit the weights 5:3:2 (chi-square %.1f, p = %.2g)", s.Scale, s.Types, x, p)
 	}
 }
 
