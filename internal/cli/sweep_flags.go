@@ -84,11 +84,14 @@ func (f *sweepFlags) bindWorkloads(fl *pflag.FlagSet) {
 		before := map[string]bool{}
 		fl.VisitAll(func(fg *pflag.Flag) { before[fg.Name] = true })
 		wf.Flags(fl)
+		var added []string
 		fl.VisitAll(func(fg *pflag.Flag) {
 			if !before[fg.Name] {
 				f.owner[fg.Name] = name
+				added = append(added, fg.Name)
 			}
 		})
+		inGroup(fl, "The "+name+" workload (--workload "+name+")", added...)
 	}
 	fl.StringVar(&f.options, workloadOptionsFlag, "", "the workload's options as the run stored them (JSON): what dbgauge resume gives the workload instead of reading its files again")
 	fl.MarkHidden(workloadOptionsFlag)

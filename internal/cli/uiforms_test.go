@@ -139,9 +139,9 @@ func TestFormForEveryExperiment(t *testing.T) {
 		fields := 0
 		cmd.Flags().VisitAll(func(f *pflag.Flag) {
 			field := `name="flag.` + f.Name + `"`
-			if slices.Contains(notInForms, f.Name) {
+			if slices.Contains(notInForms, f.Name) || f.Hidden {
 				if strings.Contains(page.body, field) {
-					t.Errorf("/new/%s has a field for --%s, which the interface sets", name, f.Name)
+					t.Errorf("/new/%s has a field for --%s, which the interface sets or the help hides", name, f.Name)
 				}
 				return
 			}
