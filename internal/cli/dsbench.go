@@ -86,6 +86,9 @@ clients, record every residence time, check consistency after every cycle,
 and report the 23-column table, the five diagrams, the DSI and the load
 log. The last scale's tables (for tpcb and select tpcb_branches,
 tpcb_tellers, tpcb_accounts, tpcb_history) stay unless --drop.
+--workload script runs your own pgbench scripts instead (--script
+FILE[@WEIGHT], repeatable, and --init FILE, run at each scale with :scale
+set to make your tables; docs/pgbench-scripts.md §12).
 
 Each client of a server engine waits for its replies in the kernel, as
 pgbench's and sysbench's threads do. A call whose server does not answer
