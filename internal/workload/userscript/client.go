@@ -14,11 +14,13 @@ import (
 // programKey is what makes one scale's program: :scale, the seed of the
 // scale's inputs, and the number of clients of the whole load (pgbench
 // derives every client's generators, and :default_seed after them, from
-// the seed in client order).
+// the seed in client order), and the isolation level of the scripts'
+// BEGIN (the sweep's --isolation).
 type programKey struct {
-	scale   int64
-	seed    uint64
-	clients int
+	scale     int64
+	seed      uint64
+	clients   int
+	isolation dbms.Isolation
 }
 
 // program is the scripts ready for one scale: the runtime's program and
@@ -39,7 +41,9 @@ func (w *Workload) programFor(k programKey) (*program, error) {
 	if pr, ok := w.programs[k]; ok {
 		return pr, nil
 	}
-	p, err := script.NewProgram(w.sources, w.programOptions(w.protocol, w.defines, w.opts, k.scale, k.seed))
+	opts := w.programOptions(w.protocol, w.defines, w.opts, k.scale, k.seed)
+	opts.Isolation = k.isolation
+	p, err := script.NewProgram(w.sources, opts)
 	if err != nil {
 		return nil, err
 	}
@@ -85,7 +89,7 @@ func (c *client) start() error {
 		return nil
 	}
 	n := max(c.cfg.Clients, c.cfg.Client+1, 1)
-	pr, err := c.w.programFor(programKey{scale: max(c.cfg.Scale, 1), seed: c.cfg.Seed, clients: n})
+	pr, err := c.w.programFor(programKey{scale: max(c.cfg.Scale, 1), seed: c.cfg.Seed, clients: n, isolation: c.cfg.Isolation})
 	if err != nil {
 		return err
 	}
