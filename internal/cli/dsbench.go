@@ -155,8 +155,9 @@ func (f *dsbenchFlags) plan() (experiment.DSBenchPlan, error) {
 	if err := f.checkScales("scales", f.scales.Values); err != nil {
 		return p, err
 	}
+	types := typeBytes(p.Mode, p.WorkloadOptions)
 	if remote == nil {
-		if err := threadLoad(f.threads.V, f.connections.V, f.rate.V > 0).fits(sysinfo.ReadCapacity()); err != nil {
+		if err := threadLoad(f.threads.V, f.connections.V, f.rate.V > 0).plus(types).fits(sysinfo.ReadCapacity()); err != nil {
 			return p, err
 		}
 	} else {
@@ -170,7 +171,7 @@ func (f *dsbenchFlags) plan() (experiment.DSBenchPlan, error) {
 			return p, err
 		}
 	}
-	if err := cycleLoad(f.cycles.V, max(f.nodes.V, 1)*max(f.threads.V, 1), f.rate.V > 0).fits(sysinfo.ReadCapacity()); err != nil {
+	if err := cycleLoad(f.cycles.V, max(f.nodes.V, 1)*max(f.threads.V, 1), f.rate.V > 0).plus(types).fits(sysinfo.ReadCapacity()); err != nil {
 		return p, err
 	}
 	p.BackoffCap, p.GiveUp, p.Remote, p.Fault = backoffCap, giveUp, remote, fault

@@ -11,6 +11,7 @@ import (
 
 	"github.com/dbgauge/dbgauge/internal/cli/flagtype"
 	"github.com/dbgauge/dbgauge/internal/dbms"
+	"github.com/dbgauge/dbgauge/internal/driver"
 	"github.com/dbgauge/dbgauge/internal/experiment"
 	"github.com/dbgauge/dbgauge/internal/workload"
 )
@@ -225,6 +226,23 @@ func (f *sweepFlags) checkScales(flag string, xs []int64) error {
 		}
 	}
 	return nil
+}
+
+// typeBytes is the memory the chosen workload's per-type figures add to
+// each thread and each cycle (driver.TypeBytes): a histogram per type and
+// per statement (a script's commands), counted on its scripts as given.
+func typeBytes(name string, opts json.RawMessage) int64 {
+	w, err := workload.NewConfigured(name, opts)
+	if err != nil {
+		return 0 // refused with its own line elsewhere
+	}
+	stmts := 0
+	if st, ok := w.(workload.Statementer); ok {
+		for _, s := range st.Statements("") {
+			stmts += len(s)
+		}
+	}
+	return driver.TypeBytes(len(w.Types()), stmts)
 }
 
 // workloadsHelp lists the registered workloads with their descriptions.
