@@ -41,6 +41,8 @@ func TestBadInputTable(t *testing.T) {
 	os.Mkdir(full, 0o755)
 	writeFile(t, full, "keep.txt", "a file already there\n")
 	cfg := func(name, body string) string { return writeFile(t, fx, name, body) }
+	goodScript := writeFile(t, fx, "good.sql", "SELECT 1;\n")
+	badScript := func(name, body string) string { return writeFile(t, fx, name, body) }
 	runDir := func(name, experiment string) string {
 		d := filepath.Join(fx, name)
 		os.Mkdir(d, 0o755)
@@ -125,7 +127,21 @@ func TestBadInputTable(t *testing.T) {
 		// choices
 		{name: "cache hot", args: []string{"wisconsin", "--cache", "hot"}, names: "--cache", fix: "warm or cold"},
 		{name: "protocol", args: []string{"wisconsin", "--protocol", "tucson"}, names: "--protocol", fix: "none or ttp"},
-		{name: "mode", args: []string{"dsbench", "--mode", "tpcc"}, names: "--mode", fix: "tpcb or select"},
+		{name: "mode", args: []string{"dsbench", "--mode", "tpcc"}, names: "--mode", fix: "tpcb, select or script"},
+		{name: "script workload without script", args: []string{"dsbench", "--workload", "script"}, names: "--script", fix: "give the pgbench script"},
+		{name: "script with another workload", args: []string{"dsbench", "--mode", "select", "--script", goodScript}, names: "--script belongs to --workload script", fix: "give --workload script"},
+		{name: "define with another workload", args: []string{"dsbench", "-D", "x=1"}, names: "--define belongs to --workload script", fix: "leave --define out"},
+		{name: "script missing", args: []string{"dsbench", "--workload", "script", "--script", filepath.Join(fx, "nosuch.sql")}, names: "--script " + filepath.Join(fx, "nosuch.sql"), fix: "could not open file"},
+		{name: "script bad weight", args: []string{"dsbench", "--workload", "script", "--script", goodScript + "@x"}, names: "@x", fix: "e.g. script.sql@2"},
+		{name: "script unknown meta-command", args: []string{"dsbench", "--workload", "script", "--script", badScript("unknown.sql", "SELECT 1;\n\\foo 1\n")}, names: filepath.Join(fx, "unknown.sql") + ":2:1", fix: "the meta-commands are"},
+		{name: "script bad expression", args: []string{"dsbench", "--workload", "script", "--script", badScript("expr.sql", "\\set x 1 +\n")}, names: filepath.Join(fx, "expr.sql") + ":1:10", fix: "syntax error"},
+		{name: "script unclosed if", args: []string{"dsbench", "--workload", "script", "--script", badScript("if.sql", "\\if 1\nSELECT 1;\n")}, names: filepath.Join(fx, "if.sql") + ":1:1", fix: "close the chain with \\endif"},
+		{name: "script undefined variable", args: []string{"dsbench", "--workload", "script", "--script", badScript("undef.sql", "SELECT :nope;\n")}, names: filepath.Join(fx, "undef.sql") + ":1:8", fix: "check its spelling"},
+		{name: "init bad expression", args: []string{"dsbench", "--workload", "script", "--script", goodScript, "--init", badScript("init.sql", "\\set n 1 +\n")}, names: filepath.Join(fx, "init.sql") + ":1:10", fix: "syntax error"},
+		{name: "script protocol", args: []string{"dsbench", "--workload", "script", "--script", goodScript, "--protocol", "fast"}, names: "--protocol", fix: "use simple, extended or prepared"},
+		{name: "script max-tries", args: []string{"dsbench", "--workload", "script", "--script", goodScript, "--max-tries", "0"}, names: "--max-tries 0", fix: "give 1 or more"},
+		{name: "script define", args: []string{"dsbench", "--workload", "script", "--script", goodScript, "-D", "novalue"}, names: "--define", fix: "-D NAME=VALUE"},
+		{name: "script shell", args: []string{"dsbench", "--workload", "script", "--script", badScript("shell.sql", "\\shell true\n")}, names: filepath.Join(fx, "shell.sql") + ":1:1", fix: "allow it with --allow-shell"},
 		{name: "procedure form on sqlite", args: []string{"dsbench", "--db", "sqlite:x.db", "--form", "procedure"}, names: "--form procedure", fix: "use --form statements"},
 		{name: "procedure form on duckdb", args: []string{"dsbench", "--db", "duckdb:x.duckdb", "--form", "procedure"}, names: "--form procedure", fix: "use --form statements"},
 		{name: "procedure form on the default engine", args: []string{"dsbench", "--form", "procedure"}, names: "--form procedure", fix: "use --form statements"},

@@ -88,6 +88,14 @@ func threadLoad(threads, conns int, open bool) clientLoad {
 		units: int64(threads), sessionsPer: int64(max(conns, 1)), bytesPer: driver.WorkerBytes(conns, open)}
 }
 
+// plus is the load with extra bytes per unit: the per-type figures a
+// workload's types and statements add to each thread and each cycle
+// (driver.TypeBytes).
+func (l clientLoad) plus(bytes int64) clientLoad {
+	l.bytesPer += bytes
+	return l
+}
+
 // processBytes is the least memory a user process of multiuser
 // --processes takes: a dbgauge process's Go runtime, its mapped program
 // and its heap at start (about 48 MiB resident here; the floor is lower).

@@ -31,6 +31,7 @@ func TestClientLoadFits(t *testing.T) {
 		{"100 threads in memory for 100", threadLoad(100, 1, false), mem, ""},
 		{"101 threads in memory for 100", threadLoad(101, 1, false), mem, "give --threads 100 at most"},
 		{"open loop needs more", threadLoad(100, 1, true), mem, "give --threads"},
+		{"per-type figures need more", threadLoad(100, 1, false).plus(driver.TypeBytes(3, 30)), mem, "give --threads"},
 		{"unknown capacity checks nothing", threadLoad(1<<40, 1<<20, true), sysinfo.Capacity{}, ""},
 		{"no overflow", threadLoad(1<<62, 1<<30, false), files, "more than 9223372036854775807 client sessions"},
 		{"users", userLoad("1,2000", 2000, 10, false), files, "--users 1,2000 x --retrieves 10: 2000 client sessions"},

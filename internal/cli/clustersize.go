@@ -116,14 +116,15 @@ func (f *clusterSizeFlags) plan() (experiment.ClusterSizePlan, error) {
 	if c.Nodes[0].Role == server.RoleStandby {
 		return p, usagef("--cluster %s: sizes count from node 1, which must be the primary, and it is a standby now (%s, after a failover): start a new cluster", f.cluster, strings.Join(roles(c), ", "))
 	}
-	if err := threadLoad(f.threads.V, f.connections.V, false).fits(sysinfo.ReadCapacity()); err != nil {
-		return p, err
-	}
-	if err := cycleLoad(f.cycles.V, f.threads.V, false).fits(sysinfo.ReadCapacity()); err != nil {
-		return p, err
-	}
 	sweep, err := f.sweepFlags.plan(c.URL, false)
 	if err != nil {
+		return p, err
+	}
+	types := typeBytes(sweep.Mode, sweep.WorkloadOptions)
+	if err := threadLoad(f.threads.V, f.connections.V, false).plus(types).fits(sysinfo.ReadCapacity()); err != nil {
+		return p, err
+	}
+	if err := cycleLoad(f.cycles.V, f.threads.V, false).plus(types).fits(sysinfo.ReadCapacity()); err != nil {
 		return p, err
 	}
 	if err := f.checkScales("scale", []int64{f.scale.V}); err != nil {

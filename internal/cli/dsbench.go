@@ -86,6 +86,9 @@ clients, record every residence time, check consistency after every cycle,
 and report the 23-column table, the five diagrams, the DSI and the load
 log. The last scale's tables (for tpcb and select tpcb_branches,
 tpcb_tellers, tpcb_accounts, tpcb_history) stay unless --drop.
+--workload script runs your own pgbench scripts instead (--script
+FILE[@WEIGHT], repeatable, and --init FILE, run at each scale with :scale
+set to make your tables; docs/pgbench-scripts.md §12).
 
 Each client of a server engine waits for its replies in the kernel, as
 pgbench's and sysbench's threads do. A call whose server does not answer
@@ -152,8 +155,9 @@ func (f *dsbenchFlags) plan() (experiment.DSBenchPlan, error) {
 	if err := f.checkScales("scales", f.scales.Values); err != nil {
 		return p, err
 	}
+	types := typeBytes(p.Mode, p.WorkloadOptions)
 	if remote == nil {
-		if err := threadLoad(f.threads.V, f.connections.V, f.rate.V > 0).fits(sysinfo.ReadCapacity()); err != nil {
+		if err := threadLoad(f.threads.V, f.connections.V, f.rate.V > 0).plus(types).fits(sysinfo.ReadCapacity()); err != nil {
 			return p, err
 		}
 	} else {
@@ -167,7 +171,7 @@ func (f *dsbenchFlags) plan() (experiment.DSBenchPlan, error) {
 			return p, err
 		}
 	}
-	if err := cycleLoad(f.cycles.V, max(f.nodes.V, 1)*max(f.threads.V, 1), f.rate.V > 0).fits(sysinfo.ReadCapacity()); err != nil {
+	if err := cycleLoad(f.cycles.V, max(f.nodes.V, 1)*max(f.threads.V, 1), f.rate.V > 0).plus(types).fits(sysinfo.ReadCapacity()); err != nil {
 		return p, err
 	}
 	p.BackoffCap, p.GiveUp, p.Remote, p.Fault = backoffCap, giveUp, remote, fault

@@ -102,6 +102,14 @@ func TestLoadServerFaults(t *testing.T) {
 	dsbench := func(url, out string, extra ...string) []string {
 		return append([]string{"dsbench", "--db", url, "--scales", "1", "--cycles", "3", "--duration", "4s", "--threads", "2", "--out", out}, extra...)
 	}
+	// The script workload's sweep: a user's scripts written beside the run.
+	scripted := func(url, out string, extra ...string) []string {
+		scripts, err := writeUserScripts(filepath.Dir(out))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return dsbench(url, out, append(extra, scripts...)...)
+	}
 	// The end of cycle 1 (its line), then a second and a half into cycle 2.
 	inCycle2 := func(line string) bool { return strings.Contains(line, "cycle  1/3") }
 	// Repetitions of about a second each: after the first, the fault
@@ -115,12 +123,7 @@ func TestLoadServerFaults(t *testing.T) {
 			name:  "dsbench/kill-9",
 			args:  func(url, out string) []string { return dsbench(url, out) },
 			ready: inCycle2, settle: 1500 * time.Millisecond, fault: killServer,
-			check: func(t *testing.T, dir string, code int, res loadFaultResults, stderr string) {
-				failedRun(t, dir, code, res, stderr)
-				if len(res.Scales) != 1 || res.Scales[0].PopulateS <= 0 || len(res.Scales[0].Cycles) != 1 {
-					t.Errorf("scales %+v: want the population and cycle 1 kept, the interrupted cycle 2 not stored", res.Scales)
-				}
-			},
+			check: keptCycle1,
 		},
 		{
 			name: "dsbench/kill-9/retry+reconnect/give-up",
@@ -147,6 +150,20 @@ func TestLoadServerFaults(t *testing.T) {
 		{
 			name:  "dsbench/restart/retry+reconnect",
 			args:  func(url, out string) []string { return dsbench(url, out, "--retry", "--reconnect") },
+			ready: inCycle2, settle: 1500 * time.Millisecond, fault: restartServer,
+			check: survivedSweep,
+		},
+		{
+			name:  "dsbench script/kill-9",
+			args:  func(url, out string) []string { return scripted(url, out) },
+			ready: inCycle2, settle: 1500 * time.Millisecond, fault: killServer,
+			check: keptCycle1,
+		},
+		{
+			// The driver's retry reruns a script from its start, after
+			// the session is replaced.
+			name:  "dsbench script/restart/retry+reconnect",
+			args:  func(url, out string) []string { return scripted(url, out, "--retry", "--reconnect") },
 			ready: inCycle2, settle: 1500 * time.Millisecond, fault: restartServer,
 			check: survivedSweep,
 		},
@@ -290,6 +307,16 @@ func failedRun(t *testing.T, dir string, code int, res loadFaultResults, stderr 
 // exit 0, every cycle kept with commits, consistent, and the fault shows
 // in results.json (failed trials of a connection class in a cycle) and on
 // the page.
+// keptCycle1: a sweep whose server was killed in cycle 2 failed, keeping
+// its population (or init) and cycle 1, the interrupted cycle not stored.
+func keptCycle1(t *testing.T, dir string, code int, res loadFaultResults, stderr string) {
+	t.Helper()
+	failedRun(t, dir, code, res, stderr)
+	if len(res.Scales) != 1 || res.Scales[0].PopulateS <= 0 || len(res.Scales[0].Cycles) != 1 {
+		t.Errorf("scales %+v: want the population and cycle 1 kept, the interrupted cycle 2 not stored", res.Scales)
+	}
+}
+
 func survivedSweep(t *testing.T, dir string, code int, res loadFaultResults, stderr string) {
 	t.Helper()
 	if code != ExitOK || !res.Complete {

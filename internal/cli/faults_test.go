@@ -102,7 +102,21 @@ func TestFaultMatrix(t *testing.T) {
 	// (TestSignalsStopLoad, TestLockDuringConsistencyCheck); a full disk
 	// also takes its archive.
 	t.Run("disk full/dsbench", func(t *testing.T) { runFaultRow(t, faults[3], dsbenchFaults) })
+	// The script workload: its own tables (made by its init script),
+	// interrupted, and its run directory's disk full.
+	for _, f := range []fault{faults[0], faults[3]} {
+		t.Run(f.name+"/dsbench script", func(t *testing.T) { runFaultRow(t, f, dsbenchScriptFaults) })
+	}
 }
+
+var dsbenchScriptFaults = faultCommand{name: "dsbench script", after: []string{"cycle  1/2"},
+	args: func(tmp string) []string {
+		scripts, err := writeUserScripts(tmp)
+		if err != nil {
+			panic(err)
+		}
+		return append([]string{"dsbench", "--db", "sqlite:" + filepath.Join(tmp, "d.db"), "--scales", "1,2", "--cycles", "2", "--duration", "2s", "--threads", "2"}, scripts...)
+	}}
 
 var dsbenchFaults = faultCommand{name: "dsbench", after: []string{"cycle  1/2"},
 	args: func(tmp string) []string {

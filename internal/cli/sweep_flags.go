@@ -1,7 +1,9 @@
 package cli
 
 import (
+	"encoding/json"
 	"errors"
+	"fmt"
 	"strings"
 	"time"
 
@@ -9,6 +11,7 @@ import (
 
 	"github.com/dbgauge/dbgauge/internal/cli/flagtype"
 	"github.com/dbgauge/dbgauge/internal/dbms"
+	"github.com/dbgauge/dbgauge/internal/driver"
 	"github.com/dbgauge/dbgauge/internal/experiment"
 	"github.com/dbgauge/dbgauge/internal/workload"
 )
@@ -28,6 +31,13 @@ type sweepFlags struct {
 	retry, prepare, checkAcks    bool
 	spread                       *spreadFlag
 	session                      []string
+	// own are the workloads' own flags (workload.Flagger), by workload;
+	// owner names the workload of each of their flags; options is the
+	// chosen workload's options as a run stored them (--workload-options,
+	// hidden: a resumed run takes them instead of reading files again).
+	own     map[string]workload.Flagger
+	owner   map[string]string
+	options string
 }
 
 // newSweepFlags are the shared flags with the command's defaults; threads
@@ -47,7 +57,88 @@ func newSweepFlags(cycles int, duration time.Duration, threads *flagtype.Value[i
 		threads:     threads,
 		connections: flagtype.Int(1).Check(flagtype.AtLeast(1, "connection")),
 		spread:      newSpreadFlag(),
+		own:         workloadFlaggers(),
+		owner:       map[string]string{},
 	}
+}
+
+// workloadFlaggers are the registered workloads with flags of their own,
+// by name.
+func workloadFlaggers() map[string]workload.Flagger {
+	out := map[string]workload.Flagger{}
+	for _, m := range workload.Registered() {
+		if f, ok := m.New().(workload.Flagger); ok {
+			out[m.Name] = f
+		}
+	}
+	return out
+}
+
+// bindWorkloads binds every workload's own flags, in the order of the
+// registry, noting whose each flag is, and the hidden --workload-options.
+func (f *sweepFlags) bindWorkloads(fl *pflag.FlagSet) {
+	for _, name := range workload.Names() {
+		wf, ok := f.own[name]
+		if !ok {
+			continue
+		}
+		before := map[string]bool{}
+		fl.VisitAll(func(fg *pflag.Flag) { before[fg.Name] = true })
+		wf.Flags(fl)
+		var added []string
+		fl.VisitAll(func(fg *pflag.Flag) {
+			if !before[fg.Name] {
+				f.owner[fg.Name] = name
+				added = append(added, fg.Name)
+			}
+		})
+		inGroup(fl, "The "+name+" workload (--workload "+name+")", added...)
+	}
+	fl.StringVar(&f.options, workloadOptionsFlag, "", "the workload's options as the run stored them (JSON): what dbgauge resume gives the workload instead of reading its files again")
+	fl.MarkHidden(workloadOptionsFlag)
+}
+
+// workloadOptionsFlag carries a workload's options (workload.Flagger's)
+// in the run's manifest.
+const workloadOptionsFlag = "workload-options"
+
+// workloadOptions are the options of the chosen workload: none for one
+// without flags of its own; else the stored ones (a resumed run) or what
+// its flags say, read now. A flag of another workload is refused.
+func (f *sweepFlags) workloadOptions(name, flag string) (json.RawMessage, error) {
+	var given []string
+	f.fs.Visit(func(fg *pflag.Flag) {
+		if owner, ok := f.owner[fg.Name]; ok && owner != name {
+			given = append(given, fmt.Sprintf("--%s belongs to --workload %s: give --workload %s, or leave --%s out", fg.Name, owner, owner, fg.Name))
+		}
+	})
+	if len(given) > 0 {
+		return nil, usagef("%s (the run's workload is --%s %s)", given[0], flag, name)
+	}
+	wf, ok := f.own[name]
+	if !ok {
+		if f.options != "" {
+			return nil, usagef("--%s: the %s workload takes no options", workloadOptionsFlag, name)
+		}
+		return nil, nil
+	}
+	if f.options != "" {
+		opts := json.RawMessage(f.options)
+		if _, err := workload.NewConfigured(name, opts); err != nil {
+			return nil, usagef("--%s: %v", workloadOptionsFlag, err)
+		}
+		return opts, nil
+	}
+	opts, err := wf.Options()
+	if err != nil {
+		return nil, usagef("%v", err)
+	}
+	// Through the flag, so that the manifest stores the options run.
+	f.options = string(opts)
+	if err := f.fs.Set(workloadOptionsFlag, f.options); err != nil {
+		return nil, err
+	}
+	return opts, nil
 }
 
 // bind binds the shared flags; sizes binds the command's own flags of
@@ -71,6 +162,7 @@ func (f *sweepFlags) bind(fl *pflag.FlagSet, sizes func(), cyclesHelp, threadsHe
 	fl.StringArrayVar(&f.session, "session", nil, "SQL every client session runs first, repeatable (e.g. 'SET synchronous_commit = remote_apply', 'SET SESSION wsrep_sync_wait = 1'): run once per setting and compare the runs with dbgauge compare for the cost of each, with verdicts")
 	fl.Var(f.isolation, "isolation", "repeatable-read, read-committed or serializable")
 	fl.Var(f.seed, "seed", "seed of the transaction inputs")
+	f.bindWorkloads(fl)
 }
 
 // plan is the load's part of a sweep's plan, --spread checked against
@@ -93,8 +185,12 @@ func (f *sweepFlags) plan(db string, faulted bool) (experiment.DSBenchPlan, erro
 	if err != nil {
 		return experiment.DSBenchPlan{}, err
 	}
+	opts, err := f.workloadOptions(name, flag)
+	if err != nil {
+		return experiment.DSBenchPlan{}, err
+	}
 	return experiment.DSBenchPlan{
-		Mode: name, Form: f.form.V, Cycles: f.cycles.V, Duration: f.duration.V,
+		Mode: name, Form: f.form.V, WorkloadOptions: opts, Cycles: f.cycles.V, Duration: f.duration.V,
 		Threads: f.threads.V, Conns: f.connections.V, Retry: f.retry, Prepare: f.prepare, CheckAcks: f.checkAcks,
 		Isolation: f.isolation.V, Seed: f.seed.V, Spread: spread, Session: f.session,
 	}, nil
@@ -130,6 +226,23 @@ func (f *sweepFlags) checkScales(flag string, xs []int64) error {
 		}
 	}
 	return nil
+}
+
+// typeBytes is the memory the chosen workload's per-type figures add to
+// each thread and each cycle (driver.TypeBytes): a histogram per type and
+// per statement (a script's commands), counted on its scripts as given.
+func typeBytes(name string, opts json.RawMessage) int64 {
+	w, err := workload.NewConfigured(name, opts)
+	if err != nil {
+		return 0 // refused with its own line elsewhere
+	}
+	stmts := 0
+	if st, ok := w.(workload.Statementer); ok {
+		for _, s := range st.Statements("") {
+			stmts += len(s)
+		}
+	}
+	return driver.TypeBytes(len(w.Types()), stmts)
 }
 
 // workloadsHelp lists the registered workloads with their descriptions.

@@ -139,9 +139,9 @@ func TestFormForEveryExperiment(t *testing.T) {
 		fields := 0
 		cmd.Flags().VisitAll(func(f *pflag.Flag) {
 			field := `name="flag.` + f.Name + `"`
-			if slices.Contains(notInForms, f.Name) {
+			if slices.Contains(notInForms, f.Name) || f.Hidden {
 				if strings.Contains(page.body, field) {
-					t.Errorf("/new/%s has a field for --%s, which the interface sets", name, f.Name)
+					t.Errorf("/new/%s has a field for --%s, which the interface sets or the help hides", name, f.Name)
 				}
 				return
 			}
@@ -181,10 +181,16 @@ func TestFormForEveryExperiment(t *testing.T) {
 func TestFormBadInputIsCommandLines(t *testing.T) {
 	h, dir := formUI(t, "/nonexistent/dbgauge", false)
 	csrf := csrfOf(t, h, "dsbench")
+	scripts := t.TempDir()
+	badScript := writeFile(t, scripts, "bad.sql", "\\set x 1 +\n")
+	goodScript := writeFile(t, scripts, "good.sql", "SELECT 1;\n")
 	for _, c := range []struct {
 		experiment string
 		flags      []string // name, value, name, value...
 	}{
+		{"dsbench", []string{"workload", "script"}},                       // the workload's own flag missing
+		{"dsbench", []string{"workload", "script", "script", badScript}},  // a script refused at FILE:LINE:COL
+		{"dsbench", []string{"workload", "select", "script", goodScript}}, // a flag of another workload
 		{"dsbench", []string{"duration", "-1s"}},
 		{"dsbench", []string{"scales", "1,x", "cycles", "2"}},
 		{"dsbench", []string{"backoff-cap", "1s"}},           // only with --retry: plan() says so
@@ -218,6 +224,9 @@ func TestFormBadInputIsCommandLines(t *testing.T) {
 	// (here a binary that does not exist: a 500 that says so).
 	if got := postForm(h, "/new/wisconsin", formOf(csrf, "pause-limit", "1h")); got.code != http.StatusInternalServerError || !strings.Contains(got.body, "the run did not start") {
 		t.Errorf("good values: the form answers %d\n%.500s", got.code, got.body)
+	}
+	if got := postForm(h, "/new/dsbench", formOf(csrf, "workload", "script", "script", goodScript+"@2")); got.code != http.StatusInternalServerError || !strings.Contains(got.body, "the run did not start") {
+		t.Errorf("a good script: the form answers %d\n%.500s", got.code, got.body)
 	}
 	if left := entries(t, dir); len(left) != 0 {
 		t.Errorf("bad input wrote %v into the directory of runs", left)

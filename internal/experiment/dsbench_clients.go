@@ -38,12 +38,26 @@ type dsbenchClients struct {
 	// per are the threads' workload clients, made by newOp before the
 	// load starts; each thread's sessions set up its own.
 	per []workload.Client
+	// seed is the run's (the scale's inputs derive from it) and allNodes
+	// the nodes of the whole load (an agent runs one of them): a client
+	// with generators of its own seeds them by its number among all.
+	seed     uint64
+	allNodes int
 }
 
 func newDSBenchClients(w workload.Workload, cfg workload.ClientConfig, threads, nodes int) *dsbenchClients {
 	n, types := max(nodes, 1)*max(threads, 1), max(len(w.Types()), 1)
-	return &dsbenchClients{w: w, cfg: cfg, threads: max(threads, 1), types: types,
+	return &dsbenchClients{w: w, cfg: cfg, threads: max(threads, 1), types: types, allNodes: max(nodes, 1),
 		commits: make([]atomic.Int64, n*types), inDoubt: make([]atomic.Int64, n), per: make([]workload.Client, n)}
+}
+
+// statementNames are the workload's timed statements per type on the
+// engine named engine (nil: it times none).
+func (c *dsbenchClients) statementNames(engine string) [][]string {
+	if st, ok := c.w.(workload.Statementer); ok {
+		return st.Statements(engine)
+	}
+	return nil
 }
 
 // typeNames are the workload's transaction types by name, in the order
@@ -125,6 +139,9 @@ func (c *dsbenchClients) newOp(node, thread int) driver.Op {
 	a := c.acks
 	cfg := c.cfg
 	cfg.Tagged = a != nil
+	cfg.Client, cfg.Clients = node*c.threads+thread, c.allNodes*c.threads
+	cfg.Scale = c.scale.Load()
+	cfg.Seed = scaleSeed(c.seed, cfg.Scale)
 	wc := c.w.NewClient(cfg)
 	c.per[idx] = wc
 	ws := &workload.Session{Client: idx}
@@ -132,9 +149,9 @@ func (c *dsbenchClients) newOp(node, thread int) driver.Op {
 		ws.NextSeq = func() int64 { return a.next(idx) }
 	}
 	return func(ctx context.Context, s *driver.Session) error {
-		ws.Tx, ws.Rand, ws.Attempt, ws.Scale, ws.Seq = s.Tx, s.Rand, s.Attempt, c.scale.Load(), 0
+		ws.Tx, ws.Engine, ws.Timer, ws.Rand, ws.Attempt, ws.Scale, ws.Seq, ws.Retries = s.Tx, s.Engine, s, s.Rand, s.Attempt, c.scale.Load(), 0, 0
 		typ, err := wc.Run(ctx, ws)
-		s.Type = typ
+		s.Type, s.Retries = typ, ws.Retries
 		if err == nil {
 			// A type out of range is the workload's bug: clamped, it
 			// miscounts one type instead of crashing the load.

@@ -59,6 +59,12 @@ func populate(ctx context.Context, e dbms.Engine, w workload.Workload, x int64, 
 			return nil, fmt.Errorf("populate %s: engine took %d rows of %d", t.Name, n, t.Rows)
 		}
 	}
+	if in, ok := w.(workload.Initializer); ok {
+		pr.Live("scale %d: running the workload's init", x)
+		if err := in.Init(ctx, e, x); err != nil {
+			return nil, err
+		}
+	}
 	p.populate = time.Since(start)
 
 	keys, ok := e.(dbms.Keys)
@@ -103,7 +109,7 @@ func populate(ctx context.Context, e dbms.Engine, w workload.Workload, x int64, 
 			return nil, fmt.Errorf("create the procedure: %w", err)
 		}
 	}
-	if sr, ok := e.(dbms.SizeReporter); ok {
+	if sr, ok := e.(dbms.SizeReporter); ok && len(sch.Tables) > 0 {
 		size, err := sr.TableBytes(ctx, sch.Names()...)
 		if err != nil {
 			return nil, fmt.Errorf("measure the database size: %w", err)

@@ -41,6 +41,11 @@ type dsbenchJob struct {
 	Prepare bool
 	Scale   int64
 	Threads int
+	// Nodes are the agents of the load, Seed the run's: a workload whose
+	// clients seed generators of their own does it by their number among
+	// all clients.
+	Nodes int
+	Seed  uint64
 	// Session are the statements every client session runs first.
 	Session []string `json:",omitempty"`
 }
@@ -73,9 +78,12 @@ func buildDSBenchLoad(ctx context.Context, payload json.RawMessage, env nodes.En
 	}
 	defer e.Close()
 	// Its first table only (a parent, filled first): counting the rows of
-	// every table would cost the agent's start a scan of the largest.
-	if _, err := e.QueryRows(ctx, "SELECT count(*) FROM "+w.Schema(j.Scale).Tables[0].Name); err != nil {
-		return nil, fmt.Errorf("the database is not populated: %w", err)
+	// every table would cost the agent's start a scan of the largest. A
+	// workload whose tables its own init makes has none to count.
+	if ts := w.Schema(j.Scale).Tables; len(ts) > 0 {
+		if _, err := e.QueryRows(ctx, "SELECT count(*) FROM "+ts[0].Name); err != nil {
+			return nil, fmt.Errorf("the database is not populated: %w", err)
+		}
 	}
 	cfg := workload.ClientConfig{Prepare: j.Prepare, Isolation: iso}
 	if j.Form == formProcedure {
@@ -85,18 +93,19 @@ func buildDSBenchLoad(ctx context.Context, payload json.RawMessage, env nodes.En
 	}
 	c := newDSBenchClients(w, cfg, j.Threads, 1)
 	c.scale.Store(j.Scale)
-	c.session = j.Session
+	c.session, c.seed, c.allNodes = j.Session, j.Seed, max(j.Nodes, 1)
 	sp, err := newSpread(ctx, url, j.Spread)
 	if err != nil {
 		return nil, err
 	}
 	return &nodes.Load{
 		Config: driver.Config{
-			Open:    c.opener(url, sp, 1),
-			Targets: sp.count(),
-			Setup:   c.setup,
-			NewOp:   c.newOp,
-			Types:   c.typeNames(),
+			Open:       c.opener(url, sp, 1),
+			Targets:    sp.count(),
+			Setup:      c.setup,
+			NewOp:      c.newOp,
+			Types:      c.typeNames(),
+			Statements: c.statementNames(e.Name()),
 		},
 		Counters: c.counters,
 	}, nil
@@ -144,7 +153,8 @@ func (r *dsbenchRun) runLoad(ctx context.Context, x int64, cfg driver.Config) (*
 	job := nodes.Job{
 		Kind: dsbenchKind, Label: fmt.Sprintf("scale %d", x),
 		Payload: dsbenchJob{URL: r.url, Workload: r.plan.Mode, Options: r.plan.WorkloadOptions, Form: r.plan.Form, Isolation: r.plan.Isolation.String(),
-			Prepare: r.plan.Prepare, Scale: x, Threads: r.plan.Threads, Spread: r.plan.Spread, Session: r.plan.Session},
+			Prepare: r.plan.Prepare, Scale: x, Threads: r.plan.Threads, Spread: r.plan.Spread, Session: r.plan.Session,
+			Nodes: max(r.plan.Nodes, 1), Seed: r.plan.Seed},
 		Counters: r.clients.fromCounters,
 		NodeLost: func(node int) {
 			r.nodeLost = true

@@ -89,7 +89,7 @@ func RunDSBench(ctx context.Context, s DSBenchSetup, plan DSBenchPlan, pr *progr
 		}
 	}
 	r.clients = newDSBenchClients(w, cfg, plan.Threads, plan.Nodes)
-	r.clients.session = plan.Session
+	r.clients.session, r.clients.seed = plan.Session, plan.Seed
 	stopLoad := r.sampleLoad(ctx)
 	var stopCluster func()
 	r.cluster, stopCluster = r.startClusterSampler(ctx)

@@ -4,6 +4,8 @@ import (
 	"context"
 	"encoding/json"
 
+	"github.com/spf13/pflag"
+
 	"github.com/dbgauge/dbgauge/internal/dbms"
 )
 
@@ -56,4 +58,34 @@ type Tagger interface {
 	// sequence numbers found. It runs while no load runs (between
 	// cycles), before Check.Cleanup removes them.
 	ReadTags(ctx context.Context, e dbms.Engine) (map[int][]int64, error)
+}
+
+// Initializer is a workload whose database is made by the workload's own
+// code rather than by Schema's tables (a user's init script): Init runs
+// once per scale, on the control session, after Schema's tables (if any)
+// are populated and before the first cycle. It drops what an earlier
+// scale left itself.
+type Initializer interface {
+	Init(ctx context.Context, e dbms.Engine, scale int64) error
+}
+
+// Statementer is a workload whose clients time their statements
+// (Session.Timer): Statements are the statements' names per type, in
+// Types' order, on the engine named engine (a script may have a variant
+// per engine); names are unique within a type.
+type Statementer interface {
+	Statements(engine string) [][]string
+}
+
+// Flagger is a workload with flags of its own on the sweep's commands
+// (a script workload's --script): Flags binds them, once, on the
+// command's flag set; Options encodes what they say as the options
+// Configure takes, reading what they name (files) now, so that the run
+// stores the options themselves. The command line binds every registered
+// Flagger's flags and refuses one given with another workload. Options'
+// error is the user's to fix, in one line that names the flag or the
+// file:line:col.
+type Flagger interface {
+	Flags(fs *pflag.FlagSet)
+	Options() (json.RawMessage, error)
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"math/rand/v2"
+	"time"
 
 	"github.com/dbgauge/dbgauge/internal/dbms"
 )
@@ -22,6 +23,14 @@ type ClientConfig struct {
 	// (Session.TakeTag) for the check of acknowledged writes; only asked
 	// of a Tagger.
 	Tagged bool
+	// Client is the client's number among the Clients of the whole load
+	// (node x threads + thread, over every node of a distributed load);
+	// Scale is the scale its load measures; Seed is the seed of that
+	// scale's inputs, the same run after run. A client whose inputs come
+	// from generators of its own (a script's) seeds them from these.
+	Client, Clients int
+	Scale           int64
+	Seed            uint64
 }
 
 // Client runs one driver thread's transactions. Its methods are never
@@ -30,7 +39,9 @@ type ClientConfig struct {
 // and should allocate nothing per transaction.
 type Client interface {
 	// Setup runs on every new session of the thread, before any
-	// transaction: prepare the statements (ClientConfig.Prepare).
+	// transaction: prepare the statements (ClientConfig.Prepare). tx is
+	// the session's engine as a Transactor: a client that needs another
+	// of its abilities asserts it on tx.
 	Setup(ctx context.Context, tx dbms.Transactor) error
 	// Run runs one attempt of one transaction: it begins and commits the
 	// transaction itself and returns nil once it committed, or the error
@@ -60,6 +71,24 @@ type Session struct {
 	// Seq is the sequence number of the tag this attempt wrote (TakeTag),
 	// 0 when it wrote none; the caller zeroes it before each call.
 	Seq int64
+	// Engine is the session Tx is a side of, for a client that needs
+	// more of it than transactions (dbms.TextQuerier).
+	Engine dbms.Engine
+	// Retries are the retries the client made itself within this attempt
+	// (a script re-run after a serialization failure, its variables
+	// restored, as pgbench's --max-tries does); the caller zeroes it
+	// before each call and counts them for the attempt's type.
+	Retries int
+	// Timer receives the elapsed time of each statement the attempt ran,
+	// by its index among the type's statements (Statementer); never nil
+	// when the caller times statements.
+	Timer StatementTimer
+}
+
+// StatementTimer takes the elapsed time of statement i of the attempt's
+// type (the driver's session is one). It must not allocate per call.
+type StatementTimer interface {
+	Statement(i int, d time.Duration)
 }
 
 // TakeTag is the tag a writing attempt writes: a new sequence number of

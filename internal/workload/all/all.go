@@ -4,4 +4,5 @@ package all
 
 import (
 	_ "github.com/dbgauge/dbgauge/internal/workload/tpcb"
+	_ "github.com/dbgauge/dbgauge/internal/workload/userscript"
 )

@@ -71,6 +71,13 @@ type Client struct {
 	// textTx: a transaction begun by SQL as written may be open, unknown
 	// to the session (control.go's beginsTransaction).
 	textTx bool
+	// engine is the engine the scripts were compiled for (Setup).
+	engine string
+	// rerun: every Run keeps its start (saved, start) for Rerun; last is
+	// the script the previous Run chose.
+	rerun bool
+	start *expr.PRNG
+	last  int
 }
 
 // Clients makes n clients with pgbench's seeding for --random-seed
@@ -146,15 +153,10 @@ func (c *Client) Variables() *expr.Variables { return &c.vars }
 // of every script prepared once on the session (those the engine cannot
 // prepare yet, on their first run).
 func (c *Client) Setup(ctx context.Context, e dbms.Engine) error {
-	scripts, err := c.p.compile(e)
-	if err != nil {
+	if err := c.Bind(e); err != nil {
 		return err
 	}
-	c.scripts = scripts
-	c.tq = e.(dbms.TextQuerier)
-	c.tx, _ = e.(dbms.Transactor)
-	c.pipe, _ = e.(dbms.Pipeliner)
-	c.compound, _ = e.(dbms.CompoundQuerier)
+	scripts := c.scripts
 	if c.p.opts.Protocol != Prepared {
 		return nil
 	}
@@ -175,15 +177,63 @@ func (c *Client) Setup(ctx context.Context, e dbms.Engine) error {
 	return nil
 }
 
+// Bind moves the client to e, another session of the engine it was set up
+// for (a caller that holds several sessions per client and runs each
+// transaction on the next): nothing is prepared now, a prepared
+// statement is prepared on the session on its first run there. A session
+// of another engine gets its scripts compiled first.
+func (c *Client) Bind(e dbms.Engine) error {
+	if c.scripts == nil || c.engine != e.Name() {
+		scripts, err := c.p.compile(e)
+		if err != nil {
+			return err
+		}
+		c.scripts, c.engine = scripts, e.Name()
+	}
+	c.tq = e.(dbms.TextQuerier)
+	c.tx, _ = e.(dbms.Transactor)
+	c.pipe, _ = e.(dbms.Pipeliner)
+	c.compound, _ = e.(dbms.CompoundQuerier)
+	return nil
+}
+
+// KeepStarts makes every Run keep the state its transaction began with
+// (its variables and random generator), so that Rerun can run it again:
+// for a caller that retries a failed transaction itself, after the
+// retries of --max-tries. It costs a copy of the variables per
+// transaction.
+func (c *Client) KeepStarts() {
+	c.rerun = true
+	c.start = new(expr.PRNG)
+}
+
+// Rerun runs the script of the previous Run again from the state that Run
+// began with (KeepStarts must have been called), with its own retries, as
+// Run does: the same transaction with the same inputs.
+func (c *Client) Rerun(ctx context.Context, rec Recorder) Result {
+	c.saved.CopyTo(&c.vars)
+	c.rand = *c.start
+	return c.run(ctx, c.last, rec)
+}
+
 // Run runs one transaction: chooses a script by weight, runs it, and on a
 // retryable failure rolls back, restores the variables and the random
 // generator as they were at the start and runs it again, up to MaxTries.
 // Elapsed times go to rec (nil: none).
 func (c *Client) Run(ctx context.Context, rec Recorder) Result {
 	si := c.chooseScript()
+	c.last = si
+	if c.rerun {
+		*c.start = c.rand
+	}
+	return c.run(ctx, si, rec)
+}
+
+// run runs script si as one transaction with its retries.
+func (c *Client) run(ctx context.Context, si int, rec Recorder) Result {
 	res := Result{Script: si}
 	retry := c.p.opts.MaxTries > 1
-	if retry {
+	if retry || c.rerun {
 		c.vars.CopyTo(&c.saved)
 	}
 	start := c.rand
