@@ -11,6 +11,7 @@ import (
 
 	"github.com/dbgauge/dbgauge/internal/cli/flagtype"
 	"github.com/dbgauge/dbgauge/internal/ui"
+	"github.com/dbgauge/dbgauge/internal/workload"
 )
 
 // This file describes the experiment commands to the web interface
@@ -30,17 +31,6 @@ func registerExperiment(name string) { experimentNames[name] = true }
 // group of the forms (flags bound together by one helper: retries,
 // remote nodes, pausing).
 const groupAnnotation = "dbgauge_group"
-
-// fileAnnotation marks a flag whose values name files (FILE or
-// FILE@WEIGHT): its form field can upload them (ui.Flag.File).
-const fileAnnotation = "dbgauge_file"
-
-// namesFiles marks the flags names of fl as naming files.
-func namesFiles(fl *pflag.FlagSet, names ...string) {
-	for _, n := range names {
-		fl.SetAnnotation(n, fileAnnotation, []string{"true"})
-	}
-}
 
 // inGroup puts the flags names of fl into the forms' group title.
 func inGroup(fl *pflag.FlagSet, title string, names ...string) {
@@ -92,7 +82,7 @@ func describe(name string) ui.Experiment {
 			return
 		}
 		ff := ui.Flag{Name: f.Name, Kind: kind(f), Default: f.DefValue, Usage: f.Usage, Group: group(f),
-			Hidden: f.Hidden, Secret: slices.Contains(secretFlags, f.Name), File: len(f.Annotations[fileAnnotation]) > 0}
+			Hidden: f.Hidden, Secret: slices.Contains(secretFlags, f.Name), File: len(f.Annotations[workload.FileAnnotation]) > 0}
 		if f.Value.Type() == "stringArray" {
 			ff.Default = "" // pflag writes an empty list as "[]"
 		}

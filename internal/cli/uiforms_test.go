@@ -1,8 +1,10 @@
 package cli
 
 import (
+	"bytes"
 	"html"
 	"io"
+	"mime/multipart"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
@@ -181,7 +183,11 @@ func TestFormForEveryExperiment(t *testing.T) {
 func TestFormBadInputIsCommandLines(t *testing.T) {
 	h, dir := formUI(t, "/nonexistent/dbgauge", false)
 	csrf := csrfOf(t, h, "dsbench")
-	scripts := t.TempDir()
+	// The interface runs only scripts under its directory of runs.
+	scripts := filepath.Join(dir, "scripts")
+	if err := os.Mkdir(scripts, 0o755); err != nil {
+		t.Fatal(err)
+	}
 	badScript := writeFile(t, scripts, "bad.sql", "\\set x 1 +\n")
 	goodScript := writeFile(t, scripts, "good.sql", "SELECT 1;\n")
 	for _, c := range []struct {
@@ -228,7 +234,11 @@ func TestFormBadInputIsCommandLines(t *testing.T) {
 	if got := postForm(h, "/new/dsbench", formOf(csrf, "workload", "script", "script", goodScript+"@2")); got.code != http.StatusInternalServerError || !strings.Contains(got.body, "the run did not start") {
 		t.Errorf("a good script: the form answers %d\n%.500s", got.code, got.body)
 	}
-	if left := entries(t, dir); len(left) != 0 {
+	outside := writeFile(t, t.TempDir(), "good.sql", "SELECT 1;\n")
+	if got := postForm(h, "/new/dsbench", formOf(csrf, "workload", "script", "script", outside)); got.code != http.StatusBadRequest || !strings.Contains(got.body, "--script "+outside+": the interface runs only files under its directory of runs") {
+		t.Errorf("a script outside the directory of runs: the form answers %d\n%.500s", got.code, got.body)
+	}
+	if left := entries(t, dir); !slices.Equal(left, []string{"scripts"}) {
 		t.Errorf("bad input wrote %v into the directory of runs", left)
 	}
 	if _, err := os.Stat("runs"); err == nil {
@@ -363,5 +373,37 @@ func TestFormProfiles(t *testing.T) {
 	}
 	if got := getPage(h, "/"); got.code != http.StatusOK || !strings.Contains(got.body, "0 of 0 runs") {
 		t.Errorf("the history counts the profiles as runs:\n%s", got.body)
+	}
+}
+
+// TestFormUploadsScript: a script uploaded with the dsbench form is kept
+// under the directory of runs and runs as --script; a bad one comes back
+// with the command line's FILE:LINE:COL line for the file kept.
+func TestFormUploadsScript(t *testing.T) {
+	h, dir := formUI(t, "/nonexistent/dbgauge", false)
+	csrf := csrfOf(t, h, "dsbench")
+	post := func(name, text string) answer {
+		var b bytes.Buffer
+		mw := multipart.NewWriter(&b)
+		mw.WriteField("csrf", csrf)
+		mw.WriteField("flag.workload", "script")
+		w, _ := mw.CreateFormFile("upload.script", name)
+		io.WriteString(w, text)
+		mw.Close()
+		r := httptest.NewRequest("POST", "/new/dsbench", &b)
+		r.Header.Set("Content-Type", mw.FormDataContentType())
+		return serve(h, r)
+	}
+	if got := post("good.sql", "\\set x random(1, 10)\nSELECT :x;\n"); got.code != http.StatusInternalServerError || !strings.Contains(got.body, "the run did not start") {
+		t.Errorf("a good upload: the form answers %d\n%.800s", got.code, got.body)
+	}
+	kept, _ := filepath.Glob(filepath.Join(dir, ".dbgauge-ui", "uploads", "*", "good.sql"))
+	if len(kept) != 1 {
+		t.Fatalf("uploads kept: %v", kept)
+	}
+	got := post("bad.sql", "\\set x 1 +\n")
+	bad, _ := filepath.Glob(filepath.Join(dir, ".dbgauge-ui", "uploads", "*", "bad.sql"))
+	if got.code != http.StatusBadRequest || len(bad) != 1 || !strings.Contains(got.body, `<p id="problem" class="problem">dbgauge: `+bad[0]+":1:") {
+		t.Errorf("a bad upload (kept %v): the form answers %d\n%.800s", bad, got.code, got.body)
 	}
 }

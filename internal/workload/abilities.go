@@ -89,3 +89,8 @@ type Flagger interface {
 	Flags(fs *pflag.FlagSet)
 	Options() (json.RawMessage, error)
 }
+
+// FileAnnotation marks a Flagger's flag whose values name files (FILE or
+// FILE@WEIGHT), set with fs.SetAnnotation(name, FileAnnotation,
+// []string{"true"}): the web interface's form offers to upload them.
+const FileAnnotation = "dbgauge_file"

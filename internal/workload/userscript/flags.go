@@ -7,6 +7,7 @@ import (
 
 	"github.com/spf13/pflag"
 
+	"github.com/dbgauge/dbgauge/internal/workload"
 	"github.com/dbgauge/dbgauge/internal/workload/script"
 	"github.com/dbgauge/dbgauge/internal/workload/script/parse"
 )
@@ -28,6 +29,9 @@ func (w *Workload) Flags(fs *pflag.FlagSet) {
 	fs.StringVar(&f.protocol, "protocol", "prepared", "with --workload script: how SQL reaches the engine: simple, extended or prepared (pgbench's -M)")
 	fs.IntVar(&f.maxTries, "max-tries", 1, "with --workload script: tries of a transaction that failed with a serialization failure or a deadlock, the script re-run with its variables restored (pgbench's --max-tries; 1: no retry)")
 	fs.BoolVar(&f.allowShell, "allow-shell", false, "with --workload script: let the scripts run \\shell and \\setshell")
+	for _, name := range []string{"script", "init"} {
+		fs.SetAnnotation(name, workload.FileAnnotation, []string{"true"})
+	}
 }
 
 // Options reads the files the flags name and checks them: the options of
