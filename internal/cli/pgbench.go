@@ -48,8 +48,9 @@ const (
 
 const pgbenchLong = `Run pgbench's command line on any engine dbgauge drives and print pgbench's
 report, so that pgbench scripts, command lines and report parsers work
-unchanged on PostgreSQL, MariaDB, SQLite, DuckDB and Firebird:
+unchanged on PostgreSQL, MariaDB, SQLite, DuckDB and Firebird.
 
+Usage:
   dbgauge pgbench [OPTION]... [DBNAME | URL]
 
 The options are pgbench 15's, parsed and checked as pgbench parses them:

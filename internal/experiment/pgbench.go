@@ -66,6 +66,9 @@ func RunPgbench(ctx context.Context, s Setup, plan PgbenchPlan) (*results.Pgbenc
 	if err != nil {
 		return nil, err
 	}
+	if o.SeedGiven {
+		fmt.Fprintf(plan.Stderr, "pgbench: setting random seed to %d\n", seed)
+	}
 	op, err := open(ctx, s, "pgbench", seed, func(string) string { return s.DB }, noCheck)
 	if err != nil {
 		return nil, err
@@ -77,7 +80,7 @@ func RunPgbench(ctx context.Context, s Setup, plan PgbenchPlan) (*results.Pgbenc
 		return nil, err
 	}
 	pgbench.BeforeRun(ctx, op.e, o, plan.Stderr)
-	prog, err := pgbenchProgram(o, scale, seed, plan.AllowShell, plan.Stderr)
+	prog, err := pgbenchProgram(o, scale, seed, plan)
 	if err != nil {
 		return nil, dbms.Wrap(dbms.BadInput, err)
 	}
@@ -235,7 +238,7 @@ func pgbenchScale(ctx context.Context, e dbms.Engine, o *pgbench.Options, stderr
 	}
 	rows, err := e.QueryRows(ctx, "SELECT count(*) FROM "+pgbench.Branches)
 	if err != nil {
-		return 0, fmt.Errorf("could not count number of branches: %w (perhaps you need to do initialization, dbgauge pgbench -i, in this database)", err)
+		return 0, fmt.Errorf("could not count number of branches: %w; Perhaps you need to do initialization (\"dbgauge pgbench -i\") in this database", err)
 	}
 	n, err := strconv.Atoi(strings.TrimSpace(rows[0][0]))
 	if err != nil || n <= 0 {
@@ -249,8 +252,9 @@ func pgbenchScale(ctx context.Context, e dbms.Engine, o *pgbench.Options, stderr
 
 // pgbenchProgram is the scripts as the runtime runs them: each -f file
 // with its per-engine variants beside it, each built-in as parsed;
-// debug() writes to debug, as pgbench's to its standard error.
-func pgbenchProgram(o *pgbench.Options, scale int, seed uint64, allowShell bool, debug io.Writer) (*script.Program, error) {
+// debug() writes to the plan's Stderr and \shell to its Stdout, as
+// pgbench's do to its own.
+func pgbenchProgram(o *pgbench.Options, scale int, seed uint64, plan PgbenchPlan) (*script.Program, error) {
 	var sources []script.Source
 	for i, spec := range o.Specs {
 		src := script.Source{Script: o.Scripts[i]}
@@ -273,7 +277,7 @@ func pgbenchProgram(o *pgbench.Options, scale int, seed uint64, allowShell bool,
 	}
 	opts := script.Options{
 		Protocol: proto, MaxTries: tries, LatencyLimit: o.LatencyLimit, Scale: int64(scale),
-		RandomSeed: seed, AllowShell: allowShell, Debug: debug,
+		RandomSeed: seed, AllowShell: plan.AllowShell, Debug: plan.Stderr, ShellOutput: plan.Stdout,
 		// pgbench's BEGIN gets PostgreSQL's default level.
 		Isolation: dbms.ReadCommitted,
 	}

@@ -75,6 +75,9 @@ type Options struct {
 	// AllowShell lets \shell and \setshell run; without it a script using
 	// them is refused when the program is built.
 	AllowShell bool
+	// ShellOutput receives what \shell's commands write to their standard
+	// output, as pgbench's own standard output does; nil discards it.
+	ShellOutput io.Writer
 	// Scale is :scale.
 	Scale int64
 	// RandomSeed is pgbench's --random-seed as a number: :random_seed and
