@@ -169,4 +169,3 @@ func weightOf(name string) string {
 	}
 	return ""
 }
-
