@@ -99,6 +99,11 @@ func TestPgbenchSuiteScripts(t *testing.T) {
 		m, n := runSuiteCase(t, c, inst.URL)
 		matched, patterns = matched+m, patterns+n
 	}
+	execSQL(t, inst.URL, "CREATE UNLOGGED TABLE first_client_table (value integer)")
+	for _, c := range retryCases {
+		m, n := runSuiteCase(t, c, inst.URL)
+		matched, patterns = matched+m, patterns+n
+	}
 	for _, c := range databaseCases {
 		db := inst.URL
 		if c.db != "" {

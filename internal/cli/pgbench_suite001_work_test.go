@@ -249,3 +249,66 @@ func enumLabels() string {
 	}
 	return strings.Join(labels, ",")
 }
+
+// deadlockScript is 001's "deadlock with retrying" script: two clients
+// take advisory locks in opposite orders, one of them deadlocks and is
+// retried.
+const deadlockScript = `
+SELECT pg_advisory_unlock_all();
+SELECT pg_advisory_lock(0);
+SELECT pg_advisory_lock(1);
+DO $$
+DECLARE
+  exists boolean;
+BEGIN
+  SELECT EXISTS (SELECT * FROM first_client_table) INTO STRICT exists;
+  IF exists THEN
+	PERFORM pg_advisory_unlock(0);
+	PERFORM pg_advisory_lock(3);
+	PERFORM pg_advisory_lock(2);
+  ELSE
+	INSERT INTO first_client_table VALUES (1);
+	PERFORM pg_advisory_lock(2);
+  END IF;
+END$$;
+DO $$
+DECLARE
+  num_rows integer;
+  waiters integer;
+BEGIN
+  SELECT COUNT(*) FROM first_client_table INTO STRICT num_rows;
+  IF num_rows = 1 THEN
+	INSERT INTO first_client_table VALUES (2);
+	PERFORM pg_advisory_unlock(0);
+	PERFORM pg_advisory_unlock(1);
+	LOOP
+	  SELECT COUNT(*) INTO STRICT waiters FROM pg_locks WHERE
+	  locktype = 'advisory' AND
+	  objsubid = 1 AND
+	  ((classid::bigint << 32) | objid::bigint = 2::bigint) AND
+	  NOT granted;
+	  IF waiters = 1 THEN
+		EXIT;
+	  END IF;
+	END LOOP;
+	PERFORM pg_advisory_lock(0);
+  END IF;
+END$$;
+SELECT pg_advisory_lock(3);
+SELECT pg_advisory_unlock_all();
+`
+
+// retryCases are 001's end of script and retry cases; first_client_table
+// is made before them.
+var retryCases = []suiteCase{
+	{name: "incomplete transaction block", args: "--no-vacuum", status: 2, stdout: []string{`processed: 0/10`}, peerStatus: 2,
+		differs:   "dbgauge fails the first transaction, whose script ends with its transaction open, and aborts the client (processed: 0/10); pgbench counts that one and aborts when the next one begins (processed: 1/10)",
+		stderrOwn: "dbgauge's abort line names the command: client 0 script 0 aborted in command 0 query 0: end of script reached without completing the last transaction",
+		stderr:    []string{`client 0 aborted: end of script reached without completing the last transaction`},
+		files:     map[string]string{"001_pgbench_incomplete_transaction_block": "BEGIN;SELECT 1;"}},
+	{name: "deadlock with retrying", args: "-n -c 2 -t 1 --max-tries 2 --verbose-errors",
+		stdout:    []string{`processed: 2/2\b`, `number of transactions retried: 1\b`, `total number of retries: 1\b`},
+		stderr:    []string{`client (0|1) got an error in command (3|5) \(SQL\) of script 0; ERROR:  deadlock detected\b`},
+		stderrOwn: "--verbose-errors is taken but dbgauge writes no line per retried error",
+		files:     map[string]string{"001_pgbench_deadlock": deadlockScript}},
+}
