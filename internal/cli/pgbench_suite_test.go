@@ -1,6 +1,8 @@
 package cli
 
 import (
+	"os"
+	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
@@ -13,7 +15,7 @@ import (
 // outcome and, for each one that differs, why.
 
 // suiteCase is one case: args (the database is added), the script
-// files, the exit status and the patterns. stderrOwn says why dbgauge's
+// files (a body "testdata:PATH" is read from testdata/PATH), the exit status and the patterns. stderrOwn says why dbgauge's
 // standard error does not show pgbench's pattern (a message dbgauge words
 // itself; the status and standard output still hold); differs, with
 // peerStatus pgbench's status, why dbgauge exits otherwise (status is
@@ -129,7 +131,14 @@ func runSuiteCase(t *testing.T, c suiteCase, db string) (matched, patterns int) 
 	if len(c.files) > 0 {
 		dir := t.TempDir()
 		for name, body := range c.files {
-			file := strings.TrimSuffix(writeScript(t, dir, strings.Split(name, "@")[0], body), "")
+			if f, ok := strings.CutPrefix(body, "testdata:"); ok {
+				b, err := os.ReadFile(filepath.Join("testdata", f))
+				if err != nil {
+					t.Fatal(err)
+				}
+				body = string(b)
+			}
+			file := writeScript(t, dir, strings.Split(name, "@")[0], body)
 			args = append(args, "-f", file+weightOf(name))
 		}
 	}
