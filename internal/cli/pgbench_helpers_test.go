@@ -104,21 +104,29 @@ func writeScript(t *testing.T, dir, name, body string) string {
 // execSQL runs statements on url.
 func execSQL(t *testing.T, url string, stmts ...string) {
 	t.Helper()
-	ctx := context.Background()
-	e, err := dbms.Open(ctx, url)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer e.Close()
-	for _, s := range stmts {
-		if _, err := e.Exec(ctx, s); err != nil {
-			t.Fatalf("%s: %v", s, err)
+	onEngine(t, url, func(ctx context.Context, e dbms.Engine) {
+		for _, s := range stmts {
+			if _, err := e.Exec(ctx, s); err != nil {
+				t.Fatalf("%s: %v", s, err)
+			}
 		}
-	}
+	})
 }
 
 // queryRows runs a query on url.
-func queryRows(t *testing.T, url, q string) [][]string {
+func queryRows(t *testing.T, url, q string) (rows [][]string) {
+	t.Helper()
+	onEngine(t, url, func(ctx context.Context, e dbms.Engine) {
+		var err error
+		if rows, err = e.QueryRows(ctx, q); err != nil {
+			t.Fatalf("%s: %v", q, err)
+		}
+	})
+	return rows
+}
+
+// onEngine calls f with a session on url.
+func onEngine(t *testing.T, url string, f func(context.Context, dbms.Engine)) {
 	t.Helper()
 	ctx := context.Background()
 	e, err := dbms.Open(ctx, url)
@@ -126,11 +134,7 @@ func queryRows(t *testing.T, url, q string) [][]string {
 		t.Fatal(err)
 	}
 	defer e.Close()
-	rows, err := e.QueryRows(ctx, q)
-	if err != nil {
-		t.Fatalf("%s: %v", q, err)
-	}
-	return rows
+	f(ctx, e)
 }
 
 func atoi(t *testing.T, s string) int {
