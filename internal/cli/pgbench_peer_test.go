@@ -7,6 +7,9 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/dbgauge/dbgauge/internal/server"
+	"github.com/dbgauge/dbgauge/internal/server/servertest"
 )
 
 // TestPgbenchAgainstPgbench runs the same command lines with the real
@@ -116,5 +119,60 @@ func TestPgbenchEmbedded(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestPgbenchServerEngines runs -i and the built-in scripts with -t on
+// private MariaDB and Firebird servers, one at a time: exactly clients x
+// transactions processed (retried where two clients conflict) and a -r
+// line per command.
+func TestPgbenchServerEngines(t *testing.T) {
+	for _, engine := range []string{"mariadb", "firebird"} {
+		t.Run(engine, func(t *testing.T) {
+			inst := servertest.Start(t, engine, server.Options{})
+			if code, out, errs, _ := ourPgbench(t, "-i", "-q", inst.URL); code != 0 {
+				t.Fatalf("-i: exit %d\n%s%s", code, out, errs)
+			}
+			for _, c := range []struct {
+				args     []string
+				commands int
+			}{
+				{[]string{"-c", "2", "-t", "10", "-r", "--max-tries", "100"}, 11},
+				{[]string{"-n", "-c", "2", "-t", "10", "-S", "-M", "prepared", "-r"}, 2},
+			} {
+				code, out, errs, _ := ourPgbench(t, append(c.args, inst.URL)...)
+				if code != 0 {
+					t.Fatalf("%v: exit %d\n%s%s", c.args, code, out, errs)
+				}
+				if want := "number of transactions actually processed: 20/20"; processedLine(out) != want {
+					t.Errorf("%v: %q, want %q", c.args, processedLine(out), want)
+				}
+				if got := strings.Count(out, "\n   "); got != c.commands {
+					t.Errorf("%v: %d per-command lines, want %d:\n%s", c.args, got, c.commands, out)
+				}
+			}
+		})
+	}
+}
+
+// TestPgbenchBadCommandLines gives the real pgbench and dbgauge pgbench
+// the same bad command lines (002's, with a database whose server is not
+// there): both exit with the same status, and write nothing on standard
+// output.
+func TestPgbenchBadCommandLines(t *testing.T) {
+	closed, _ := server.FreePort()
+	db := fmt.Sprintf("postgres://bench@127.0.0.1:%d/bench", closed)
+	dir := t.TempDir()
+	for _, c := range noServerCases {
+		args := strings.Fields(c.args)
+		for name, body := range c.files {
+			args = append(args, "-f", writeScript(t, dir, name, body))
+		}
+		args = append(args, db)
+		pcode, pout, perr := peerPgbench(t, args...)
+		code, out, errs, _ := ourPgbench(t, args...)
+		if pcode != code || pout != "" || out != "" {
+			t.Errorf("%s: pgbench exit %d, dbgauge %d (stdout %q, %q)\npgbench: %sdbgauge: %s", c.name, pcode, code, pout, out, perr, errs)
+		}
 	}
 }
