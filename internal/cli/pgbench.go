@@ -66,7 +66,7 @@ Standard output gets pgbench's version line and report, standard error its
 vacuum, progress (-P) and error lines. Each run also writes a run directory
 (default runs/<UTC time>-pgbench, or $DBGAUGE_PGBENCH_OUT) with what pgbench
 does not print: results.json with residence-time percentiles of the run,
-of each script and of each command, percentiles.txt/.csv, pgbench.txt (the
+of each script and (with -r) of each command, percentiles.txt/.csv, pgbench.txt (the
 report) and report.html. -i writes no run directory.
 
 Scripts run \shell and \setshell only with DBGAUGE_ALLOW_SHELL=1. The exit

@@ -288,7 +288,8 @@ func pgbenchProgram(o *pgbench.Options, scale int, seed uint64, plan PgbenchPlan
 }
 
 // pgbenchTypes names the driver's transaction types (the scripts, a
-// repeated name numbered) and their statements (each command, numbered).
+// repeated name numbered) and, under -r, their statements (each command,
+// numbered).
 func pgbenchTypes(o *pgbench.Options) (types []string, stmts [][]string) {
 	seen := map[string]int{}
 	for _, s := range o.Scripts {
@@ -297,6 +298,9 @@ func pgbenchTypes(o *pgbench.Options) (types []string, stmts [][]string) {
 			name = fmt.Sprintf("%s (%d)", name, seen[s.Name])
 		}
 		types = append(types, name)
+		if !o.PerCommand {
+			continue
+		}
 		var cmds []string
 		for j, c := range s.Commands {
 			text, _, _ := strings.Cut(c.Text, "\n")

@@ -25,6 +25,10 @@ type pgbClient struct {
 	run  *pgbRun
 	sess *driver.Session // the session of the transaction running, for the Recorder
 	o    *pgbench.Options
+	// rec is the client itself under -r, else nil: like pgbench, a run
+	// times each command only when asked to (it costs a clock reading
+	// and a histogram per command).
+	rec script.Recorder
 	// stderr receives the abort message; shared by the clients, so the
 	// message is written in one call.
 	stderr io.Writer
@@ -44,6 +48,9 @@ func newPgbClient(run *pgbRun, c *script.Client) *pgbClient {
 	p := &pgbClient{c: c, run: run, o: o, stderr: run.stderr, scripts: make([]pgbench.ScriptTotals, len(o.Scripts))}
 	for i, s := range o.Scripts {
 		p.scripts[i].Commands = make([]pgbench.CommandTotals, len(s.Commands))
+	}
+	if o.PerCommand {
+		p.rec = p
 	}
 	return p
 }
@@ -74,7 +81,7 @@ func (p *pgbClient) op(ctx context.Context, s *driver.Session) error {
 		defer cancel()
 	}
 	start := time.Now()
-	res := p.c.Run(ctx, p)
+	res := p.c.Run(ctx, p.rec)
 	latency := time.Since(start) + lag
 	s.Type, s.Retries = res.Script, res.Retries
 	st := &p.scripts[res.Script]
@@ -130,12 +137,10 @@ func (p *pgbClient) abort(res script.Result) {
 	fmt.Fprintf(p.stderr, "pgbench: error: client %d script %d aborted in command %d query 0: %s\n", p.c.ID(), res.Script, cmd, msg)
 }
 
-// Command is the script.Recorder: a command's time goes to -r's figures
-// and, as the statement of its script, to the driver's.
+// Command is the script.Recorder (under -r): a command's time goes to
+// -r's figures and, as the statement of its script, to the driver's.
 func (p *pgbClient) Command(script, command int, elapsed time.Duration) {
-	if p.o.PerCommand {
-		p.scripts[script].Commands[command].Latency.Add(elapsed)
-	}
+	p.scripts[script].Commands[command].Latency.Add(elapsed)
 	p.sess.Statement(command, elapsed)
 }
 
