@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"syscall"
 	"testing"
 
 	"github.com/dbgauge/dbgauge/internal/server"
@@ -174,5 +175,36 @@ func TestPgbenchBadCommandLines(t *testing.T) {
 		if pcode != code || pout != "" || out != "" {
 			t.Errorf("%s: pgbench exit %d, dbgauge %d (stdout %q, %q)\npgbench: %sdbgauge: %s", c.name, pcode, code, pout, out, perr, errs)
 		}
+	}
+}
+
+// TestPgbenchVariantsAndPipes: a -f file's per-engine variant beside it
+// (NAME.ENGINE.EXT) is what runs on that engine, and a script read from a
+// pipe is read once, as pgbench reads it.
+func TestPgbenchVariantsAndPipes(t *testing.T) {
+	dir := t.TempDir()
+	url := "sqlite:" + filepath.Join(dir, "bench.db")
+	// The main script would fail on SQLite (no such table); its variant runs.
+	main := writeScript(t, dir, "v.sql", "SELECT 1 FROM only_on_other_engines;\n")
+	writeScript(t, dir, "v.sqlite.sql", "SELECT 1;\n")
+	code, out, errs, _ := ourPgbench(t, "-n", "-t", "3", "-f", main, url)
+	if code != 0 || processedLine(out) != "number of transactions actually processed: 3/3" {
+		t.Errorf("variant: exit %d, %q\n%s%s", code, processedLine(out), out, errs)
+	}
+	fifo := filepath.Join(dir, "pipe.sql")
+	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	go func() {
+		f, err := os.OpenFile(fifo, os.O_WRONLY, 0)
+		if err != nil {
+			return
+		}
+		f.WriteString("SELECT 2;\n")
+		f.Close()
+	}()
+	code, out, errs, _ = ourPgbench(t, "-n", "-t", "2", "-f", fifo, url)
+	if code != 0 || processedLine(out) != "number of transactions actually processed: 2/2" {
+		t.Errorf("pipe: exit %d, %q\n%s%s", code, processedLine(out), out, errs)
 	}
 }

@@ -259,11 +259,10 @@ func pgbenchProgram(o *pgbench.Options, scale int, seed uint64, plan PgbenchPlan
 	for i, spec := range o.Specs {
 		src := script.Source{Script: o.Scripts[i]}
 		if !spec.Builtin {
-			f, err := script.LoadFile(spec.Name + "@" + strconv.Itoa(spec.Weight))
-			if err != nil {
+			var err error
+			if src, err = script.WithVariants(o.Scripts[i]); err != nil {
 				return nil, err
 			}
-			src.Variants = f.Variants
 		}
 		sources = append(sources, src)
 	}

@@ -116,6 +116,13 @@ func LoadFile(spec string) (Source, error) {
 	if err != nil {
 		return Source{}, err
 	}
+	return WithVariants(s)
+}
+
+// WithVariants is the source of s, a script read from its file, with the
+// per-engine variants found beside that file (see LoadFile); the file
+// itself is not read again (it may be a pipe).
+func WithVariants(s *parse.Script) (Source, error) {
 	src := Source{Script: s}
 	for engine, file := range variantFiles(s.Name) {
 		b, err := os.ReadFile(file)
