@@ -2,6 +2,7 @@ package cli
 
 import (
 	"fmt"
+	"net/url"
 	"os"
 	"path/filepath"
 	"slices"
@@ -70,6 +71,25 @@ func TestPgbenchAgainstPgbench(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestPgbenchHostPortUser: pgbench's -h, -p, -U and a plain database name
+// (the password from PGPASSWORD) reach the same server for both tools.
+func TestPgbenchHostPortUser(t *testing.T) {
+	inst := pgbenchPostgres(t)
+	u, err := url.Parse(inst.URL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pw, _ := u.User.Password()
+	t.Setenv("PGPASSWORD", pw)
+	args := []string{"-n", "-S", "-t", "5", "-h", u.Hostname(), "-p", u.Port(), "-U", u.User.Username(), strings.TrimPrefix(u.Path, "/")}
+	pcode, pout, perr := peerPgbench(t, args...)
+	code, out, errs, _ := ourPgbench(t, args...)
+	want := "number of transactions actually processed: 5/5"
+	if pcode != 0 || code != 0 || processedLine(pout) != want || processedLine(out) != want {
+		t.Errorf("pgbench exit %d %q, dbgauge exit %d %q\n%s%s", pcode, processedLine(pout), code, processedLine(out), perr, errs)
 	}
 }
 
