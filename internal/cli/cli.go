@@ -83,6 +83,10 @@ func errorLine(err error) string {
 func exitCode(err error) int {
 	var ue *UsageError
 	var rf *runFailed
+	var ce *codedExit
+	if errors.As(err, &ce) {
+		return ce.code
+	}
 	if errors.As(err, &rf) {
 		return ExitFailure
 	}

@@ -31,6 +31,7 @@ var engineNameAllowed = []allowance{
 	{file: "internal/pgbench/cmdline.go", prose: true, why: help},
 	{file: "internal/pgbench/cmdline.go", token: `"postgres"`, why: "pgbench's -h, -p, -U and a plain database name mean a PostgreSQL server, as in pgbench itself"},
 	{file: "internal/cli/clustersize.go", prose: true, why: help},
+	{file: "internal/cli/pgbench.go", prose: true, why: help},
 	{file: "internal/cli/dsbench.go", prose: true, why: help},
 	{file: "internal/cli/sweep_flags.go", prose: true, why: help},
 	{file: "internal/cli/enginetime_flag.go", prose: true, why: help},

@@ -38,6 +38,7 @@ func TestNoWorkloadNamesOutsideWorkloads(t *testing.T) {
 var workloadImportAllowed = map[string]string{
 	"wisconsin":    "the Wisconsin relations and queries that the Wisconsin experiments time one by one: a benchmark's data, not a load of the registry",
 	"script/parse": "pgbench's script files, which the pgbench front-end (internal/pgbench) reads and checks as pgbench does: a language, not a load of the registry",
+	"script":       "pgbench's script runtime, which dbgauge pgbench (internal/experiment/pgbench*.go) runs directly with pgbench's own seeding, counts and report, as pgbench runs its scripts: one command line's scripts, not a load of the registry",
 	"script/expr":  "pgbench's expression language, with which the pgbench front-end checks scripts' expressions and -D names: a language, not a load of the registry",
 }
 

@@ -2,6 +2,7 @@ package driver
 
 import (
 	"context"
+	"errors"
 	"fmt"
 
 	"github.com/dbgauge/dbgauge/internal/dbms"
@@ -44,8 +45,8 @@ func (w *worker) attempt(ctx context.Context, s *Session) (failed error, class d
 		defer w.r.disconnect(s)
 	}
 	err := w.op(w.r.opContext(s), s)
-	if err == nil {
-		return nil, 0, nil
+	if err == nil || errors.Is(err, ErrSkip) || errors.Is(err, ErrStop) {
+		return err, 0, nil
 	}
 	if ctx.Err() != nil {
 		return nil, 0, context.Cause(ctx)

@@ -34,6 +34,12 @@ type Config struct {
 	// duration Duration (D).
 	Cycles   int
 	Duration time.Duration
+	// Transactions > 0 also ends a thread's cycle once the thread has
+	// counted that many transactions in it (committed ones, failed trials
+	// and those an Op skipped: ErrSkip), as pgbench -t does per client;
+	// the cycle ends when every thread has. Duration may then be 0: no
+	// time limit, and the cycle's Demanded is the time it took.
+	Transactions int64
 
 	// Retry repeats a failed transaction with the same inputs until it
 	// commits or the cycle ends; its residence time runs from the start of
@@ -145,8 +151,10 @@ func (c *Config) check() error {
 		return fmt.Errorf("driver: Connections = %d, want >= 0", c.Connections)
 	case c.Cycles < 1:
 		return fmt.Errorf("driver: Cycles = %d, want >= 1", c.Cycles)
-	case c.Duration <= 0:
-		return fmt.Errorf("driver: Duration = %v, want > 0", c.Duration)
+	case c.Transactions < 0:
+		return fmt.Errorf("driver: Transactions = %d, want >= 0", c.Transactions)
+	case c.Duration < 0 || c.Duration == 0 && c.Transactions == 0:
+		return fmt.Errorf("driver: Duration = %v, want > 0 (or a count of Transactions)", c.Duration)
 	case !(c.Rate >= 0) || math.IsInf(c.Rate, 1):
 		return fmt.Errorf("driver: Rate = %v, want >= 0 (0 is the closed loop)", c.Rate)
 	case c.Rate*c.Duration.Seconds() > maxStarts:

@@ -17,7 +17,9 @@ package driver
 
 import (
 	"context"
+	"errors"
 	"math/rand/v2"
+	"time"
 
 	"github.com/dbgauge/dbgauge/internal/dbms"
 )
@@ -31,6 +33,17 @@ import (
 // An Op is called by one goroutine only (its thread's); it may keep state in
 // its closure. It should not allocate per call where it can avoid it.
 type Op func(ctx context.Context, s *Session) error
+
+// ErrSkip and ErrStop are what an Op returns to say it ran no
+// transaction: ErrSkip skipped one (pgbench -R with -L skips a
+// transaction already later than the latency limit when it could start),
+// counted toward Config.Transactions but neither committed nor failed;
+// ErrStop ends its thread's cycle (a pgbench client that aborted on an
+// error the run goes on without). Neither is rolled back or retried.
+var (
+	ErrSkip = errors.New("driver: transaction skipped")
+	ErrStop = errors.New("driver: thread stopped")
+)
 
 // Session is one connection slot of a thread: what an Op works on. The driver
 // owns it; the Engine in it is replaced when the connection is lost (and per
@@ -60,6 +73,10 @@ type Session struct {
 	// Op sets it. The driver counts the attempt for that type when it ends
 	// (Config.Types, Totals.Types).
 	Type int
+	// Behind is how late the attempt's transaction started after its
+	// intended start in the open loop (0 in the closed loop): an Op that
+	// times from the intended start, as pgbench -R does, adds it.
+	Behind time.Duration
 	// Retries are the retries the Op made itself within this attempt (a
 	// workload that retries as pgbench does, its variables restored, and
 	// counts no failed trial for them); the driver zeroes it before each

@@ -52,7 +52,7 @@ func (r *runner) startProgress(i int, start time.Duration) (stop func()) {
 			types := r.typeProgress(now.types, prevTypes, (at - prevAt).Seconds())
 			prev, prevAt, prevTypes = now.committed, at, now.types
 			r.cfg.Progress(Progress{
-				Cycle: i, Cycles: r.cfg.Cycles, Elapsed: min(at-start, r.cfg.Duration), Duration: r.cfg.Duration,
+				Cycle: i, Cycles: r.cfg.Cycles, Elapsed: r.cfg.elapsed(at - start), Duration: r.cfg.Duration,
 				Committed: now.committed, Failed: now.failed, TPS: tps, P50: p50, P95: p95, P99: p99, Errors: now.errors,
 				Types: types,
 			})
@@ -128,4 +128,13 @@ func Quantiles(h *hdr.Histogram) (p50, p95, p99 time.Duration) {
 	}
 	q := func(p float64) time.Duration { return time.Duration(h.ValueAtQuantile(p)) * time.Microsecond }
 	return q(50), q(95), q(99)
+}
+
+// elapsed is how much of a cycle has passed d after its start: at most its
+// Duration, when it has one.
+func (c *Config) elapsed(d time.Duration) time.Duration {
+	if c.Duration == 0 {
+		return d
+	}
+	return min(d, c.Duration)
 }

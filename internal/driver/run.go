@@ -3,6 +3,7 @@ package driver
 import (
 	"context"
 	"fmt"
+	"math"
 	"sync"
 	"time"
 )
@@ -140,6 +141,9 @@ func (r *runner) cycle(ctx context.Context, cancel context.CancelCauseFunc, i in
 	}
 	start := time.Since(r.base)
 	end := start + r.cfg.Duration
+	if r.cfg.Duration == 0 {
+		end = noEnd // Transactions ends it
+	}
 	stopProgress := r.startProgress(i, start)
 	run := func(w *worker) {
 		if err := w.runCycle(ctx, i, start, end); err != nil {
@@ -167,6 +171,9 @@ func (r *runner) cycle(ctx context.Context, cancel context.CancelCauseFunc, i in
 	return c, nil
 }
 
+// noEnd is the end of a cycle that only Config.Transactions ends.
+const noEnd = time.Duration(math.MaxInt64)
+
 // waitStart waits for the time Config.CycleStart gives cycle i, if any.
 func (r *runner) waitStart(ctx context.Context, i int) error {
 	if r.cfg.CycleStart == nil {
@@ -189,9 +196,13 @@ func (r *runner) waitStart(ctx context.Context, i int) error {
 // collect builds the cycle's result from the workers and resets their
 // histograms for the next cycle. It runs while no worker does.
 func (r *runner) collect(i int, start, end, stopped time.Duration) *CycleResult {
+	demanded := r.cfg.Duration
+	if end == noEnd {
+		end, demanded = stopped, stopped-start
+	}
 	c := &CycleResult{
 		Cycle: i, Start: r.base.Add(start), End: r.base.Add(end), Stopped: r.base.Add(stopped),
-		Demanded: r.cfg.Duration, Totals: NewTotals(r.open),
+		Demanded: demanded, Totals: NewTotals(r.open),
 	}
 	for _, w := range r.workers {
 		t := ThreadResult{

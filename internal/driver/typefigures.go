@@ -61,3 +61,7 @@ func (c *CycleResult) TypeProgress() []TypeProgress {
 	}
 	return out
 }
+
+// ResidencePercentiles are the percentiles of the committed transactions'
+// residence times, in milliseconds.
+func (t *Totals) ResidencePercentiles() results.Percentiles { return percentiles(t.Residence) }

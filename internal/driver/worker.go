@@ -2,6 +2,7 @@ package driver
 
 import (
 	"context"
+	"errors"
 	"sync/atomic"
 	"time"
 
@@ -48,9 +49,13 @@ type worker struct {
 // run's clock base.
 type tally struct {
 	committed, failed, retries, late, reconnects, intended, missed int64
-	sumResidence                                                   time.Duration
-	first, last                                                    time.Duration // first start, last counted commit; first < 0: none yet
-	errors                                                         ErrorCounts   // failed trials by class
+	// skipped counts the transactions an Op skipped (ErrSkip); stopped
+	// says it ended the thread's cycle (ErrStop).
+	skipped      int64
+	stopped      bool
+	sumResidence time.Duration
+	first, last  time.Duration // first start, last counted commit; first < 0: none yet
+	errors       ErrorCounts   // failed trials by class
 }
 
 // live holds the counts Progress reads while the worker runs, cumulative
@@ -127,6 +132,9 @@ func (w *worker) runCycle(ctx context.Context, cycle int, start, end time.Durati
 		if err := w.transaction(ctx, now, intended, end); err != nil {
 			return err
 		}
+		if w.stopped || w.r.cfg.Transactions > 0 && w.committed+w.failed+w.skipped >= w.r.cfg.Transactions {
+			return nil
+		}
 	}
 }
 
@@ -155,12 +163,16 @@ func (w *worker) transaction(ctx context.Context, t0, intended, end time.Duratio
 	}
 	if intended >= 0 {
 		record(w.lag, t0-intended)
+		s.Behind = t0 - intended
 	}
 	s.Attempt = 0
 	attemptStart := t0
 	for {
 		s.stmts, s.Retries = s.stmts[:0], 0
 		failed, class, fatal := w.attempt(ctx, s)
+		if failed != nil && fatal == nil && w.passed(failed) {
+			return nil
+		}
 		t := w.clock()
 		if fatal != nil {
 			if failed != nil && t <= end {
@@ -196,6 +208,20 @@ func (w *worker) transaction(ctx context.Context, t0, intended, end time.Duratio
 		s.Attempt++
 		attemptStart = w.clock()
 	}
+}
+
+// passed counts an attempt its Op skipped or ended the thread with
+// (ErrSkip, ErrStop): neither a commit nor a failed trial.
+func (w *worker) passed(err error) bool {
+	switch {
+	case errors.Is(err, ErrSkip):
+		w.skipped++
+		return true
+	case errors.Is(err, ErrStop):
+		w.stopped = true
+		return true
+	}
+	return false
 }
 
 // pause waits, after a transient failure at t, as long as the backoff says

@@ -258,6 +258,7 @@ func (c *Client) shell(ctx context.Context, cmd *parse.Command) error {
 	line := strings.Join(words, " ")
 	sh := exec.CommandContext(ctx, "/bin/sh", "-c", line)
 	if cmd.Kind == parse.KindShell {
+		sh.Stdout = c.p.opts.ShellOutput
 		if err := sh.Run(); err != nil {
 			return scriptError("shell: could not launch shell command %q: %v", line, err)
 		}

@@ -75,6 +75,9 @@ type Options struct {
 	// AllowShell lets \shell and \setshell run; without it a script using
 	// them is refused when the program is built.
 	AllowShell bool
+	// ShellOutput receives what \shell's commands write to their standard
+	// output, as pgbench's own standard output does; nil discards it.
+	ShellOutput io.Writer
 	// Scale is :scale.
 	Scale int64
 	// RandomSeed is pgbench's --random-seed as a number: :random_seed and
@@ -113,6 +116,13 @@ func LoadFile(spec string) (Source, error) {
 	if err != nil {
 		return Source{}, err
 	}
+	return WithVariants(s)
+}
+
+// WithVariants is the source of s, a script read from its file, with the
+// per-engine variants found beside that file (see LoadFile); the file
+// itself is not read again (it may be a pipe).
+func WithVariants(s *parse.Script) (Source, error) {
 	src := Source{Script: s}
 	for engine, file := range variantFiles(s.Name) {
 		b, err := os.ReadFile(file)
