@@ -3,7 +3,6 @@ package experiment
 import (
 	"context"
 	"encoding/json"
-	"math"
 	"os"
 	"path/filepath"
 	"strings"
@@ -15,6 +14,7 @@ import (
 	"github.com/dbgauge/dbgauge/internal/dbms"
 	"github.com/dbgauge/dbgauge/internal/progress"
 	"github.com/dbgauge/dbgauge/internal/results"
+	"github.com/dbgauge/dbgauge/internal/stats"
 	"github.com/dbgauge/dbgauge/internal/server"
 	"github.com/dbgauge/dbgauge/internal/server/servertest"
 	"github.com/dbgauge/dbgauge/internal/workload"
@@ -141,6 +141,9 @@ func checkScriptResults(t *testing.T, res *results.DSBenchResults, scales []int6
 		if sum != s.Transactions {
 			t.Errorf("scale %d: types add up to %d, transactions %d", s.Scale, sum, s.Transactions)
 		}
+		if s.DBSizeBytes <= 0 {
+			t.Errorf("scale %d: database size %d: the init script's tables were not measured", s.Scale, s.DBSizeBytes)
+		}
 		weightsFit(t, s, wantTypes)
 		read := s.Types[0]
 		if len(read.Statements) != 2 || !strings.HasPrefix(read.Statements[1].Name, "2 SELECT bal FROM sw_acct") ||
@@ -151,23 +154,16 @@ func checkScriptResults(t *testing.T, res *results.DSBenchResults, scales []int6
 }
 
 // weightsFit: the transactions of each type (committed or failed: each
-// is one choice of its script) fit the weights, by Pearson's chi-square
-// test with 2 degrees of freedom, whose p-value is exp(-x/2).
+// is one choice of its script) fit the weights, by the mix test of the
+// per-type table (Pearson's chi-square).
 func weightsFit(t *testing.T, s results.ScaleResult, types []results.WorkloadType) {
 	t.Helper()
-	var n, total float64
+	counts, weights := make([]int64, len(s.Types)), make([]int, len(s.Types))
 	for i, ty := range s.Types {
-		n += float64(ty.Count + ty.Failed)
-		total += float64(types[i].Weight)
+		counts[i], weights[i] = ty.Count+ty.Failed, types[i].Weight
 	}
-	var x float64
-	for i, ty := range s.Types {
-		want := n * float64(types[i].Weight) / total
-		d := float64(ty.Count+ty.Failed) - want
-		x += d * d / want
-	}
-	if p := math.Exp(-x / 2); p < 1e-4 {
-		t.Errorf("scale %d: types %+v do not fit the weights 5:3:2 (chi-square %.1f, p = %.2g)", s.Scale, s.Types, x, p)
+	if m, ok := stats.MixTest(counts, weights); !ok || m.P < 1e-4 {
+		t.Errorf("scale %d: types %+v do not fit the weights 5:3:2 (%+v)", s.Scale, s.Types, m)
 	}
 }
 

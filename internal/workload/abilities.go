@@ -94,3 +94,13 @@ type Flagger interface {
 // FILE@WEIGHT), set with fs.SetAnnotation(name, FileAnnotation,
 // []string{"true"}): the web interface's form offers to upload them.
 const FileAnnotation = "dbgauge_file"
+
+// Sizer is a workload whose Schema declares no tables but whose database
+// has some (a script workload's init script creates its own): SizeTables
+// names them on the engine named engine, so that the sweep measures the
+// database's size at each scale as it does for declared tables. A name
+// the engine does not know (a table made in a branch not taken) leaves
+// the size unmeasured, with a note.
+type Sizer interface {
+	SizeTables(engine string) []string
+}

@@ -233,3 +233,22 @@ func TestInit(t *testing.T) {
 		}
 	}
 }
+
+// TestSizeTables: the tables the init script creates (its engine's
+// variant), in order, each once; none whose name is made of variables.
+func TestSizeTables(t *testing.T) {
+	w := configured(t, map[string]string{"s.sql": "SELECT 1;\n",
+		"init.sql": "DROP TABLE IF EXISTS a;\ncreate table a (x INTEGER);\nCREATE UNLOGGED TABLE IF NOT EXISTS b(y INT);\n" +
+			"CREATE TABLE t_:scale (x INTEGER);\nCREATE INDEX i ON a (x);\nCREATE TABLE a (z INT);\n",
+		"init.firebird.sql": "RECREATE TABLE fb_a (x INTEGER);\n"},
+		"--script", "@s.sql", "--init", "@init.sql")
+	if got := strings.Join(w.SizeTables("sqlite"), ","); got != "a,b" {
+		t.Errorf("sqlite: %q, want a,b", got)
+	}
+	if got := strings.Join(w.SizeTables("firebird"), ","); got != "fb_a" {
+		t.Errorf("firebird: %q, want fb_a", got)
+	}
+	if got := (&Workload{}).SizeTables("sqlite"); got != nil {
+		t.Errorf("without an init script: %q", got)
+	}
+}
