@@ -14,9 +14,9 @@ import (
 	"github.com/dbgauge/dbgauge/internal/dbms"
 	"github.com/dbgauge/dbgauge/internal/progress"
 	"github.com/dbgauge/dbgauge/internal/results"
-	"github.com/dbgauge/dbgauge/internal/stats"
 	"github.com/dbgauge/dbgauge/internal/server"
 	"github.com/dbgauge/dbgauge/internal/server/servertest"
+	"github.com/dbgauge/dbgauge/internal/stats"
 	"github.com/dbgauge/dbgauge/internal/workload"
 )
 
