@@ -57,7 +57,7 @@ var workingScriptCases = []suiteCase{
 	{name: "pgbench expressions", args: "--random-seed=5432 -t 1 -Dfoo=-10.1 -Dbla=false -Di=+3 -Dn=null -Dt=t -Df=of -Dd=1.0",
 		stdout: []string{`type: .*/001_pgbench_expressions`, `processed: 1/1`},
 		stderr: append([]string{`setting random seed to 5432\b`}, debugPatterns(exprSuiteDebug)...),
-		files:  map[string]string{"001_pgbench_expressions": "testdata:pgbench/001_pgbench_expressions.sql"}},
+		files:  map[string]string{"001_pgbench_expressions": "testdata:../../workload/script/parse/testdata/001_pgbench_expressions.sql"}},
 	{name: "backslash commands", args: "-t 1", stdout: []string{`type: .*/001_pgbench_backslash_commands`, `processed: 1/1`, `shell-echo-output`},
 		stderr: []string{`command=8.: int 1\b`},
 		files:  map[string]string{"001_pgbench_backslash_commands": "-- run set\n\\set zero 0\n\\set one 1.0\n-- sleep\n\\sleep :one ms\n\\sleep 100 us\n\\sleep 0 s\n\\sleep :zero\n-- setshell and continuation\n\\setshell another_one\\\n  echo \\\n    :one\n\\set n debug(:another_one)\n-- shell\n\\shell echo shell-echo-output\n"}},
