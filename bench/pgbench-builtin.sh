@@ -8,10 +8,13 @@
 # count dbgauge pgbench, then pgbench, for each script. Both vacuum before
 # their run (no -n), as pgbench does by default. Prints per pair each
 # side's tps (from its report, the same text for both) and client CPU per
-# transaction (the whole process's user + sys from /usr/bin/time over the
-# transactions its report counts: dbgauge's includes writing its run
-# directory and page), and per script and client count the median ratio
-# dbgauge/pgbench with min and max.
+# transaction, and per script and client count the median ratio
+# dbgauge/pgbench with min and max. pgbench's CPU is its whole process's
+# (user + sys from /usr/bin/time over the transactions its report counts);
+# dbgauge's is its process's while the clients ran (results.json's
+# client_cpu_per_tx_us: its start, vacuum and run directory left out), as
+# bench/pgbench-select.sh takes dbgauge dsbench's. WHOLE=1 takes dbgauge's
+# whole process too (run directory and page included).
 #
 # Usage: [SOCKET=1] bench/pgbench-builtin.sh [SCALE] [SECONDS] [CLIENTS] [PAIRS]
 #   defaults: SCALE 10, SECONDS 20 per run, CLIENTS "2 8", PAIRS 5; each may
@@ -38,6 +41,7 @@ for i in $(seq 1 "$PAIRS"); do
       args=(-M prepared -c "$c" -j "$c" -T "$SECS" -s "$SCALE" -f "$f" "$URL")
       DBGAUGE_PGBENCH_OUT=$WORK/run-$s-$i-$c run_one "$WORK/a-$s-$i-$c" "$DBG" pgbench "${args[@]}"
       at=$R_TPS ac=$R_CPU
+      [[ ${WHOLE:-0} == 1 ]] || ac=$(json_get "$WORK/run-$s-$i-$c/results.json" "'%.2f' % r['client_cpu_per_tx_us']")
       run_one "$WORK/b-$s-$i-$c" pgbench "${args[@]}"
       pair "pgbench-builtin-$s" pgbench "$c" "$i" "$at" "$ac" "$R_TPS" "$R_CPU" "$s"
     done

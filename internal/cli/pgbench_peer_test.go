@@ -2,6 +2,7 @@ package cli
 
 import (
 	"fmt"
+	"math"
 	"net/url"
 	"os"
 	"path/filepath"
@@ -137,6 +138,10 @@ func TestPgbenchEmbedded(t *testing.T) {
 				res := readPgbenchResults(t, dir)
 				if len(res.Types) != 1 || len(res.Types[0].Statements) != c.commands || res.Types[0].Count != int64(n) {
 					t.Errorf("%v: results.json types %+v", c.args, res.Types)
+				}
+				// The clients' CPU: some, and per transaction that part of it.
+				if res.ClientCPUS <= 0 || math.Abs(res.ClientCPUPerTxUS-1e6*res.ClientCPUS/float64(n)) > 1e-6*res.ClientCPUPerTxUS {
+					t.Errorf("%v: client CPU %g s, %g us per transaction of %d", c.args, res.ClientCPUS, res.ClientCPUPerTxUS, n)
 				}
 			}
 		})

@@ -18,6 +18,7 @@ import (
 	"github.com/dbgauge/dbgauge/internal/driver"
 	"github.com/dbgauge/dbgauge/internal/pgbench"
 	"github.com/dbgauge/dbgauge/internal/results"
+	"github.com/dbgauge/dbgauge/internal/sysinfo"
 	"github.com/dbgauge/dbgauge/internal/workload/script"
 )
 
@@ -44,6 +45,9 @@ type pgbRun struct {
 	// begun is when the sessions started opening, started when the
 	// clients started their transactions (set before any runs).
 	begun, started time.Time
+	// cpu is the process's CPU seconds while the clients ran (ProcessCPU
+	// at the start of benchmarking, then the difference at its end).
+	cpu float64
 	// startedP is started for the -P goroutine.
 	startedP atomic.Pointer[time.Time]
 }
@@ -132,12 +136,16 @@ func (run *pgbRun) drive(ctx context.Context, url string, seed uint64) (*driver.
 		CycleStart: func(context.Context, int) (time.Time, error) {
 			run.started = time.Now()
 			run.startedP.Store(&run.started)
+			run.cpu = sysinfo.ProcessCPU()
 			return run.started, nil
 		},
 	}
 	run.begun = time.Now()
 	stop := run.startProgress()
 	res, err := driver.Run(ctx, cfg)
+	if !run.started.IsZero() {
+		run.cpu = sysinfo.ProcessCPU() - run.cpu
+	}
 	stop()
 	return res, err
 }
@@ -195,6 +203,12 @@ func (run *pgbRun) report(scale int, dres *driver.Result, res *results.PgbenchRe
 	res.Processed, res.Failed, res.Skipped = t.Processed, t.Failures(), t.Skipped
 	res.Retried, res.Retries = t.Retried, t.Retries
 	res.ElapsedS, res.TPS = t.Duration.Seconds(), finiteOr0(f.TPS)
+	if !run.started.IsZero() {
+		res.ClientCPUS = run.cpu
+		if t.Processed > 0 {
+			res.ClientCPUPerTxUS = 1e6 * run.cpu / float64(t.Processed)
+		}
+	}
 	res.LatencyAverageMS, res.LatencyStddevMS = finiteOr0(f.LatencyAverage), finiteOr0(f.LatencyStddev)
 	return b.String()
 }

@@ -34,6 +34,13 @@ type PgbenchResults struct {
 	// LatencyStddevMS is 0 when pgbench does not time every transaction
 	// (no -R, -P or -L), as its report then shows none.
 	LatencyStddevMS float64 `json:"latency_stddev_ms,omitempty"`
+	// ClientCPUS is the CPU time (user and system, every thread) this
+	// process used while the clients ran, from the start of benchmarking to
+	// the end of the last transaction: the client's cost, without the
+	// start, the vacuum and the run directory; ClientCPUPerTxUS is it per
+	// processed transaction, in microseconds.
+	ClientCPUS       float64 `json:"client_cpu_s"`
+	ClientCPUPerTxUS float64 `json:"client_cpu_per_tx_us"`
 	// Percentiles are the processed transactions' residence times.
 	Percentiles
 	// Types are per script (in command-line order) with its commands as
