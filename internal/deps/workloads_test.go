@@ -19,8 +19,6 @@ var workloadName = regexp.MustCompile(`(?i)tpc-?b`)
 var workloadNameAllowed = []allowance{
 	{file: "internal/cli/dsbench.go", prose: true, why: help},
 	{file: "internal/cli/clustersize.go", prose: true, why: help},
-	{file: "internal/results/workload_info.go", token: `"tpcb"`, why: "the title of runs stored before results said what their workload is"},
-	{file: "internal/results/workload_info.go", token: `"TPC-B"`, why: "the title of runs stored before results said what their workload is"},
 	{file: "internal/pgbench/cmdline.go", token: `"tpcb-like"`, why: "pgbench's own name of the built-in script it runs when given none: the command line it parses"},
 }
 

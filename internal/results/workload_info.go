@@ -1,6 +1,9 @@
 package results
 
-import "strings"
+import (
+	"strings"
+	"sync/atomic"
+)
 
 // WorkloadInfo is what a load run's results say of its workload (the
 // registered one its "mode" names), so that the reports, the comparison
@@ -23,20 +26,27 @@ type WorkloadType struct {
 	Weight int    `json:"weight"`
 }
 
-// legacyTitles name the workloads of runs stored before results said
-// what their workload is (no "workload" in results.json): only the two
-// that existed then, so that an old run's report reads as it always did.
-var legacyTitles = map[string]string{"tpcb": "TPC-B", "select": "SELECT"}
+// titler names a registered workload: what a run stored before results
+// said what its workload is gets its title from the workload of that name
+// today. The command sets it (SetTitler), since results must not know the
+// workloads; without it such a run is named by its mode in capitals.
+var titler atomic.Pointer[func(name string) string]
+
+// SetTitler makes f name the registered workloads (f returns "" for a
+// name it does not know).
+func SetTitler(f func(name string) string) { titler.Store(&f) }
 
 // WorkloadTitle names a run's workload for a reader: the title it
-// stored, else (a run stored before the workload said) the title the
-// workload had then, else its mode in capitals.
+// stored, else the title its registered workload has (SetTitler), else
+// its mode in capitals.
 func WorkloadTitle(mode string, info *WorkloadInfo) string {
 	if info != nil && info.Title != "" {
 		return info.Title
 	}
-	if t, ok := legacyTitles[mode]; ok {
-		return t
+	if f := titler.Load(); f != nil {
+		if t := (*f)(mode); t != "" {
+			return t
+		}
 	}
 	return strings.ToUpper(mode)
 }

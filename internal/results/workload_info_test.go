@@ -3,11 +3,17 @@ package results
 import (
 	"encoding/json"
 	"testing"
+
+	"github.com/dbgauge/dbgauge/internal/workload"
 )
 
 // A run names its workload by the title it stored; a run stored before
-// results said (no "workload" key) by the title its mode had then.
+// results said (no "workload" key) by the title its registered workload
+// has (the command's titler, here the registry's), else its mode in
+// capitals.
 func TestWorkloadTitle(t *testing.T) {
+	SetTitler(workload.Title)
+	defer titler.Store(nil)
 	for _, c := range []struct {
 		json, want string
 	}{

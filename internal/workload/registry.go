@@ -135,3 +135,13 @@ func Tagging() []string {
 	}
 	return out
 }
+
+// Title is the registered workload name's title for a reader ("" when
+// none is registered under it).
+func Title(name string) string {
+	m, err := Lookup(name)
+	if err != nil {
+		return ""
+	}
+	return m.Title
+}
