@@ -39,6 +39,8 @@ type dsbenchJob struct {
 	// Spread places the agent's clients on a cluster's nodes (--spread).
 	Spread  string
 	Prepare bool
+	// Retry: the load repeats failed transactions (--retry).
+	Retry   bool
 	Scale   int64
 	Threads int
 	// Nodes are the agents of the load, Seed the run's: a workload whose
@@ -85,7 +87,7 @@ func buildDSBenchLoad(ctx context.Context, payload json.RawMessage, env nodes.En
 			return nil, fmt.Errorf("the database is not populated: %w", err)
 		}
 	}
-	cfg := workload.ClientConfig{Prepare: j.Prepare, Isolation: iso}
+	cfg := workload.ClientConfig{Prepare: j.Prepare, Isolation: iso, Retry: j.Retry}
 	if j.Form == formProcedure {
 		if cfg.Procedure, err = procedureOf(w, e); err != nil {
 			return nil, err
@@ -153,7 +155,7 @@ func (r *dsbenchRun) runLoad(ctx context.Context, x int64, cfg driver.Config) (*
 	job := nodes.Job{
 		Kind: dsbenchKind, Label: fmt.Sprintf("scale %d", x),
 		Payload: dsbenchJob{URL: r.url, Workload: r.plan.Mode, Options: r.plan.WorkloadOptions, Form: r.plan.Form, Isolation: r.plan.Isolation.String(),
-			Prepare: r.plan.Prepare, Scale: x, Threads: r.plan.Threads, Spread: r.plan.Spread, Session: r.plan.Session,
+			Prepare: r.plan.Prepare, Retry: r.plan.Retry, Scale: x, Threads: r.plan.Threads, Spread: r.plan.Spread, Session: r.plan.Session,
 			Nodes: max(r.plan.Nodes, 1), Seed: r.plan.Seed},
 		Counters: r.clients.fromCounters,
 		NodeLost: func(node int) {

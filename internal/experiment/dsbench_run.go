@@ -81,7 +81,7 @@ func RunDSBench(ctx context.Context, s DSBenchSetup, plan DSBenchPlan, pr *progr
 		res.Cluster, res.Spread = sp.nodes, plan.Spread
 		pr.Line("cluster of %d nodes (%s); clients spread %s", len(sp.nodes), sp.roles(), plan.Spread)
 	}
-	cfg := workload.ClientConfig{Prepare: plan.Prepare, Isolation: plan.Isolation}
+	cfg := workload.ClientConfig{Prepare: plan.Prepare, Isolation: plan.Isolation, Retry: plan.Retry}
 	if plan.Form == formProcedure {
 		cfg.Procedure, _ = procedureOf(w, e) // resolveForm found it
 		if cfg.Procedure.Defect != "" && max(plan.Nodes, 1)*max(plan.Threads, 1)*max(plan.Conns, 1) > 1 {

@@ -19,6 +19,10 @@ type ClientConfig struct {
 	// Procedure, when set, is the server-side procedure form (from the
 	// workload's Procedurer): one call per transaction.
 	Procedure *Procedure
+	// Retry says the run repeats a failed transaction (Session.Attempt >
+	// 0 happens): a client that keeps state for a repetition keeps it
+	// only then, off the path of a run that never repeats.
+	Retry bool
 	// Tagged asks every writing transaction to carry its tag
 	// (Session.TakeTag) for the check of acknowledged writes; only asked
 	// of a Tagger.

@@ -97,8 +97,11 @@ func (c *client) start() error {
 	choose := pr.choose[id]
 	c.sc = pr.p.NewClient(id, pr.rand[id], &choose, pr.defaultSeed)
 	// The driver's own retry (--retry) reruns a transaction from its
-	// start: the variables are kept at every start for it.
-	c.sc.KeepStarts()
+	// start: the variables are kept at every start for it, a copy per
+	// transaction that a run without it does not pay.
+	if c.cfg.Retry {
+		c.sc.KeepStarts()
+	}
 	return nil
 }
 
@@ -127,7 +130,7 @@ func (c *client) Run(ctx context.Context, s *workload.Session) (int, error) {
 	}
 	c.timer = s.Timer
 	var res script.Result
-	if s.Attempt == 0 {
+	if s.Attempt == 0 || !c.cfg.Retry {
 		res = c.sc.Run(ctx, c)
 	} else {
 		res = c.sc.Rerun(ctx, c)

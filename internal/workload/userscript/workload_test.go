@@ -155,7 +155,7 @@ func TestClientSeedsAndRetry(t *testing.T) {
 		}
 		return c
 	}
-	cfg := workload.ClientConfig{Client: 5, Clients: 8, Scale: 3, Seed: 42}
+	cfg := workload.ClientConfig{Client: 5, Clients: 8, Scale: 3, Seed: 42, Retry: true}
 	rec := &recorded{}
 	a := run(w, cfg, 0, rec)
 	if intVar(t, a, "c") != 5 || intVar(t, a, "x") != 3 {
