@@ -263,11 +263,16 @@ func (b *SQLBase) Close() error {
 }
 
 // StandardType renders a column in SQL's standard types (INTEGER, BIGINT,
-// CHAR(n)), which SQLite, MariaDB and Firebird take as they are.
+// CHAR(n), VARCHAR(n), DECIMAL(p,s)), which SQLite, MariaDB and Firebird
+// take as they are.
 func StandardType(c Column) string {
 	switch c.Type {
 	case Char:
 		return fmt.Sprintf("CHAR(%d)", c.Len)
+	case Varchar:
+		return fmt.Sprintf("VARCHAR(%d)", c.Len)
+	case Decimal:
+		return fmt.Sprintf("DECIMAL(%d,%d)", c.Len, c.Scale)
 	case BigInt:
 		return "BIGINT"
 	case Timestamp:

@@ -59,13 +59,21 @@ const (
 	Char
 	// Timestamp is a date and time (filled by the engine, e.g. CURRENT_TIMESTAMP).
 	Timestamp
+	// Varchar is text of at most Column.Len characters, stored as given.
+	Varchar
+	// Decimal is an exact fixed-point number of Column.Len digits, Scale of
+	// them after the point (DECIMAL(Len, Scale)): money and rates that a
+	// consistency check compares for equality.
+	Decimal
 )
 
 // Column is one column of a table a workload asks for.
 type Column struct {
 	Name string
 	Type ColumnType
-	Len  int // for Char
+	Len  int // for Char and Varchar: characters; for Decimal: digits
+	// Scale is the digits after the point of a Decimal.
+	Scale int
 }
 
 // Table is a table definition: the adapter renders it in its own dialect.

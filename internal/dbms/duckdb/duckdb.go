@@ -119,6 +119,10 @@ func typeName(c dbms.Column) string {
 		// are plain VARCHAR, the length neither checked nor padded. Padding
 		// the values to Len is the caller's business.
 		return "VARCHAR"
+	case dbms.Varchar:
+		return "VARCHAR"
+	case dbms.Decimal:
+		return dbms.StandardType(c)
 	case dbms.BigInt:
 		return "BIGINT"
 	case dbms.Timestamp:
