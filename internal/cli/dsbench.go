@@ -204,6 +204,10 @@ func dsbenchSummary(r *results.DSBenchResults, dir string) []byte {
 		b.WriteString("\n")
 		b.Write(report.DSBenchTypes(r).TextBytes())
 	}
+	if t := report.DSBenchFigures(r); t != nil {
+		b.WriteString("\n")
+		b.Write(t.TextBytes())
+	}
 	if r.DSI != nil {
 		fmt.Fprintf(&b, "DSI = %.3f  (%s)\n", *r.DSI, r.DSISettings)
 	}

@@ -153,7 +153,7 @@ func (r *dsbenchRun) dsbenchScale(ctx context.Context, x int64) (*results.ScaleR
 	var cleanup time.Duration
 	checkErrs := map[int]*driver.ErrorCounts{} // per cycle: faults of its check, retried
 	inDoubt := map[int]int64{}
-	check := func(ctx context.Context, cycle int) error {
+	check := func(ctx context.Context, cycle int, elapsed time.Duration) error {
 		// Load samples of the checks and cleanups are not the transactions'.
 		r.measuring.Store(false)
 		defer r.measuring.Store(true)
@@ -178,7 +178,7 @@ func (r *dsbenchRun) dsbenchScale(ctx context.Context, x int64) (*results.ScaleR
 			return err
 		}
 		n := r.clients.take()
-		n.Unknown = r.nodeLost
+		n.Unknown, n.Elapsed = r.nodeLost, elapsed
 		inDoubt[cycle] = n.InDoubt
 		checks++
 		if checks == 1 {
@@ -191,6 +191,9 @@ func (r *dsbenchRun) dsbenchScale(ctx context.Context, x int64) (*results.ScaleR
 			sr.Consistent = false
 			sr.Inconsistency = append(sr.Inconsistency, fmt.Sprintf("after cycle %d: %s", cycle, v))
 			r.warn(fmt.Sprintf("scale %d, cycle %d: inconsistent: %s", x, cycle, v))
+		}
+		if f, ok := ck.(workload.Figurer); ok {
+			r.figures(sr, x, cycle, f.Figures())
 		}
 		if err := r.control(ctx, faults, func(e dbms.Engine) error {
 			return whileLocked(ctx, checkLockWait, waiting, func(ctx context.Context) error { return ck.Cleanup(ctx, e) })
@@ -220,7 +223,7 @@ func (r *dsbenchRun) dsbenchScale(ctx context.Context, x int64) (*results.ScaleR
 		}
 		r.pr.Line("scale %-6d cycle %2d/%d  %9.1f tps  %d committed  %d failed%s", x, cycle, r.plan.Cycles, c.TPS(), c.Committed, c.Failed, faults)
 		r.liveCycle(x, cycle, &c)
-		if err := check(ctx, cycle); err != nil {
+		if err := check(ctx, cycle, c.Stopped.Sub(c.Start)); err != nil {
 			return err
 		}
 		if cycle == r.plan.Cycles {

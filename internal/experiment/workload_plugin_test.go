@@ -55,6 +55,9 @@ func (kvLoad) Schema(x int64) workload.Schema {
 }
 
 func (kvLoad) NewClient(cfg workload.ClientConfig) workload.Client { return &kvClient{cfg: cfg} }
+
+// CountNames: kvtest's clients count the puts of even keys (workload.Counter).
+func (kvLoad) CountNames() []string { return []string{"even puts"} }
 func (kvLoad) NewCheck(x int64) workload.Check                     { return &kvCheck{rows: kvPerScale * x} }
 
 // kvRows are keys 1..n with counters at 0.
@@ -105,7 +108,11 @@ func (c *kvClient) Run(ctx context.Context, s *workload.Session) (int, error) {
 	if n, err := s.Tx.ExecArgs(ctx, kvPut, c.key); err != nil || n != 1 {
 		return 1, cmpErr(err, fmt.Errorf("put of key %d updated %d rows", c.key, n))
 	}
-	return 1, workload.Commit(ctx, s.Tx)
+	err := workload.Commit(ctx, s.Tx)
+	if err == nil && c.key%2 == 0 {
+		s.Counts[0]++
+	}
+	return 1, err
 }
 
 func cmpErr(a, b error) error {
@@ -116,10 +123,16 @@ func cmpErr(a, b error) error {
 }
 
 // kvCheck: the counters add up to the puts committed, no more (bar the
-// commits in doubt), and no key was lost.
+// commits in doubt), and no key was lost. Its figures (workload.Figurer):
+// puts per minute read from the database, and the share of puts on even
+// keys, audited once the scale has 50 puts.
 type kvCheck struct {
 	rows, sum, count, carried int64
+	figs                      []workload.Figure
+	puts, even                int64
 }
+
+func (c *kvCheck) Figures() []workload.Figure { return c.figs }
 
 func (c *kvCheck) Read(ctx context.Context, e dbms.Engine) error {
 	rows, err := e.QueryRows(ctx, "SELECT COALESCE(SUM(v), 0), COUNT(*) FROM "+kvTable)
@@ -145,6 +158,17 @@ func (c *kvCheck) Verify(n workload.Commits) []string {
 	if c.count != c.rows {
 		bad = append(bad, fmt.Sprintf("%d keys, want %d", c.count, c.rows))
 	}
+	perMin := float64(c.sum-c.carried) / n.Elapsed.Minutes()
+	c.puts += n.ByType[1]
+	c.even += n.Counts[0]
+	share := 100 * float64(c.even) / float64(max(c.puts, 1))
+	c.figs = []workload.Figure{{Name: "puts per minute (database)", Unit: "/min", Cycle: perMin, Scale: perMin}}
+	even := workload.Figure{Name: "even puts", Unit: "%", Cycle: share, Scale: share}
+	if c.puts >= 50 {
+		lo, hi := 35.0, 65.0
+		even.Low, even.High = &lo, &hi
+	}
+	c.figs = append(c.figs, even)
 	c.carried = c.sum
 	return bad
 }
@@ -196,6 +220,15 @@ func TestWorkloadPlugin(t *testing.T) {
 		if n := s.Types[0].Count + s.Types[1].Count; n != s.Transactions || s.Types[1].Count <= 0 || s.Types[1].P99MS <= 0 {
 			t.Errorf("scale %d: %d gets + %d puts (p99 %g ms) of %d transactions", s.Scale, s.Types[0].Count, s.Types[1].Count, s.Types[1].P99MS, s.Transactions)
 		}
+		// The workload's own figures: one value per cycle, the database's
+		// rate, and the clients' counts summed into an audited share.
+		if len(s.Figures) != 2 || s.Figures[0].Name != "puts per minute (database)" || len(s.Figures[0].Cycles) != 2 || s.Figures[0].Scale <= 0 {
+			t.Errorf("scale %d: figures %+v, want the database's puts per minute after each of 2 cycles", s.Scale, s.Figures)
+			continue
+		}
+		if ev := s.Figures[1]; ev.Pass == nil || !*ev.Pass || ev.Scale <= 0 || ev.Scale >= 100 {
+			t.Errorf("scale %d: even puts %+v: want an audited share within 35..65 %%", s.Scale, ev)
+		}
 	}
 	e, err := dbms.Open(context.Background(), dbms.DefaultSharedURL(filepath.Join(dir, "dsbench.db")))
 	if err != nil {
@@ -222,7 +255,7 @@ func TestWorkloadPlugin(t *testing.T) {
 	if err != nil || !strings.Contains(string(text), "mode kvtest") {
 		t.Errorf("results.txt does not name the workload (%v):\n%s", err, text)
 	}
-	for _, f := range []string{"results.csv", "rate.svg", "cycle.svg", "freq.svg", "conf.svg", "residence_scale2.hlog", "per_type.txt"} {
+	for _, f := range []string{"results.csv", "rate.svg", "cycle.svg", "freq.svg", "conf.svg", "residence_scale2.hlog", "per_type.txt", "figures.txt", "figures.csv"} {
 		if st, err := os.Stat(filepath.Join(dir, f)); err != nil || st.Size() == 0 {
 			t.Errorf("output %s missing or empty", f)
 		}
@@ -233,6 +266,9 @@ func TestWorkloadPlugin(t *testing.T) {
 	}
 	if !strings.Contains(string(page), "DSBENCH stress sweep: KV test on sqlite") {
 		t.Errorf("report.html does not title the sweep by its workload")
+	}
+	if !strings.Contains(string(page), "The workload&#39;s own figures") && !strings.Contains(string(page), "The workload's own figures") {
+		t.Errorf("report.html has no section of the workload's figures")
 	}
 	if err := CheckAcksPlan("kvtest", "workload", "", true); err == nil || !strings.Contains(err.Error(), "kvtest cannot tag its writes") {
 		t.Errorf("--check-acks with a workload that does not tag: %v", err)

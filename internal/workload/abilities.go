@@ -104,3 +104,40 @@ const FileAnnotation = "dbgauge_file"
 type Sizer interface {
 	SizeTables(engine string) []string
 }
+
+// Counter is a workload whose clients count what their inputs were (an
+// order-entry audit's rollbacks, remote lines, customers chosen by name),
+// beside the commits the driver counts: CountNames names the counts, in
+// the order of Session.Counts. The counts of every client, local or on a
+// remote agent, are summed and handed to the check (Commits.Counts).
+type Counter interface {
+	CountNames() []string
+}
+
+// Figurer is a Check that derives figures of its own from what it read and
+// counted (new orders per minute from the database's order counters, an
+// audit's shares): Figures are those of the cycle Verify compared last.
+type Figurer interface {
+	Figures() []Figure
+}
+
+// Figure is one figure of a workload after a cycle: its value over that
+// cycle and over the scale's cycles so far (the workload says how a scale
+// combines its cycles: a rate's mean, an audit's share of all inputs).
+// Low and High, when set, are the bounds an audit holds it to; Pass then
+// says whether Scale is within them (a figure with too few inputs to
+// judge yet has no bounds).
+type Figure struct {
+	Name  string
+	Unit  string
+	Cycle float64
+	Scale float64
+	Low   *float64
+	High  *float64
+}
+
+// Pass says whether the figure is within its bounds (true when it has
+// none).
+func (f Figure) Pass() bool {
+	return (f.Low == nil || f.Scale >= *f.Low) && (f.High == nil || f.Scale <= *f.High)
+}

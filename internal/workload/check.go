@@ -2,6 +2,7 @@ package workload
 
 import (
 	"context"
+	"time"
 
 	"github.com/dbgauge/dbgauge/internal/dbms"
 )
@@ -36,4 +37,11 @@ type Commits struct {
 	// that nobody counted and may still land; only what holds whatever
 	// they were can be checked.
 	Unknown bool
+	// Elapsed is the cycle's measured length (its first transaction's
+	// start to its last one's end over every client), for figures per
+	// unit of time; 0 when unknown.
+	Elapsed time.Duration
+	// Counts are a Counter's counts, summed over every client, in the
+	// order of its CountNames (nil for a workload that counts nothing).
+	Counts []int64
 }

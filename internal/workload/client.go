@@ -83,6 +83,12 @@ type Session struct {
 	// restored, as pgbench's --max-tries does); the caller zeroes it
 	// before each call and counts them for the attempt's type.
 	Retries int
+	// Counts are the client's counts (Counter), by index in CountNames:
+	// a client adds what its attempt's inputs were; the caller takes and
+	// zeroes them after each call (also after a failed attempt: an input
+	// drawn is counted once, on the attempt that drew it). Nil for a
+	// workload that counts nothing.
+	Counts []int64
 	// Timer receives the elapsed time of each statement the attempt ran,
 	// by its index among the type's statements (Statementer); never nil
 	// when the caller times statements.
