@@ -57,8 +57,8 @@ func (kvLoad) Schema(x int64) workload.Schema {
 func (kvLoad) NewClient(cfg workload.ClientConfig) workload.Client { return &kvClient{cfg: cfg} }
 
 // CountNames: kvtest's clients count the puts of even keys (workload.Counter).
-func (kvLoad) CountNames() []string { return []string{"even puts"} }
-func (kvLoad) NewCheck(x int64) workload.Check                     { return &kvCheck{rows: kvPerScale * x} }
+func (kvLoad) CountNames() []string            { return []string{"even puts"} }
+func (kvLoad) NewCheck(x int64) workload.Check { return &kvCheck{rows: kvPerScale * x} }
 
 // kvRows are keys 1..n with counters at 0.
 type kvRows struct{ i, n int64 }
