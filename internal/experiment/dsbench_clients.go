@@ -4,7 +4,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math/rand/v2"
 	"sync/atomic"
+	"time"
 
 	"github.com/dbgauge/dbgauge/internal/dbms"
 	"github.com/dbgauge/dbgauge/internal/driver"
@@ -65,6 +67,15 @@ func newDSBenchClients(w workload.Workload, cfg workload.ClientConfig, threads, 
 func (c *dsbenchClients) statementNames(engine string) [][]string {
 	if st, ok := c.w.(workload.Statementer); ok {
 		return st.Statements(engine)
+	}
+	return nil
+}
+
+// waits are the workload's waits between transactions (workload.Waiter),
+// nil when it has none.
+func (c *dsbenchClients) waits() func(int, *rand.Rand) time.Duration {
+	if w, ok := c.w.(workload.Waiter); ok {
+		return w.Waits()
 	}
 	return nil
 }

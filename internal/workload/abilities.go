@@ -3,6 +3,8 @@ package workload
 import (
 	"context"
 	"encoding/json"
+	"math/rand/v2"
+	"time"
 
 	"github.com/spf13/pflag"
 
@@ -140,4 +142,14 @@ type Figure struct {
 // none).
 func (f Figure) Pass() bool {
 	return (f.Low == nil || f.Scale >= *f.Low) && (f.High == nil || f.Scale <= *f.High)
+}
+
+// Waiter is a workload whose terminals wait between transactions (an
+// order-entry terminal's keying and think times, in the mode that has
+// them): Waits is the pause after a transaction of type typ, drawn from
+// the thread's generator, or nil when the workload as configured runs
+// without waits. The driver waits outside every residence time; only the
+// closed loop waits.
+type Waiter interface {
+	Waits() func(typ int, r *rand.Rand) time.Duration
 }
