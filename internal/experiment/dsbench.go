@@ -150,6 +150,17 @@ func (r *dsbenchRun) dsbenchScale(ctx context.Context, x int64) (*results.ScaleR
 	r.clients.scale.Store(x)
 	r.clients.take()
 	ck := r.w.NewCheck(x)
+	if lc, ok := ck.(workload.LoadChecker); ok {
+		var bad []string
+		var faults driver.ErrorCounts
+		if err := r.control(ctx, &faults, func(e dbms.Engine) (err error) {
+			bad, err = lc.CheckLoaded(ctx, e)
+			return err
+		}); err != nil {
+			return nil, fmt.Errorf("scale %d: the check after the load: %w", x, err)
+		}
+		r.inconsistent(sr, x, "after the load", bad)
+	}
 	var cleanup time.Duration
 	checkErrs := map[int]*driver.ErrorCounts{} // per cycle: faults of its check, retried
 	inDoubt := map[int]int64{}
@@ -181,19 +192,28 @@ func (r *dsbenchRun) dsbenchScale(ctx context.Context, x int64) (*results.ScaleR
 		n.Unknown, n.Elapsed = r.nodeLost, elapsed
 		inDoubt[cycle] = n.InDoubt
 		checks++
-		if checks == 1 {
-			sr.Consistent = true
+		if checks == 1 && len(sr.Inconsistency) == 0 {
+			sr.Consistent = true // unless the check after the load found otherwise
 		}
 		// After a lost agent its commits are unknown: the workload checks
 		// what holds whatever they were.
-		bad := ck.Verify(n)
-		for _, v := range bad {
-			sr.Consistent = false
-			sr.Inconsistency = append(sr.Inconsistency, fmt.Sprintf("after cycle %d: %s", cycle, v))
-			r.warn(fmt.Sprintf("scale %d, cycle %d: inconsistent: %s", x, cycle, v))
-		}
+		r.inconsistent(sr, x, fmt.Sprintf("after cycle %d", cycle), ck.Verify(n))
 		if f, ok := ck.(workload.Figurer); ok {
 			r.figures(sr, x, cycle, f.Figures())
+		}
+		if fc, ok := ck.(workload.FinalChecker); ok && cycle == r.plan.Cycles {
+			var bad []string
+			if err := r.control(ctx, faults, func(e dbms.Engine) (err error) {
+				return whileLocked(ctx, checkLockWait, waiting, func(ctx context.Context) (err error) {
+					bad, err = fc.CheckFinal(ctx, e)
+					return err
+				})
+			}); err != nil {
+				sr.Consistent = false
+				sr.Unchecked = fmt.Sprintf("the scale's final check: %v", err)
+				return err
+			}
+			r.inconsistent(sr, x, "at the scale's end", bad)
 		}
 		if err := r.control(ctx, faults, func(e dbms.Engine) error {
 			return whileLocked(ctx, checkLockWait, waiting, func(ctx context.Context) error { return ck.Cleanup(ctx, e) })
@@ -301,6 +321,16 @@ func (r *dsbenchRun) dsbenchScale(ctx context.Context, x int64) (*results.ScaleR
 		}
 	}
 	return sr, runErr
+}
+
+// inconsistent records a check's violations in the scale's result, when
+// (after the load, after cycle 3) they were found, and tells them.
+func (r *dsbenchRun) inconsistent(sr *results.ScaleResult, x int64, when string, bad []string) {
+	for _, v := range bad {
+		sr.Consistent = false
+		sr.Inconsistency = append(sr.Inconsistency, when+": "+v)
+		r.warn(fmt.Sprintf("scale %d, %s: inconsistent: %s", x, when, v))
+	}
 }
 
 // summarize turns the driver's counts into the scale's row (equations 1-11).

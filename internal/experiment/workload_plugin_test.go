@@ -35,11 +35,23 @@ const (
 var kvMeta = workload.Meta{Name: "kvtest", Title: "KV test", Description: "a test-only key-value load: get or increment one key",
 	New: func() workload.Workload { return kvLoad{} }}
 
-func init() { workload.Register(kvMeta) }
+// kvbroken is kvtest whose check after the load finds a violation.
+var kvBrokenMeta = workload.Meta{Name: "kvbroken", Description: "kvtest whose check after the load fails",
+	New: func() workload.Workload { return kvLoad{broken: true} }}
 
-type kvLoad struct{}
+func init() {
+	workload.Register(kvMeta)
+	workload.Register(kvBrokenMeta)
+}
 
-func (kvLoad) Meta() workload.Meta   { return kvMeta }
+type kvLoad struct{ broken bool }
+
+func (w kvLoad) Meta() workload.Meta {
+	if w.broken {
+		return kvBrokenMeta
+	}
+	return kvMeta
+}
 func (kvLoad) Scale() workload.Scale { return workload.Scale{Unit: "500 keys", Max: 1000} }
 func (kvLoad) Writes() bool          { return true }
 func (kvLoad) Types() []workload.Type {
@@ -57,8 +69,10 @@ func (kvLoad) Schema(x int64) workload.Schema {
 func (kvLoad) NewClient(cfg workload.ClientConfig) workload.Client { return &kvClient{cfg: cfg} }
 
 // CountNames: kvtest's clients count the puts of even keys (workload.Counter).
-func (kvLoad) CountNames() []string            { return []string{"even puts"} }
-func (kvLoad) NewCheck(x int64) workload.Check { return &kvCheck{rows: kvPerScale * x} }
+func (kvLoad) CountNames() []string { return []string{"even puts"} }
+func (w kvLoad) NewCheck(x int64) workload.Check {
+	return &kvCheck{rows: kvPerScale * x, broken: w.broken}
+}
 
 // kvRows are keys 1..n with counters at 0.
 type kvRows struct{ i, n int64 }
@@ -130,6 +144,39 @@ type kvCheck struct {
 	rows, sum, count, carried int64
 	figs                      []workload.Figure
 	puts, even                int64
+	broken                    bool
+	// loaded and final count the checks after the load and at the end.
+	loaded, final int
+}
+
+// CheckLoaded: every key is there, at 0 (workload.LoadChecker); kvbroken
+// says one is not.
+func (c *kvCheck) CheckLoaded(ctx context.Context, e dbms.Engine) ([]string, error) {
+	c.loaded++
+	if c.broken {
+		return []string{"key 7 is not at 0"}, nil
+	}
+	rows, err := e.QueryRows(ctx, "SELECT COUNT(*) FROM "+kvTable+" WHERE v = 0")
+	if err != nil {
+		return nil, err
+	}
+	if rows[0][0] != strconv.FormatInt(c.rows, 10) {
+		return []string{fmt.Sprintf("%s keys at 0 after the load, want %d", rows[0][0], c.rows)}, nil
+	}
+	return nil, nil
+}
+
+// CheckFinal: no counter went below 0 (workload.FinalChecker).
+func (c *kvCheck) CheckFinal(ctx context.Context, e dbms.Engine) ([]string, error) {
+	c.final++
+	rows, err := e.QueryRows(ctx, "SELECT COUNT(*) FROM "+kvTable+" WHERE v < 0")
+	if err != nil {
+		return nil, err
+	}
+	if rows[0][0] != "0" || c.loaded != 1 || c.final != 1 {
+		return []string{fmt.Sprintf("%s counters below 0 (checks after the load %d, final %d)", rows[0][0], c.loaded, c.final)}, nil
+	}
+	return nil, nil
 }
 
 func (c *kvCheck) Figures() []workload.Figure { return c.figs }
@@ -269,6 +316,17 @@ func TestWorkloadPlugin(t *testing.T) {
 	}
 	if !strings.Contains(string(page), "The workload&#39;s own figures") && !strings.Contains(string(page), "The workload's own figures") {
 		t.Errorf("report.html has no section of the workload's figures")
+	}
+	// A violation right after the load makes the scale inconsistent,
+	// named, even though every cycle's check passes.
+	bdir := filepath.Join(t.TempDir(), "broken")
+	plan.Mode, plan.Scales = "kvbroken", []int64{1}
+	bres, err := RunDSBench(context.Background(), DSBenchSetup{Dir: bdir, Version: "test"}, plan, progress.New(nil))
+	if bres == nil || len(bres.Scales) != 1 {
+		t.Fatalf("kvbroken: %v, %+v", err, bres)
+	}
+	if s := bres.Scales[0]; s.Consistent || len(s.Inconsistency) != 1 || s.Inconsistency[0] != "after the load: key 7 is not at 0" {
+		t.Errorf("kvbroken: consistent %v, %q: want the load check's violation", s.Consistent, s.Inconsistency)
 	}
 	if err := CheckAcksPlan("kvtest", "workload", "", true); err == nil || !strings.Contains(err.Error(), "kvtest cannot tag its writes") {
 		t.Errorf("--check-acks with a workload that does not tag: %v", err)

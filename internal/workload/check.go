@@ -45,3 +45,19 @@ type Commits struct {
 	// order of its CountNames (nil for a workload that counts nothing).
 	Counts []int64
 }
+
+// LoadChecker is a Check with conditions that hold only right after the
+// population (an order-entry database's orders without a delivery, which
+// the first delivery changes): CheckLoaded runs once per scale, after the
+// population and before the first cycle, on the control session, and
+// returns the violations.
+type LoadChecker interface {
+	CheckLoaded(ctx context.Context, e dbms.Engine) ([]string, error)
+}
+
+// FinalChecker is a Check with conditions too costly to read after every
+// cycle (sums over every order line): CheckFinal runs once per scale,
+// after the last cycle's Verify, and returns the violations.
+type FinalChecker interface {
+	CheckFinal(ctx context.Context, e dbms.Engine) ([]string, error)
+}
