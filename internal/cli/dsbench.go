@@ -14,6 +14,7 @@ import (
 	"github.com/dbgauge/dbgauge/internal/report"
 	"github.com/dbgauge/dbgauge/internal/results"
 	"github.com/dbgauge/dbgauge/internal/sysinfo"
+	"github.com/dbgauge/dbgauge/internal/workload"
 )
 
 // dsbenchConfidence are the confidence levels a sweep reports by default.
@@ -153,6 +154,9 @@ func (f *dsbenchFlags) plan() (experiment.DSBenchPlan, error) {
 		return p, err
 	}
 	if err := f.checkScales("scales", f.scales.Values); err != nil {
+		return p, err
+	}
+	if err := checkLoad(p.Mode, p.WorkloadOptions, workload.Load{Clients: max(f.nodes.V, 1) * max(f.threads.V, 1), Scales: f.scales.Values, Rate: f.rate.V}); err != nil {
 		return p, err
 	}
 	types := typeBytes(p.Mode, p.WorkloadOptions)

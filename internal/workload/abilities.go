@@ -153,3 +153,19 @@ func (f Figure) Pass() bool {
 type Waiter interface {
 	Waits() func(typ int, r *rand.Rand) time.Duration
 }
+
+// LoadPlanner is a workload that asks things of the load as a whole (an
+// order-entry terminal per warehouse and ten per warehouse with waits):
+// CheckLoad refuses a load it cannot be run under, before anything runs.
+// The error is the user's to fix, in one line naming the flag.
+type LoadPlanner interface {
+	CheckLoad(l Load) error
+}
+
+// Load is the load a sweep will run: its clients over every node, the
+// scales, and the open loop's rate (0: the closed loop).
+type Load struct {
+	Clients int
+	Scales  []int64
+	Rate    float64
+}
