@@ -190,6 +190,9 @@ func (c *dsbenchClients) newOp(node, thread int) driver.Op {
 	return func(ctx context.Context, s *driver.Session) error {
 		ws.Tx, ws.Engine, ws.Timer, ws.Rand, ws.Attempt, ws.Scale, ws.Seq, ws.Retries = s.Tx, s.Engine, s, s.Rand, s.Attempt, c.scale.Load(), 0, 0
 		typ, err := wc.Run(ctx, ws)
+		if errors.Is(err, workload.ErrIdle) {
+			return driver.ErrStop
+		}
 		s.Type, s.Retries = typ, ws.Retries
 		for i, v := range ws.Counts {
 			if v != 0 {

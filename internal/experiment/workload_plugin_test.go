@@ -66,7 +66,9 @@ func (kvLoad) Schema(x int64) workload.Schema {
 	}
 }
 
-func (kvLoad) NewClient(cfg workload.ClientConfig) workload.Client { return &kvClient{cfg: cfg} }
+func (w kvLoad) NewClient(cfg workload.ClientConfig) workload.Client {
+	return &kvClient{cfg: cfg, idle: w.broken && cfg.Client > 0}
+}
 
 // CountNames: kvtest's clients count the puts of even keys (workload.Counter).
 func (kvLoad) CountNames() []string { return []string{"even puts"} }
@@ -87,9 +89,10 @@ func (r *kvRows) Next(row []any) bool {
 }
 
 type kvClient struct {
-	cfg workload.ClientConfig
-	typ int
-	key int64
+	cfg  workload.ClientConfig
+	idle bool // kvbroken's clients but the first have nothing to run
+	typ  int
+	key  int64
 }
 
 func (c *kvClient) Setup(ctx context.Context, tx dbms.Transactor) error {
@@ -105,6 +108,9 @@ func (c *kvClient) Setup(ctx context.Context, tx dbms.Transactor) error {
 }
 
 func (c *kvClient) Run(ctx context.Context, s *workload.Session) (int, error) {
+	if c.idle {
+		return 0, workload.ErrIdle
+	}
 	if s.Attempt == 0 {
 		c.typ = 0
 		if s.Rand.IntN(4) == 3 {
@@ -327,6 +333,13 @@ func TestWorkloadPlugin(t *testing.T) {
 	}
 	if s := bres.Scales[0]; s.Consistent || len(s.Inconsistency) != 1 || s.Inconsistency[0] != "after the load: key 7 is not at 0" {
 		t.Errorf("kvbroken: consistent %v, %q: want the load check's violation", s.Consistent, s.Inconsistency)
+	}
+	// kvbroken's second client is idle (workload.ErrIdle): its thread ends
+	// each cycle at once, with neither a commit nor a failed trial.
+	for _, d := range bres.Scales[0].CycleDetail {
+		if d.Thread == 1 && (d.Committed != 0 || d.Failed != 0) || d.Thread == 0 && d.Committed == 0 {
+			t.Errorf("kvbroken cycle %d thread %d: %d committed, %d failed: want thread 0 busy, thread 1 idle", d.Cycle, d.Thread, d.Committed, d.Failed)
+		}
 	}
 	if err := CheckAcksPlan("kvtest", "workload", "", true); err == nil || !strings.Contains(err.Error(), "kvtest cannot tag its writes") {
 		t.Errorf("--check-acks with a workload that does not tag: %v", err)

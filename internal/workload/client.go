@@ -108,6 +108,12 @@ func (s *Session) TakeTag() (client int, seq int64) {
 	return s.Client, s.Seq
 }
 
+// ErrIdle is what a client's Run returns when it has nothing to run at
+// this scale (a terminal of a warehouse the scale does not have): its
+// thread ends the cycle at once, with no failed trial, and starts the
+// next cycle the same way.
+var ErrIdle = errors.New("the client has nothing to run at this scale")
+
 // ErrCommitInDoubt marks a COMMIT lost with its connection (an error of a
 // transient class, dbms.Class.Transient): the server may have committed
 // before the session went, so the client cannot tell. The consistency
