@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"math/big"
 	"strings"
 
 	duckdb "github.com/duckdb/duckdb-go/v2"
@@ -67,6 +68,9 @@ func appendAll(ctx context.Context, app *duckdb.Appender, t dbms.Table, rows dbm
 		for i, v := range row {
 			vals[i] = v
 		}
+		if err := decimals(t, vals); err != nil {
+			return n, fmt.Errorf("row %d: %w", n+1, err)
+		}
 		if err := app.AppendRow(vals...); err != nil {
 			return n, fmt.Errorf("row %d: %w", n+1, err)
 		}
@@ -89,6 +93,32 @@ func checkInts(t dbms.Table, row []any) error {
 		}
 		if v, ok := row[i].(int64); ok && (v < math.MinInt32 || v > math.MaxInt32) {
 			return fmt.Errorf("column %s: %d does not fit in INTEGER", c.Name, v)
+		}
+	}
+	return nil
+}
+
+// decimals replaces the text of Decimal values with what the appender
+// takes for a DECIMAL column: the unscaled integer (-10.00 in DECIMAL(12,2)
+// is -1000), which it stores as it is, or a duckdb.Decimal beyond 18 digits
+// (stored as HUGEINT). A time.Time needs nothing: the appender stores its
+// instant, which is its reading in UTC.
+func decimals(t dbms.Table, vals []driver.Value) error {
+	for i, c := range t.Columns {
+		s, ok := vals[i].(string)
+		if c.Type != dbms.Decimal || !ok {
+			continue
+		}
+		var err error
+		if c.Len <= 18 {
+			vals[i], err = dbms.DecimalUnscaled(s, c.Scale)
+		} else {
+			var v *big.Int
+			v, err = dbms.DecimalBig(s, c.Scale)
+			vals[i] = duckdb.Decimal{Width: uint8(c.Len), Scale: uint8(c.Scale), Value: v}
+		}
+		if err != nil {
+			return fmt.Errorf("column %s: %w", c.Name, err)
 		}
 	}
 	return nil
