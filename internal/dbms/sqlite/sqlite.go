@@ -122,7 +122,7 @@ func (e *Engine) Load(ctx context.Context, t dbms.Table, rows dbms.RowSource) (i
 	defer stmt.Close()
 	row := make([]any, len(t.Columns))
 	var n int64
-	times := timeColumns(t)
+	times := t.ColumnsOf(dbms.Timestamp)
 	for rows.Next(row) {
 		for _, i := range times {
 			if v, ok := row[i].(time.Time); ok {
@@ -144,17 +144,6 @@ func (e *Engine) Load(ctx context.Context, t dbms.Table, rows dbms.RowSource) (i
 // timeLayout is how Load stores a Timestamp: CURRENT_TIMESTAMP's form, with
 // a fraction only when there is one.
 const timeLayout = "2006-01-02 15:04:05.999999"
-
-// timeColumns are the indexes of t's Timestamp columns.
-func timeColumns(t dbms.Table) []int {
-	var out []int
-	for i, c := range t.Columns {
-		if c.Type == dbms.Timestamp {
-			out = append(out, i)
-		}
-	}
-	return out
-}
 
 var _ dbms.InexactDecimal = (*Engine)(nil)
 

@@ -79,3 +79,15 @@ func DecimalBig(s string, scale int) (*big.Int, error) {
 	}
 	return r.Num(), nil
 }
+
+// ColumnsOf are the indexes of t's columns of type typ, for loaders that
+// convert some types' values on their way to the driver.
+func (t Table) ColumnsOf(typ ColumnType) []int {
+	var out []int
+	for i, c := range t.Columns {
+		if c.Type == typ {
+			out = append(out, i)
+		}
+	}
+	return out
+}
