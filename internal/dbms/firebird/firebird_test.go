@@ -46,6 +46,16 @@ func TestFirebird(t *testing.T) {
 	t.Run("LoadExternal", func(t *testing.T) { testLoad(t, inst, true) })
 	t.Run("LoadBlocks", func(t *testing.T) { testLoad(t, inst, false) })
 	t.Run("LoadFallback", func(t *testing.T) { testExternalDirFallback(t, inst) })
+	t.Run("LoadTypesExternal", func(t *testing.T) {
+		e := openURL(t, inst.URL)
+		if e.externalDir(ctxT(t)) == "" {
+			t.Fatal("the private server's ext directory was not usable")
+		}
+		dbmstest.CheckLoadTypes(t, ctxT(t), e, "TYPED_EXT")
+	})
+	t.Run("LoadTypesBlocks", func(t *testing.T) {
+		dbmstest.CheckLoadTypes(t, ctxT(t), blocksOnly{openURL(t, inst.URL)}, "TYPED_BLOCKS")
+	})
 	t.Run("Schema", func(t *testing.T) { testSchema(t, inst) })
 	t.Run("Errors", func(t *testing.T) { testErrors(t, inst) })
 	t.Run("Conflict", func(t *testing.T) { testConflict(t, inst) })
@@ -402,4 +412,12 @@ func testConflict(t *testing.T, inst *server.Instance) {
 	if c := dbms.Classify(classify(err)); c != dbms.Serialization {
 		t.Errorf("concurrent update: %v (class %v), want serialization", err, c)
 	}
+}
+
+// blocksOnly is an Engine whose Load takes the EXECUTE BLOCK path even where
+// external files would do.
+type blocksOnly struct{ *Engine }
+
+func (b blocksOnly) Load(ctx context.Context, t dbms.Table, rows dbms.RowSource) (int64, error) {
+	return b.loadBlocks(ctx, t, rows)
 }

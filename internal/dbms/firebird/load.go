@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"strings"
+	"time"
 
 	"github.com/dbgauge/dbgauge/internal/dbms"
 )
@@ -62,7 +63,16 @@ func (e *Engine) loadBlocks(ctx context.Context, t dbms.Table, rows dbms.RowSour
 	args := make([]any, k*nc)
 	var n int64
 	fill := 0
+	times := t.ColumnsOf(dbms.Timestamp)
 	for rows.Next(args[fill*nc : (fill+1)*nc]) {
+		// The driver sends a time's reading in its own zone; the contract
+		// is its reading in UTC. Decimals' text and nil (NULL) go as they
+		// are: the block's typed parameters convert them on the server.
+		for _, i := range times {
+			if v, ok := args[fill*nc+i].(time.Time); ok {
+				args[fill*nc+i] = v.UTC()
+			}
+		}
 		fill++
 		if fill == k {
 			if _, err := stmt.ExecContext(ctx, args...); err != nil {
