@@ -68,3 +68,12 @@ func tableIdent(name string) pgx.Identifier {
 
 // foldName is what PostgreSQL makes of an unquoted identifier.
 func foldName(s string) string { return strings.ToLower(s) }
+
+var _ dbms.ConcurrentLoader = (*Engine)(nil)
+
+// LoadSessions: COPY into one table from several sessions runs in
+// parallel server processes, each parsing and writing its own rows. Past
+// a handful of sessions they queue on the lock that extends the table's
+// file (PostgreSQL 15 extends it a page at a time); the bound is that
+// limit, not the machine's cores, which a remote server's are not ours.
+func (e *Engine) LoadSessions() int { return 8 }

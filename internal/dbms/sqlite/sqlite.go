@@ -288,3 +288,9 @@ type withErrno struct {
 
 func (e withErrno) Error() string   { return e.err.Error() }
 func (e withErrno) Unwrap() []error { return []error{e.err, e.errno} }
+
+var _ dbms.ConcurrentLoader = (*Engine)(nil)
+
+// LoadSessions is 1: SQLite has one writer per database; a second
+// session's Load would wait for the first one's transaction to end.
+func (e *Engine) LoadSessions() int { return 1 }
