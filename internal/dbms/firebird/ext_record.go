@@ -20,7 +20,10 @@ import (
 // takes SUBSTRING(text FROM 1 FOR length): that also keeps a Varchar's
 // trailing blanks, which the padding of a fixed field would otherwise
 // swallow. The costs are a few bytes a row and a function per value, against
-// a fallback to the wire paths a quarter as fast (load.go).
+// a fallback to the wire paths a quarter as fast (load.go); measured lost in
+// the noise (200,000 rows of 4 x (INTEGER, BIGINT, CHAR(20)), four rounds
+// on a busy 2-core machine: 51,000-95,000 rows/s, 43,000-73,000 with the
+// plain CAST of each field before).
 
 // extTimeLayout is a Timestamp's field: Firebird keeps 1/10,000 s.
 const extTimeLayout = "2006-01-02 15:04:05.0000"
