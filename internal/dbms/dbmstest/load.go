@@ -89,6 +89,8 @@ func CheckLoadTypes(t *testing.T, ctx context.Context, e dbms.Engine, table stri
 	if len(got) != len(want) {
 		t.Fatalf("read back %d rows, want %d: %q", len(got), len(want), got)
 	}
+	// How the engine renders these types, for a reader of -v output.
+	t.Logf("%s renders row 1 as %q", e.Name(), got[0])
 	for r, w := range want {
 		for c, col := range tab.Columns {
 			if msg := compareLoaded(col, w[c], got[r][c], inexact); msg != "" {
@@ -122,6 +124,7 @@ func CheckLoadTypes(t *testing.T, ctx context.Context, e dbms.Engine, table stri
 	}
 	for i, s := range sums {
 		v := queryRows(t, ctx, e, s.query)[0][0]
+		t.Logf("%s: %s", s.query, v)
 		col := tab.Columns[4]
 		if i == 2 {
 			col = tab.Columns[5]
