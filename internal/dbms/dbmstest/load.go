@@ -47,7 +47,9 @@ func loadTypesRows() [][]any {
 	}
 }
 
-// sliceSource is a RowSource over rows in memory.
+// Rows is a dbms.RowSource over rows in memory.
+func Rows(rows ...[]any) dbms.RowSource { return &sliceSource{rows: rows} }
+
 type sliceSource struct {
 	rows [][]any
 	i    int
@@ -79,7 +81,7 @@ func CheckLoadTypes(t *testing.T, ctx context.Context, e dbms.Engine, table stri
 	}
 	t.Cleanup(func() { e.DropTable(context.WithoutCancel(ctx), table) })
 	want := loadTypesRows()
-	n, err := e.Load(ctx, tab, &sliceSource{rows: want})
+	n, err := e.Load(ctx, tab, Rows(want...))
 	if err != nil || n != int64(len(want)) {
 		t.Fatalf("Load = %d, %v; want %d rows", n, err, len(want))
 	}

@@ -404,25 +404,10 @@ func TestLoadWideDecimal(t *testing.T) {
 		t.Fatal(err)
 	}
 	const v = "-1234567890123456789012.34"
-	if _, err := e.Load(ctx, tab, &valuesSource{vals: []any{v, "0.01"}}); err != nil {
+	if _, err := e.Load(ctx, tab, dbmstest.Rows([]any{v}, []any{"0.01"})); err != nil {
 		t.Fatal(err)
 	}
 	if got := mustValue(t, e, "SELECT CAST(SUM(d) AS VARCHAR) FROM wide"); got != "-1234567890123456789012.33" {
 		t.Errorf("sum = %s, want -1234567890123456789012.33", got)
 	}
-}
-
-// valuesSource yields one one-column row per value.
-type valuesSource struct {
-	vals []any
-	i    int
-}
-
-func (s *valuesSource) Next(row []any) bool {
-	if s.i == len(s.vals) {
-		return false
-	}
-	row[0] = s.vals[s.i]
-	s.i++
-	return true
 }
