@@ -88,8 +88,10 @@ type Table struct {
 // is, by its column's type:
 //
 //	Int, BigInt   int64
-//	Char, Varchar string (Char is padded to Len by the engine; Varchar is
-//	              stored as given)
+//	Char, Varchar string of at most Len characters (Firebird's external
+//	              files: bytes). A Varchar is stored as given; a Char is
+//	              padded to Len with blanks, but on DuckDB, which has no
+//	              fixed-width text: pad it where it matters.
 //	Decimal       string in plain decimal notation ("-10.00", "300000.00",
 //	              "0.1234"; no exponent, no spaces), stored exactly as
 //	              DECIMAL(Len, Scale); more fraction digits than Scale are
@@ -99,9 +101,9 @@ type Table struct {
 //	Timestamp     time.Time, stored as its reading in UTC (t.UTC()) without
 //	              a zone; whole seconds are kept everywhere.
 //
-// and nil in any column is SQL NULL. Next sets every value of row (the slice
-// still holds the previous row's). Sources are read once, by one goroutine; they must not be
-// retained after Load returns.
+// and nil in any column is SQL NULL. Next sets every value of row (the
+// slice still holds the previous row's). Sources are read once, by one
+// goroutine; they must not be retained after Load returns.
 type RowSource interface {
 	Next(row []any) bool
 }
