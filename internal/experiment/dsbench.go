@@ -132,7 +132,8 @@ func (r *dsbenchRun) dsbenchScale(ctx context.Context, x int64) (*results.ScaleR
 	var popFaults driver.ErrorCounts
 	r.live.phase(x, "populating")
 	err := r.control(ctx, &popFaults, func(e dbms.Engine) (err error) {
-		pop, err = populate(ctx, e, r.w, x, r.plan.Form, r.pr)
+		open := func(ctx context.Context) (dbms.Engine, error) { return openControl(ctx, r.opened.url) }
+		pop, err = populate(ctx, e, open, r.w, x, r.plan.Form, r.pr)
 		return err
 	})
 	if err != nil {
