@@ -109,10 +109,19 @@ func (b *SQLBase) QueryText(ctx context.Context, stmt string, args []any, prepar
 	}
 	var ps *sql.Stmt
 	if prepared {
-		if err := b.Prepare(ctx, stmt); err != nil {
-			return b.fail(err)
+		p := b.session.stmts[stmt] // one look-up of the text when prepared
+		if p == nil {
+			if err := b.Prepare(ctx, stmt); err != nil {
+				return b.fail(err)
+			}
+			p = b.session.stmts[stmt]
 		}
-		p := b.session.stmts[stmt]
+		if ran, err := b.runNative(ctx, p, args, res); ran {
+			if err != nil {
+				return b.fail(err)
+			}
+			return nil
+		}
 		if b.session.bindDirect(p, args) {
 			if err := b.queryTextDirect(ctx, p, res); err != nil {
 				return b.fail(err)
