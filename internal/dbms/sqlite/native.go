@@ -75,7 +75,7 @@ func newNatives(loc string) dbms.NativeStmts {
 
 // PrepareNative prepares stmt on the connection of dc (go-sqlite3's, held
 // by the caller). A connection without the handle function (opened before
-// it was registered) or an empty statement is left to the driver.
+// it was registered) is left to the driver.
 func (n *natives) PrepareNative(dc any, stmt string) (dbms.NativeStmt, error) {
 	handle, ok := connectionHandle(dc)
 	if !ok {
@@ -89,11 +89,30 @@ func (n *natives) PrepareNative(dc any, stmt string) (dbms.NativeStmt, error) {
 		return nil, err
 	}
 	if s == 0 {
+		// Nothing but white space or comments: SQLite prepares no
+		// statement, and go-sqlite3's prepared statement would crash the
+		// process on its first query (it steps a null statement).
 		run.free()
-		return nil, nil
+		return emptyStmt{}, nil
 	}
 	return &nativeStmt{s: s, run: run, inputs: cInputs(s), loc: n.loc, repreps: -1}, nil
 }
+
+// emptyStmt is a statement of no SQL: it runs without arguments and
+// returns no columns and no rows, as the text path does.
+type emptyStmt struct{}
+
+func (emptyStmt) Run(args []any, res *dbms.TextResult) (bool, error) {
+	if len(args) > 0 {
+		return false, nil
+	}
+	if res != nil {
+		res.Reset()
+	}
+	return true, nil
+}
+
+func (emptyStmt) Close() error { return nil }
 
 // connectionHandle asks go-sqlite3's connection dc for its own address.
 func connectionHandle(dc any) (int64, bool) {

@@ -119,6 +119,11 @@ type VarLookup interface {
 // ready. It is not safe for concurrent use: each client has its own.
 type Variables struct {
 	m map[string]*Variable
+	// names and vars are the variables in the order they were made:
+	// CopyTo between two sets of the same names (a transaction's saved
+	// start and the live set) copies them in order, without a map look-up.
+	names []string
+	vars  []*Variable
 }
 
 var _ VarLookup = (*Variables)(nil)
@@ -168,6 +173,8 @@ func (vs *Variables) slot(name string) (*Variable, error) {
 	}
 	v := new(Variable)
 	vs.m[name] = v
+	vs.names = append(vs.names, name)
+	vs.vars = append(vs.vars, v)
 	return v, nil
 }
 
@@ -196,18 +203,24 @@ func (vs *Variables) Names() []string {
 // Clone copies the variables, as a retried transaction needs the ones it
 // started with and each client starts from the -D values.
 func (vs *Variables) Clone() *Variables {
-	c := &Variables{m: make(map[string]*Variable, len(vs.m))}
-	for n, v := range vs.m {
-		cp := *v
-		c.m[n] = &cp
-	}
+	c := &Variables{}
+	vs.CopyTo(c)
 	return c
 }
 
 // CopyTo makes dst hold the same variables as vs, reusing dst's storage:
 // a runtime saves a client's variables at each transaction's start (and
-// restores them for a retry) without allocating once the names are known.
+// restores them for a retry) without allocating once the names are known,
+// and, when dst has the same names in the same order (it was last copied
+// from vs, or vs from it, and neither gained one since), without a map
+// look-up.
 func (vs *Variables) CopyTo(dst *Variables) {
+	if sameNames(vs.names, dst.names) {
+		for i, v := range vs.vars {
+			*dst.vars[i] = *v
+		}
+		return
+	}
 	for n := range dst.m {
 		if _, ok := vs.m[n]; !ok {
 			delete(dst.m, n)
@@ -216,12 +229,30 @@ func (vs *Variables) CopyTo(dst *Variables) {
 	if dst.m == nil {
 		dst.m = make(map[string]*Variable, len(vs.m))
 	}
-	for n, v := range vs.m {
-		if d, ok := dst.m[n]; ok {
-			*d = *v
-		} else {
-			cp := *v
-			dst.m[n] = &cp
+	dst.names, dst.vars = dst.names[:0], dst.vars[:0]
+	for i, n := range vs.names {
+		d, ok := dst.m[n]
+		if !ok {
+			d = new(Variable)
+			dst.m[n] = d
+		}
+		*d = *vs.vars[i]
+		dst.names = append(dst.names, n)
+		dst.vars = append(dst.vars, d)
+	}
+}
+
+// sameNames: a and b hold the same names in the same order (the strings of
+// sets copied from one another share their bytes, so each comparison is
+// short).
+func sameNames(a, b []string) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i] != b[i] {
+			return false
 		}
 	}
+	return true
 }

@@ -46,4 +46,18 @@ func TestVariablesCopyTo(t *testing.T) {
 	if allocs := testing.AllocsPerRun(100, func() { live.CopyTo(&saved) }); allocs != 0 {
 		t.Errorf("CopyTo into a set of the same names allocates %.0f times", allocs)
 	}
+	// Between sets of the same names (copied in order, no look-up) the
+	// values still go over and the storage stays apart.
+	live.SetValue("a", Int(3))
+	saved.CopyTo(&live)
+	saved.SetText("b", "changed")
+	if a, _ := live.Text("a"); a != "1" {
+		t.Errorf("a = %s after the second restore, want 1", a)
+	}
+	if b, _ := live.Text("b"); b != "x" {
+		t.Errorf("b = %s, a change to the saved set showed in the live one", b)
+	}
+	if c := live.Clone(); c.Len() != 2 || func() string { a, _ := c.Text("a"); return a }() != "1" {
+		t.Errorf("Clone: %v", c.Names())
+	}
 }
