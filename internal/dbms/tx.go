@@ -41,6 +41,15 @@ type txSession struct {
 	// from call to call.
 	nv   []driver.NamedValue
 	dest []driver.Value
+	// recent are the statements QueryText ran last (textquery.go's find).
+	recent [8]recentStmt
+	next   int
+}
+
+// recentStmt is one of txSession.recent.
+type recentStmt struct {
+	text string
+	p    *prepared
 }
 
 // prepared is one statement prepared on the pinned connection: through
