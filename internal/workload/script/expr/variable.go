@@ -3,6 +3,7 @@ package expr
 import (
 	"errors"
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 )
@@ -215,7 +216,9 @@ func (vs *Variables) Clone() *Variables {
 // from vs, or vs from it, and neither gained one since), without a map
 // look-up.
 func (vs *Variables) CopyTo(dst *Variables) {
-	if sameNames(vs.names, dst.names) {
+	// Strings of sets copied from one another share their bytes, so each
+	// comparison is short.
+	if slices.Equal(vs.names, dst.names) {
 		for i, v := range vs.vars {
 			*dst.vars[i] = *v
 		}
@@ -240,19 +243,4 @@ func (vs *Variables) CopyTo(dst *Variables) {
 		dst.names = append(dst.names, n)
 		dst.vars = append(dst.vars, d)
 	}
-}
-
-// sameNames: a and b hold the same names in the same order (the strings of
-// sets copied from one another share their bytes, so each comparison is
-// short).
-func sameNames(a, b []string) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
 }
