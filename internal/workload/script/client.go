@@ -61,6 +61,11 @@ type Client struct {
 	// under the simple protocol, as pgbench sends it.
 	compound dbms.CompoundQuerier
 
+	// refs are the variables each statement binds (by statement.id, nil
+	// for one not defined), as of the variables' generation refsGen:
+	// resolved once, not looked up by name at every execution.
+	refs    [][]*expr.Variable
+	refsGen []uint64
 	// reused from command to command
 	args    []any
 	res     dbms.TextResult
@@ -189,6 +194,7 @@ func (c *Client) Bind(e dbms.Engine) error {
 			return err
 		}
 		c.scripts, c.engine = scripts, e.Name()
+		c.refs, c.refsGen = nil, nil
 	}
 	c.tq = e.(dbms.TextQuerier)
 	c.tx, _ = e.(dbms.Transactor)

@@ -34,6 +34,9 @@ type statement struct {
 	// (control.go).
 	ctl       control
 	textBegin bool
+	// id numbers the statements of one engine's compiled scripts from 0:
+	// a client keeps what it resolved for each under it (Client.refs).
+	id int
 }
 
 // compileCache keeps each engine's compiled scripts, so that every session
@@ -61,6 +64,7 @@ func (p *Program) compile(e dbms.Engine) ([]*compiled, error) {
 	_, canTx := e.(dbms.Transactor)
 	_, canPipe := e.(dbms.Pipeliner)
 	var out []*compiled
+	ids := 0
 	for _, s := range p.Scripts(name) {
 		c := &compiled{script: s, sql: make([][]statement, len(s.Commands)), whole: make([]bool, len(s.Commands))}
 		for i, cmd := range s.Commands {
@@ -74,6 +78,7 @@ func (p *Program) compile(e dbms.Engine) ([]*compiled, error) {
 					st := statement{text: t, ctl: controlOf(t)}
 					st.textBegin = st.ctl.kind == ctlNone && beginsTransaction(t)
 					st.bound, st.args = t.Bind(tq.Placeholder)
+					st.id, ids = ids, ids+1
 					if st.ctl.kind != ctlNone && !canTx {
 						return nil, &parse.Error{File: s.Name, Pos: cmd.Pos, Msg: fmt.Sprintf("%s cannot run transactions: its adapter has no dbms.Transactor", name)}
 					}

@@ -95,10 +95,9 @@ func (c *Client) render(st *statement) (string, []any) {
 		return st.text.Simple(c.vars.Text), nil
 	}
 	c.args = c.args[:0]
-	for _, name := range st.args {
-		v, ok := c.vars.Lookup(name)
+	for _, v := range c.bound(st) {
 		switch {
-		case !ok:
+		case v == nil:
 			c.args = append(c.args, nil)
 		default:
 			if i, isInt := v.Int(); isInt {
@@ -109,6 +108,27 @@ func (c *Client) render(st *statement) (string, []any) {
 		}
 	}
 	return st.bound, c.args
+}
+
+// bound are the variables st binds, nil for one not defined: looked up by
+// name only when variables were made or dropped since the last time
+// (expr.Variables.Generation), which after a client's first transactions
+// is never.
+func (c *Client) bound(st *statement) []*expr.Variable {
+	if st.id >= len(c.refs) {
+		c.refs = append(c.refs, make([][]*expr.Variable, st.id+1-len(c.refs))...)
+		c.refsGen = append(c.refsGen, make([]uint64, st.id+1-len(c.refsGen))...)
+	}
+	gen := c.vars.Generation() + 1 // 0: never resolved
+	if c.refsGen[st.id] != gen {
+		refs := c.refs[st.id][:0]
+		for _, name := range st.args {
+			v, _ := c.vars.Lookup(name)
+			refs = append(refs, v)
+		}
+		c.refs[st.id], c.refsGen[st.id] = refs, gen
+	}
+	return c.refs[st.id]
 }
 
 // store puts the captured result into variables, as pgbench's \gset and

@@ -125,7 +125,15 @@ type Variables struct {
 	// start and the live set) copies them in order, without a map look-up.
 	names []string
 	vars  []*Variable
+	// gen counts the changes to the set of names (Generation).
+	gen uint64
 }
+
+// Generation changes whenever a variable is made or dropped, and only
+// then: a *Variable Lookup returned stays the variable of its name while
+// the generation is the same, so a caller may keep it instead of looking
+// the name up again.
+func (vs *Variables) Generation() uint64 { return vs.gen }
 
 var _ VarLookup = (*Variables)(nil)
 
@@ -176,6 +184,7 @@ func (vs *Variables) slot(name string) (*Variable, error) {
 	vs.m[name] = v
 	vs.names = append(vs.names, name)
 	vs.vars = append(vs.vars, v)
+	vs.gen++
 	return v, nil
 }
 
@@ -224,6 +233,7 @@ func (vs *Variables) CopyTo(dst *Variables) {
 		}
 		return
 	}
+	dst.gen++
 	for n := range dst.m {
 		if _, ok := vs.m[n]; !ok {
 			delete(dst.m, n)

@@ -61,3 +61,30 @@ func TestVariablesCopyTo(t *testing.T) {
 		t.Errorf("Clone: %v", c.Names())
 	}
 }
+
+// Generation changes when a name is made or dropped, not when a value
+// changes or a copy keeps the same names: what lets a caller keep the
+// *Variable Lookup gave it.
+func TestVariablesGeneration(t *testing.T) {
+	var live, saved Variables
+	live.SetValue("a", Int(1))
+	g := live.Generation()
+	live.SetValue("a", Int(2))
+	live.SetText("a", "3")
+	saved.CopyTo(&live) // drops a
+	if live.Generation() == g {
+		t.Fatal("dropping a kept the generation")
+	}
+	live.SetValue("a", Int(1))
+	live.CopyTo(&saved)
+	g = live.Generation()
+	saved.CopyTo(&live)
+	live.SetValue("a", Int(5))
+	if live.Generation() != g {
+		t.Error("a copy of the same names or a new value changed the generation")
+	}
+	live.SetValue("b", Int(1))
+	if live.Generation() == g {
+		t.Error("a new name kept the generation")
+	}
+}
