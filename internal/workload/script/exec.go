@@ -100,7 +100,7 @@ func (c *Client) render(st *statement) (string, []any) {
 		case v == nil:
 			c.args = append(c.args, nil)
 		default:
-			if i, isInt := v.Int(); isInt {
+			if i, isInt := v.IntArg(); isInt {
 				c.args = append(c.args, i)
 			} else {
 				c.args = append(c.args, v.Text())

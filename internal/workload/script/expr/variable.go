@@ -77,6 +77,8 @@ type Variable struct {
 	hasVal  bool
 	// computed: the value came from SetValue, the text (if any) from it.
 	computed bool
+	// arg is IntArg's interface value, made on first need.
+	arg any
 }
 
 // Text is the variable as substituted into SQL.
@@ -96,6 +98,19 @@ func (v *Variable) Int() (int64, bool) {
 		return v.val.i, true
 	}
 	return 0, false
+}
+
+// IntArg is Int's integer as an interface value (an argument a runtime
+// binds), made once per value: a variable is bound to several statements
+// of a transaction, and each boxing of an int64 would allocate.
+func (v *Variable) IntArg() (any, bool) {
+	if !v.computed || v.val.kind != KindInt {
+		return nil, false
+	}
+	if v.arg == nil {
+		v.arg = v.val.i
+	}
+	return v.arg, true
 }
 
 // Value is the variable as an expression sees it; name is for the error.

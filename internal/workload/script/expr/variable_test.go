@@ -88,3 +88,24 @@ func TestVariablesGeneration(t *testing.T) {
 		t.Error("a new name kept the generation")
 	}
 }
+
+// IntArg boxes a computed integer once per value; text stays text.
+func TestVariableIntArg(t *testing.T) {
+	var vs Variables
+	vs.SetValue("n", Int(70000))
+	vs.SetText("s", "007")
+	n, _ := vs.Lookup("n")
+	if a, ok := n.IntArg(); !ok || a != any(int64(70000)) {
+		t.Fatalf("IntArg %v, %v; want 70000, true", a, ok)
+	}
+	if allocs := testing.AllocsPerRun(100, func() { n.IntArg() }); allocs != 0 {
+		t.Errorf("IntArg of the same value allocates %.0f times", allocs)
+	}
+	vs.SetValue("n", Int(80000))
+	if a, _ := n.IntArg(); a != any(int64(80000)) {
+		t.Errorf("IntArg after a new value: %v, want 80000", a)
+	}
+	if s, _ := vs.Lookup("s"); func() bool { _, ok := s.IntArg(); return ok }() {
+		t.Error("text says it is a computed integer")
+	}
+}
