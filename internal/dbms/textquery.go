@@ -155,7 +155,8 @@ func (b *SQLBase) QueryText(ctx context.Context, stmt string, args []any, prepar
 // that runs a few statements over and over (a script) gives the same
 // strings each time, which compare equal at once (same bytes, same
 // address): a scan of the last few is cheaper than hashing the text for
-// the map, a tenth of the script runtime's own CPU on an embedded engine.
+// the map, which on an embedded engine was a visible part of the script
+// runtime's CPU (docs/client-cost.md).
 func (s *txSession) find(stmt string) *prepared {
 	for i := range s.recent {
 		if r := &s.recent[i]; r.p != nil && r.text == stmt {
