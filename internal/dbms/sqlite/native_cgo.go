@@ -260,8 +260,12 @@ type cRun struct {
 	text []byte      // C memory for the text arguments
 }
 
+// newCRun allocates an exchange area. C.malloc, unlike C.calloc, never
+// returns nil (cgo aborts the program when memory runs out).
 func newCRun() *cRun {
-	return &cRun{r: (*C.dbg_run)(C.calloc(1, C.size_t(unsafe.Sizeof(C.dbg_run{}))))}
+	r := (*C.dbg_run)(C.malloc(C.size_t(unsafe.Sizeof(C.dbg_run{}))))
+	*r = C.dbg_run{}
+	return &cRun{r: r}
 }
 
 // free releases the C memory.
@@ -280,7 +284,7 @@ func (c *cRun) free() {
 func (c *cRun) reserve(n, size int) {
 	if n > len(c.args) {
 		C.free(unsafe.Pointer(c.r.args))
-		c.r.args = (*C.dbg_arg)(C.calloc(C.size_t(n), C.size_t(unsafe.Sizeof(C.dbg_arg{}))))
+		c.r.args = (*C.dbg_arg)(C.malloc(C.size_t(n) * C.size_t(unsafe.Sizeof(C.dbg_arg{}))))
 		c.args = unsafe.Slice(c.r.args, n)
 	}
 	if size > len(c.text) {

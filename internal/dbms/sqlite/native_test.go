@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"path/filepath"
 	"reflect"
+	"strings"
 	"testing"
 
 	"github.com/mattn/go-sqlite3"
@@ -52,6 +53,9 @@ var nativeCases = []nativeCase{
 	{"SELECT nosuch FROM v", nil},                                        // no such column
 	{"DELETE FROM v WHERE id = ?", []any{int64(5)}},
 	{"SELECT count(*), sum(n) FROM v", nil},
+	// Results and arguments larger than the exchange area's first size.
+	{"WITH RECURSIVE q(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM q WHERE i < ?) SELECT i, printf('%0*d', 300, i), i * 0.5, NULL FROM q", []any{int64(5000)}},
+	{"SELECT length(?), ?, length(?)", []any{strings.Repeat("x", 100000), "short", strings.Repeat("é", 70000)}},
 }
 
 // TestNativeAsDriver: the native path gives the results and errors of the
