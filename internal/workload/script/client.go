@@ -382,7 +382,7 @@ func (c *Client) command(ctx context.Context, s *compiled, pc int) (int, error) 
 		if err != nil {
 			return 0, dbms.Wrap(dbms.Invalid, err)
 		}
-		if err := c.vars.SetValue(cmd.Var, v); err != nil {
+		if err := c.set(s.setID[pc], cmd.Var, v); err != nil {
 			return 0, dbms.Wrap(dbms.Invalid, err)
 		}
 	case parse.KindIf:

@@ -20,6 +20,10 @@ type compiled struct {
 	// statement, which an engine that takes compounds gets in one call
 	// under the simple protocol.
 	whole []bool
+	// setID numbers, by command index, the \set commands in the id space of
+	// the statements (statement.id): a client keeps the variable each one
+	// sets under it.
+	setID []int
 }
 
 // statement is one statement of an SQL command.
@@ -66,9 +70,11 @@ func (p *Program) compile(e dbms.Engine) ([]*compiled, error) {
 	var out []*compiled
 	ids := 0
 	for _, s := range p.Scripts(name) {
-		c := &compiled{script: s, sql: make([][]statement, len(s.Commands)), whole: make([]bool, len(s.Commands))}
+		c := &compiled{script: s, sql: make([][]statement, len(s.Commands)), whole: make([]bool, len(s.Commands)), setID: make([]int, len(s.Commands))}
 		for i, cmd := range s.Commands {
 			switch cmd.Kind {
+			case parse.KindSet:
+				c.setID[i], ids = ids, ids+1
 			case parse.KindStartPipeline:
 				if !canPipe {
 					return nil, &parse.Error{File: s.Name, Pos: cmd.Pos, Msg: fmt.Sprintf("\\startpipeline: %s has no pipeline mode: remove the pipeline meta-commands, or give this engine a variant of the script", name)}

@@ -179,8 +179,14 @@ func (vs *Variables) SetValue(name string, val Value) error {
 	if err != nil {
 		return err
 	}
-	*v = Variable{val: val, hasVal: true, computed: true}
+	v.SetValue(val)
 	return nil
+}
+
+// SetValue gives v a computed value, as Variables.SetValue does for its
+// name.
+func (v *Variable) SetValue(val Value) {
+	*v = Variable{val: val, hasVal: true, computed: true}
 }
 
 // slot finds or creates a variable; only a new name is checked, as pgbench
