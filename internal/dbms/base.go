@@ -52,6 +52,11 @@ type SQLBase struct {
 	// never arms Interrupt either); the other calls (Exec, QueryRows,
 	// statements not prepared) still hand the context on.
 	Unwatched bool
+	// Native, when set with DirectStmts, runs QueryText's prepared
+	// statements and the transaction statements on the adapter's own path
+	// below the driver, one call each (native.go); the driver's statements
+	// stay prepared for every other call.
+	Native NativeStmts
 
 	// session is the Transactor state of this connection (tx.go).
 	session txSession

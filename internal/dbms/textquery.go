@@ -109,10 +109,19 @@ func (b *SQLBase) QueryText(ctx context.Context, stmt string, args []any, prepar
 	}
 	var ps *sql.Stmt
 	if prepared {
-		if err := b.Prepare(ctx, stmt); err != nil {
-			return b.fail(err)
+		p := b.session.find(stmt)
+		if p == nil {
+			if err := b.Prepare(ctx, stmt); err != nil {
+				return b.fail(err)
+			}
+			p = b.session.stmts[stmt]
 		}
-		p := b.session.stmts[stmt]
+		if ran, err := b.runNative(ctx, p, args, res); ran {
+			if err != nil {
+				return b.fail(err)
+			}
+			return nil
+		}
 		if b.session.bindDirect(p, args) {
 			if err := b.queryTextDirect(ctx, p, res); err != nil {
 				return b.fail(err)
@@ -140,6 +149,26 @@ func (b *SQLBase) QueryText(ctx context.Context, stmt string, args []any, prepar
 		return b.fail(err)
 	}
 	return nil
+}
+
+// find is the statement prepared for text stmt, nil if none is. A caller
+// that runs a few statements over and over (a script) gives the same
+// strings each time, which compare equal at once (same bytes, same
+// address): a scan of the last few is cheaper than hashing the text for
+// the map, which on an embedded engine was a visible part of the script
+// runtime's CPU (docs/client-cost.md).
+func (s *txSession) find(stmt string) *prepared {
+	for i := range s.recent {
+		if r := &s.recent[i]; r.p != nil && r.text == stmt {
+			return r.p
+		}
+	}
+	p := s.stmts[stmt]
+	if p != nil {
+		s.recent[s.next] = recentStmt{stmt, p}
+		s.next = (s.next + 1) % len(s.recent)
+	}
+	return p
 }
 
 // readText reads every row of rows into res (or discards them) and closes

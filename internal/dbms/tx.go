@@ -41,6 +41,15 @@ type txSession struct {
 	// from call to call.
 	nv   []driver.NamedValue
 	dest []driver.Value
+	// recent are the statements QueryText ran last (textquery.go's find).
+	recent [8]recentStmt
+	next   int
+}
+
+// recentStmt is one of txSession.recent.
+type recentStmt struct {
+	text string
+	p    *prepared
 }
 
 // prepared is one statement prepared on the pinned connection: through
@@ -53,6 +62,8 @@ type prepared struct {
 	// inputs is ds's number of placeholders, -1 when the driver does not
 	// know it.
 	inputs int
+	// ns is the adapter's native statement (SQLBase.Native), nil without.
+	ns NativeStmt
 }
 
 // stmt is p's database/sql statement; nil when p is (not prepared).
@@ -205,7 +216,13 @@ func (b *SQLBase) Prepare(ctx context.Context, stmt string) error {
 	}
 	p := &prepared{ps: ps}
 	if b.DirectStmts {
-		if err := b.prepareDirect(ctx, stmt, p); err != nil {
+		err := b.prepareDirect(ctx, stmt, p)
+		if err == nil && b.Native != nil {
+			if err = b.prepareNative(stmt, p); err != nil {
+				b.closeDirect(p)
+			}
+		}
+		if err != nil {
 			ps.Close()
 			return b.wrap(fmt.Errorf("prepare %s: %w", stmt, err))
 		}
@@ -320,10 +337,12 @@ func (b *SQLBase) endSession() {
 	b.session.failed = errSessionEnding // whatever ROLLBACK says
 	b.Rollback(ctx)
 	for _, p := range b.session.stmts {
+		b.closeNative(p)
 		b.closeDirect(p)
 		p.ps.Close()
 	}
 	for _, p := range b.session.control {
+		b.closeNative(p)
 		b.closeDirect(p)
 	}
 	b.session = txSession{}
@@ -337,6 +356,14 @@ func (b *SQLBase) closeDirect(p *prepared) {
 	}
 }
 
+// closeNative closes p's native statement, if any.
+func (b *SQLBase) closeNative(p *prepared) {
+	if p != nil && p.ns != nil {
+		p.ns.Close()
+		p.ns = nil
+	}
+}
+
 // execControl runs a transaction statement (BEGIN ..., COMMIT, ROLLBACK):
 // with DirectStmts as a driver statement prepared on first use, else as text
 // through database/sql, which has the driver parse it every time (and
@@ -347,6 +374,12 @@ func (b *SQLBase) execControl(ctx context.Context, q string) error {
 		if !ok {
 			p = &prepared{}
 			err := b.prepareDirect(ctx, q, p)
+			if err == nil && p.ds != nil && b.Native != nil {
+				if err = b.prepareNative(q, p); err != nil {
+					b.closeDirect(p)
+					p.ds = nil
+				}
+			}
 			if err != nil && !refusedPrepare(b.wrap(err)) {
 				// The server answered the prepare with the session's own
 				// news: a Galera node that rolled the transaction back
@@ -367,6 +400,9 @@ func (b *SQLBase) execControl(ctx context.Context, q string) error {
 			b.session.control[q] = p
 		}
 		if p != nil {
+			if ran, err := b.runNative(ctx, p, nil, nil); ran {
+				return err
+			}
 			b.session.nv = b.session.nv[:0]
 			_, err := b.execDirect(ctx, p)
 			return err

@@ -46,6 +46,7 @@ type Engine struct {
 	dbms.SQLBase
 	path string
 	dsn  string
+	loc  string // the URL's _loc (native.go)
 }
 
 var _ dbms.Engine = (*Engine)(nil)
@@ -63,7 +64,7 @@ func open(ctx context.Context, u *dbms.URL) (dbms.Engine, error) {
 	if len(u.Query) > 0 {
 		dsn += "?" + u.Query.Encode()
 	}
-	e := &Engine{path: u.Path, dsn: dsn}
+	e := &Engine{path: u.Path, dsn: dsn, loc: u.Query.Get("_loc")}
 	if err := e.connect(ctx); err != nil {
 		err = fmt.Errorf("cannot open SQLite file %s: %w", u.Path, classify(err))
 		if errors.Is(err, syscall.EMFILE) || errors.Is(err, syscall.ENFILE) || ctx.Err() != nil {
@@ -81,8 +82,10 @@ func (e *Engine) connect(ctx context.Context) error {
 	}
 	// DirectStmts: prepared statements run on go-sqlite3's own statement,
 	// past database/sql's per-call machinery; Unwatched: without a watch of
-	// the context per statement (docs/client-cost.md).
-	e.SQLBase = dbms.SQLBase{DB: db, Conn: conn, TypeName: dbms.StandardType, ClassifyErr: classify, DirectStmts: true, Unwatched: true}
+	// the context per statement; Native: a script's prepared statements and
+	// the transaction statements on SQLite's C API, one call each
+	// (native.go, docs/client-cost.md).
+	e.SQLBase = dbms.SQLBase{DB: db, Conn: conn, TypeName: dbms.StandardType, ClassifyErr: classify, DirectStmts: true, Unwatched: true, Native: newNatives(e.loc)}
 	return nil
 }
 
@@ -260,7 +263,7 @@ func classify(err error) error {
 		case sqlite3.ErrCantOpen, sqlite3.ErrPerm, sqlite3.ErrReadonly, sqlite3.ErrNotADB:
 			return dbms.Wrap(dbms.BadInput, err)
 		case sqlite3.ErrError:
-			if strings.Contains(se.Error(), "syntax error") {
+			if strings.Contains(sqliteMessage(err, se), "syntax error") {
 				return dbms.Wrap(dbms.Syntax, err)
 			}
 		}

@@ -20,6 +20,10 @@ type compiled struct {
 	// statement, which an engine that takes compounds gets in one call
 	// under the simple protocol.
 	whole []bool
+	// setID numbers, by command index, the \set commands in the id space of
+	// the statements (statement.id): a client keeps the variable each one
+	// sets under it.
+	setID []int
 }
 
 // statement is one statement of an SQL command.
@@ -34,6 +38,9 @@ type statement struct {
 	// (control.go).
 	ctl       control
 	textBegin bool
+	// id numbers the statements of one engine's compiled scripts from 0:
+	// a client keeps what it resolved for each under it (Client.refs).
+	id int
 }
 
 // compileCache keeps each engine's compiled scripts, so that every session
@@ -61,10 +68,13 @@ func (p *Program) compile(e dbms.Engine) ([]*compiled, error) {
 	_, canTx := e.(dbms.Transactor)
 	_, canPipe := e.(dbms.Pipeliner)
 	var out []*compiled
+	ids := 0
 	for _, s := range p.Scripts(name) {
-		c := &compiled{script: s, sql: make([][]statement, len(s.Commands)), whole: make([]bool, len(s.Commands))}
+		c := &compiled{script: s, sql: make([][]statement, len(s.Commands)), whole: make([]bool, len(s.Commands)), setID: make([]int, len(s.Commands))}
 		for i, cmd := range s.Commands {
 			switch cmd.Kind {
+			case parse.KindSet:
+				c.setID[i], ids = ids, ids+1
 			case parse.KindStartPipeline:
 				if !canPipe {
 					return nil, &parse.Error{File: s.Name, Pos: cmd.Pos, Msg: fmt.Sprintf("\\startpipeline: %s has no pipeline mode: remove the pipeline meta-commands, or give this engine a variant of the script", name)}
@@ -74,6 +84,7 @@ func (p *Program) compile(e dbms.Engine) ([]*compiled, error) {
 					st := statement{text: t, ctl: controlOf(t)}
 					st.textBegin = st.ctl.kind == ctlNone && beginsTransaction(t)
 					st.bound, st.args = t.Bind(tq.Placeholder)
+					st.id, ids = ids, ids+1
 					if st.ctl.kind != ctlNone && !canTx {
 						return nil, &parse.Error{File: s.Name, Pos: cmd.Pos, Msg: fmt.Sprintf("%s cannot run transactions: its adapter has no dbms.Transactor", name)}
 					}

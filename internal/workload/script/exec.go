@@ -95,13 +95,12 @@ func (c *Client) render(st *statement) (string, []any) {
 		return st.text.Simple(c.vars.Text), nil
 	}
 	c.args = c.args[:0]
-	for _, name := range st.args {
-		v, ok := c.vars.Lookup(name)
+	for _, v := range c.bound(st) {
 		switch {
-		case !ok:
+		case v == nil:
 			c.args = append(c.args, nil)
 		default:
-			if i, isInt := v.Int(); isInt {
+			if i, isInt := v.IntArg(); isInt {
 				c.args = append(c.args, i)
 			} else {
 				c.args = append(c.args, v.Text())
@@ -109,6 +108,41 @@ func (c *Client) render(st *statement) (string, []any) {
 		}
 	}
 	return st.bound, c.args
+}
+
+// bound are the variables st binds, nil for one not defined.
+func (c *Client) bound(st *statement) []*expr.Variable { return c.resolve(st.id, st.args) }
+
+// set gives the variable a \set command (its id compiled.setID) sets its
+// value, as Variables.SetValue does.
+func (c *Client) set(id int, name string, val expr.Value) error {
+	if v := c.resolve(id, []string{name})[0]; v != nil {
+		v.SetValue(val)
+		return nil
+	}
+	return c.vars.SetValue(name, val) // a new variable: resolved again next time
+}
+
+// resolve is the client's variables of names (nil for one not defined),
+// kept under id (statement.id, compiled.setID): looked up by name only
+// when variables were made or dropped since the last time
+// (expr.Variables.Generation), which after a client's first transactions
+// is never.
+func (c *Client) resolve(id int, names []string) []*expr.Variable {
+	if id >= len(c.refs) {
+		c.refs = append(c.refs, make([][]*expr.Variable, id+1-len(c.refs))...)
+		c.refsGen = append(c.refsGen, make([]uint64, id+1-len(c.refsGen))...)
+	}
+	gen := c.vars.Generation() + 1 // 0: never resolved
+	if c.refsGen[id] != gen {
+		refs := c.refs[id][:0]
+		for _, name := range names {
+			v, _ := c.vars.Lookup(name)
+			refs = append(refs, v)
+		}
+		c.refs[id], c.refsGen[id] = refs, gen
+	}
+	return c.refs[id]
 }
 
 // store puts the captured result into variables, as pgbench's \gset and

@@ -3,6 +3,7 @@ package expr
 import (
 	"errors"
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 )
@@ -76,6 +77,8 @@ type Variable struct {
 	hasVal  bool
 	// computed: the value came from SetValue, the text (if any) from it.
 	computed bool
+	// arg is IntArg's interface value, made on first need.
+	arg any
 }
 
 // Text is the variable as substituted into SQL.
@@ -95,6 +98,19 @@ func (v *Variable) Int() (int64, bool) {
 		return v.val.i, true
 	}
 	return 0, false
+}
+
+// IntArg is Int's integer as an interface value (an argument a runtime
+// binds), made once per value: a variable is bound to several statements
+// of a transaction, and each boxing of an int64 would allocate.
+func (v *Variable) IntArg() (any, bool) {
+	if !v.computed || v.val.kind != KindInt {
+		return nil, false
+	}
+	if v.arg == nil {
+		v.arg = v.val.i
+	}
+	return v.arg, true
 }
 
 // Value is the variable as an expression sees it; name is for the error.
@@ -119,7 +135,20 @@ type VarLookup interface {
 // ready. It is not safe for concurrent use: each client has its own.
 type Variables struct {
 	m map[string]*Variable
+	// names and vars are the variables in the order they were made:
+	// CopyTo between two sets of the same names (a transaction's saved
+	// start and the live set) copies them in order, without a map look-up.
+	names []string
+	vars  []*Variable
+	// gen counts the changes to the set of names (Generation).
+	gen uint64
 }
+
+// Generation changes whenever a variable is made or dropped, and only
+// then: a *Variable Lookup returned stays the variable of its name while
+// the generation is the same, so a caller may keep it instead of looking
+// the name up again.
+func (vs *Variables) Generation() uint64 { return vs.gen }
 
 var _ VarLookup = (*Variables)(nil)
 
@@ -150,8 +179,14 @@ func (vs *Variables) SetValue(name string, val Value) error {
 	if err != nil {
 		return err
 	}
-	*v = Variable{val: val, hasVal: true, computed: true}
+	v.SetValue(val)
 	return nil
+}
+
+// SetValue gives v a computed value, as Variables.SetValue does for its
+// name.
+func (v *Variable) SetValue(val Value) {
+	*v = Variable{val: val, hasVal: true, computed: true}
 }
 
 // slot finds or creates a variable; only a new name is checked, as pgbench
@@ -168,6 +203,9 @@ func (vs *Variables) slot(name string) (*Variable, error) {
 	}
 	v := new(Variable)
 	vs.m[name] = v
+	vs.names = append(vs.names, name)
+	vs.vars = append(vs.vars, v)
+	vs.gen++
 	return v, nil
 }
 
@@ -196,18 +234,27 @@ func (vs *Variables) Names() []string {
 // Clone copies the variables, as a retried transaction needs the ones it
 // started with and each client starts from the -D values.
 func (vs *Variables) Clone() *Variables {
-	c := &Variables{m: make(map[string]*Variable, len(vs.m))}
-	for n, v := range vs.m {
-		cp := *v
-		c.m[n] = &cp
-	}
+	c := &Variables{}
+	vs.CopyTo(c)
 	return c
 }
 
 // CopyTo makes dst hold the same variables as vs, reusing dst's storage:
 // a runtime saves a client's variables at each transaction's start (and
-// restores them for a retry) without allocating once the names are known.
+// restores them for a retry) without allocating once the names are known,
+// and, when dst has the same names in the same order (it was last copied
+// from vs, or vs from it, and neither gained one since), without a map
+// look-up.
 func (vs *Variables) CopyTo(dst *Variables) {
+	// Strings of sets copied from one another share their bytes, so each
+	// comparison is short.
+	if slices.Equal(vs.names, dst.names) {
+		for i, v := range vs.vars {
+			*dst.vars[i] = *v
+		}
+		return
+	}
+	dst.gen++
 	for n := range dst.m {
 		if _, ok := vs.m[n]; !ok {
 			delete(dst.m, n)
@@ -216,12 +263,15 @@ func (vs *Variables) CopyTo(dst *Variables) {
 	if dst.m == nil {
 		dst.m = make(map[string]*Variable, len(vs.m))
 	}
-	for n, v := range vs.m {
-		if d, ok := dst.m[n]; ok {
-			*d = *v
-		} else {
-			cp := *v
-			dst.m[n] = &cp
+	dst.names, dst.vars = dst.names[:0], dst.vars[:0]
+	for i, n := range vs.names {
+		d, ok := dst.m[n]
+		if !ok {
+			d = new(Variable)
+			dst.m[n] = d
 		}
+		*d = *vs.vars[i]
+		dst.names = append(dst.names, n)
+		dst.vars = append(dst.vars, d)
 	}
 }
