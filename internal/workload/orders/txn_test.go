@@ -198,6 +198,7 @@ func checkRollback(t *testing.T, ctx context.Context, ctl, e dbms.Engine, c *Cli
 		c.no.draw(rng, testDims, c.k, 1)
 	}
 	before := tableCounts(t, ctx, ctl)
+	c.pending = Audit{}
 	err := c.newOrder(ctx, e.(dbms.Transactor))
 	if !errors.Is(err, ErrRollback) {
 		t.Fatalf("new-order with an unused item: %v, want ErrRollback", err)
@@ -280,6 +281,7 @@ func checkBadCredit(t *testing.T, ctx context.Context, ctl, e dbms.Engine, c *Cl
 	before, _, data := readCustomer(t, ctx, ctl, 2, 4, 2)
 	wYtd, dYtd := ytd(t, ctx, ctl, 1, 5)
 	c.pay = paymentIn{w: 1, d: 5, cw: 2, cd: 4, cust: customerKey{c: 2}, amount: 5000_00, remote: true}
+	c.pending = Audit{}
 	if err := c.payment(ctx, e.(dbms.Transactor)); err != nil {
 		t.Fatalf("payment: %v", err)
 	}
@@ -366,6 +368,7 @@ func checkDelivery(t *testing.T, ctx context.Context, ctl, e dbms.Engine, c *Cli
 		x.deliveries = count(t, ctx, ctl, fmt.Sprintf("SELECT c_delivery_cnt FROM customer WHERE c_w_id = 2 AND c_d_id = %d AND c_id = %d", d, x.cust))
 	}
 	c.del = deliveryIn{w: 2, carrier: 7}
+	c.pending = Audit{}
 	if err := c.delivery(ctx, e.(dbms.Transactor)); err != nil {
 		t.Fatalf("delivery: %v", err)
 	}
@@ -401,6 +404,7 @@ func checkDelivery(t *testing.T, ctx context.Context, ctl, e dbms.Engine, c *Cli
 	if n := count(t, ctx, ctl, "SELECT COUNT(*) FROM new_order WHERE no_w_id = 2"); n != 0 {
 		t.Fatalf("%d new orders left in warehouse 2 after %d more deliveries", n, left)
 	}
+	c.pending = Audit{}
 	if err := c.delivery(ctx, e.(dbms.Transactor)); err != nil {
 		t.Fatalf("delivery: %v", err)
 	}
@@ -415,6 +419,7 @@ func runOne(t *testing.T, ctx context.Context, c *Client, s *workload.Session) (
 	for s.Attempt = 0; ; s.Attempt++ {
 		typ, err := c.Run(ctx, s)
 		if err == nil || errors.Is(err, ErrRollback) {
+			s.Retries += s.Attempt
 			return typ, err
 		}
 		s.Tx.Rollback(ctx)
@@ -505,10 +510,12 @@ func checkConcurrent(t *testing.T, ctx context.Context, ctl dbms.Engine, o opene
 	audits := make([]Audit, clients)
 	errs := make([]error, clients)
 	types := make([][numTypes]int64, clients)
+	sessions := make([]*workload.Session, clients)
 	for i := 0; i < clients; i++ {
 		e := o.open()
 		c := testClient(t, ctx, e, i, clients, true)
 		s := &workload.Session{Tx: e.(dbms.Transactor), Engine: e, Rand: rand.New(rand.NewPCG(uint64(i), 13)), Scale: testDims.Warehouses}
+		sessions[i] = s
 		wg.Add(1)
 		go func(i int) {
 			defer wg.Done()
@@ -524,6 +531,11 @@ func checkConcurrent(t *testing.T, ctx context.Context, ctl dbms.Engine, o opene
 		}(i)
 	}
 	wg.Wait()
+	retries := 0
+	for _, s := range sessions {
+		retries += s.Retries
+	}
+	t.Logf("%d transactions on %d clients at once, %d retried after a serialization failure or a deadlock", clients*n, clients, retries)
 	var a Audit
 	var all [numTypes]int64
 	for i := range audits {
