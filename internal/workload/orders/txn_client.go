@@ -37,6 +37,32 @@ var DefaultMix = [numTypes]int{45, 43, 4, 4, 4}
 // New-Order's.
 var ErrRollback = errors.New("new-order rolled back: unused item")
 
+// Types are the transaction types with the weights of mix, in the order
+// of the type constants (Workload.Types).
+func Types(mix [numTypes]int) []workload.Type {
+	out := make([]workload.Type, numTypes)
+	for i := range out {
+		out[i] = workload.Type{Name: TxnNames[i], Weight: mix[i]}
+	}
+	return out
+}
+
+// CheckMix refuses a mix no client can draw from: a negative weight, or
+// none above zero. The error names the type; the caller names the flag.
+func CheckMix(mix [numTypes]int) error {
+	total := 0
+	for i, w := range mix {
+		if w < 0 {
+			return fmt.Errorf("%s has weight %d: weights are 0 or more", TxnNames[i], w)
+		}
+		total += w
+	}
+	if total == 0 {
+		return fmt.Errorf("every weight is 0: give at least one type a weight")
+	}
+	return nil
+}
+
 // ClientOptions are what a client needs beyond the run's ClientConfig.
 type ClientOptions struct {
 	// Dims are the sizes of the database: SpecDims(scale) in a run.
@@ -44,7 +70,8 @@ type ClientOptions struct {
 	// C are the run's NURand constants (RunConstants), the same for every
 	// client of the run.
 	C Constants
-	// Mix are the types' weights (DefaultMix when all are zero).
+	// Mix are the types' weights (DefaultMix when none is above zero;
+	// CheckMix says whether a user's mix is one).
 	Mix [numTypes]int
 }
 
@@ -92,7 +119,7 @@ var _ workload.Client = (*Client)(nil)
 // Home(cfg.Client, cfg.Clients, o.Dims.Warehouses).
 func NewClient(cfg workload.ClientConfig, o ClientOptions) *Client {
 	c := &Client{cfg: cfg, dims: o.Dims, k: o.C, mix: o.Mix}
-	if c.mix == ([numTypes]int{}) {
+	if CheckMix(c.mix) != nil {
 		c.mix = DefaultMix
 	}
 	for _, w := range c.mix {
@@ -128,18 +155,16 @@ type Audit struct {
 
 // Add adds b's counts to a (clients' counts merged).
 func (a *Audit) Add(b Audit) {
-	a.NewOrders += b.NewOrders
-	a.Rollbacks += b.Rollbacks
-	a.Lines += b.Lines
-	a.RemoteLines += b.RemoteLines
-	a.Payments += b.Payments
-	a.RemotePayments += b.RemotePayments
-	a.PaymentsByName += b.PaymentsByName
-	a.OrderStatuses += b.OrderStatuses
-	a.OrderStatusesByName += b.OrderStatusesByName
-	a.Deliveries += b.Deliveries
-	a.SkippedDistricts += b.SkippedDistricts
-	a.StockLevels += b.StockLevels
+	bs := b.counts()
+	for i, p := range a.counts() {
+		*p += *bs[i]
+	}
+}
+
+// counts are a's fields, in one order, for arithmetic on all of them.
+func (a *Audit) counts() [12]*int64 {
+	return [...]*int64{&a.NewOrders, &a.Rollbacks, &a.Lines, &a.RemoteLines, &a.Payments, &a.RemotePayments, &a.PaymentsByName,
+		&a.OrderStatuses, &a.OrderStatusesByName, &a.Deliveries, &a.SkippedDistricts, &a.StockLevels}
 }
 
 // Audit returns the client's counts so far. It must not run while the
