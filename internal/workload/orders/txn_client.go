@@ -93,7 +93,7 @@ type Client struct {
 	district int64
 
 	reads [numReads]string // readSQL with the engine's placeholders
-	tq    dbms.TextQuerier
+	tq    dbms.TextQuerier // the session of the transaction under way
 	res   dbms.TextResult
 	args  []any
 	buf   []byte
@@ -201,7 +201,7 @@ func (c *Client) Setup(ctx context.Context, tx dbms.Transactor) error {
 // Run runs one attempt of a transaction: on the first attempt it draws
 // the type and its inputs, a retry repeats them.
 func (c *Client) Run(ctx context.Context, s *workload.Session) (int, error) {
-	if c.tq == nil {
+	if c.reads[0] == "" {
 		if err := c.Setup(ctx, s.Tx); err != nil {
 			return 0, err
 		}
@@ -250,6 +250,18 @@ func (c *Client) draw(rng *rand.Rand) {
 	default:
 		c.sl.draw(rng, w, c.district)
 	}
+}
+
+// begin starts a transaction on tx and makes tx's session the one the
+// reads go to: a thread may hold several sessions and run each
+// transaction on the next (--connections), each of them set up.
+func (c *Client) begin(ctx context.Context, tx dbms.Transactor) error {
+	tq, ok := tx.(dbms.TextQuerier)
+	if !ok {
+		return dbms.Wrap(dbms.Unsupported, fmt.Errorf("orders: the engine's session runs no text queries (dbms.TextQuerier)"))
+	}
+	c.tq = tq
+	return tx.Begin(ctx, c.cfg.Isolation)
 }
 
 // query runs read i with args, its rows into c.res.

@@ -21,7 +21,7 @@ var errDelivered = dbms.Wrap(dbms.Serialization, fmt.Errorf("orders: the oldest 
 // order is skipped and counted (the spec's log of skipped deliveries).
 func (c *Client) delivery(ctx context.Context, tx dbms.Transactor) error {
 	in := &c.del
-	if err := tx.Begin(ctx, c.cfg.Isolation); err != nil {
+	if err := c.begin(ctx, tx); err != nil {
 		return err
 	}
 	skipped := int64(0)

@@ -31,7 +31,7 @@ func (c *Client) newOrder(ctx context.Context, tx dbms.Transactor) error {
 
 func (c *Client) runNewOrder(ctx context.Context, tx dbms.Transactor, out *NewOrderResult) error {
 	in := &c.no
-	if err := tx.Begin(ctx, c.cfg.Isolation); err != nil {
+	if err := c.begin(ctx, tx); err != nil {
 		return err
 	}
 	if err := exec1(ctx, tx, sqlBumpNextOrder, in.w, in.d); err != nil {

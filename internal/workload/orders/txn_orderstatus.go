@@ -11,7 +11,7 @@ import (
 // its most recent order and that order's lines.
 func (c *Client) orderStatus(ctx context.Context, tx dbms.Transactor) error {
 	in := &c.os
-	if err := tx.Begin(ctx, c.cfg.Isolation); err != nil {
+	if err := c.begin(ctx, tx); err != nil {
 		return err
 	}
 	cid, err := c.customerID(ctx, in.w, in.d, &in.cust)

@@ -20,7 +20,7 @@ const maxCData = 500
 func (c *Client) payment(ctx context.Context, tx dbms.Transactor) error {
 	in := &c.pay
 	amount := formatCents(in.amount)
-	if err := tx.Begin(ctx, c.cfg.Isolation); err != nil {
+	if err := c.begin(ctx, tx); err != nil {
 		return err
 	}
 	if err := exec1(ctx, tx, sqlPayWarehouse, amount, in.w); err != nil {

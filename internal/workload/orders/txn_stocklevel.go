@@ -13,7 +13,7 @@ import (
 // one stays in c.lowStock for the tests.
 func (c *Client) stockLevel(ctx context.Context, tx dbms.Transactor) error {
 	in := &c.sl
-	if err := tx.Begin(ctx, c.cfg.Isolation); err != nil {
+	if err := c.begin(ctx, tx); err != nil {
 		return err
 	}
 	next, err := tx.QueryInt(ctx, sqlNextOrder, in.w, in.d)

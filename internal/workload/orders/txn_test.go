@@ -70,8 +70,11 @@ func exercise(t *testing.T, o opener) {
 		t.Fatal("the test database is not consistent before any transaction")
 	}
 	for _, prepare := range []bool{false, true} {
-		e := o.open()
+		e, e2 := o.open(), o.open()
 		c := testClient(t, ctx, e, 0, 1, prepare)
+		if err := c.Setup(ctx, e2.(dbms.Transactor)); err != nil {
+			t.Fatalf("setup of a second session: %v", err)
+		}
 		name := map[bool]string{false: "Text", true: "Prepared"}[prepare]
 		t.Run(name+"/NewOrder", func(t *testing.T) { checkNewOrder(t, ctx, ctl, e, c) })
 		t.Run(name+"/Rollback", func(t *testing.T) { checkRollback(t, ctx, ctl, e, c) })
@@ -79,7 +82,7 @@ func exercise(t *testing.T, o opener) {
 		t.Run(name+"/PaymentBadCredit", func(t *testing.T) { checkBadCredit(t, ctx, ctl, e, c) })
 		t.Run(name+"/OrderStatus", func(t *testing.T) { checkOrderStatus(t, ctx, ctl, e, c) })
 		t.Run(name+"/StockLevel", func(t *testing.T) { checkStockLevel(t, ctx, ctl, e, c) })
-		t.Run(name+"/Mix", func(t *testing.T) { checkMix(t, ctx, ctl, e, c) })
+		t.Run(name+"/Mix", func(t *testing.T) { checkMix(t, ctx, ctl, c, e, e2) })
 		consistent(t, ctx, ctl)
 	}
 	// Delivery empties warehouse 2's new orders: after the others.
@@ -429,14 +432,17 @@ func runOne(t *testing.T, ctx context.Context, c *Client, s *workload.Session) (
 	}
 }
 
-// checkMix runs the default mix on one client: every transaction
-// completes, and the tables grow as the client's counts say.
-func checkMix(t *testing.T, ctx context.Context, ctl, e dbms.Engine, c *Client) {
+// checkMix runs the default mix on one client, each transaction on the
+// next of its sessions (as --connections has a thread do): every
+// transaction completes, and the tables grow as the client's counts say.
+func checkMix(t *testing.T, ctx context.Context, ctl dbms.Engine, c *Client, sessions ...dbms.Engine) {
 	before, audit := tableCounts(t, ctx, ctl), c.Audit()
-	s := &workload.Session{Tx: e.(dbms.Transactor), Engine: e, Rand: rand.New(rand.NewPCG(11, 12)), Scale: testDims.Warehouses}
+	s := &workload.Session{Rand: rand.New(rand.NewPCG(11, 12)), Scale: testDims.Warehouses}
 	var types [numTypes]int64
 	const n = 300
 	for i := 0; i < n; i++ {
+		e := sessions[i%len(sessions)]
+		s.Tx, s.Engine = e.(dbms.Transactor), e
 		typ, err := runOne(t, ctx, c, s)
 		if err != nil && !errors.Is(err, ErrRollback) {
 			t.Fatal(err)
