@@ -29,12 +29,13 @@ var TxnNames = [numTypes]string{"new-order", "payment", "order-status", "deliver
 // weights in percent.
 var DefaultMix = [numTypes]int{45, 43, 4, 4, 4}
 
-// ErrRollback is a New-Order that rolled back by design: its last line
-// names an unused item (clause 2.4.2.3), which 1% of New-Orders do. The
-// client has rolled the transaction back when it returns this; the
-// transaction is complete, not failed: it counts as a New-Order rolled
-// back (for the audit's 1%), is never retried, and its time counts as a
-// New-Order's.
+// ErrRollback is what Run returns for a New-Order that rolled back by
+// design: its last line names an unused item (clause 2.4.2.3), which 1%
+// of New-Orders do. The client has rolled the transaction back itself
+// (the caller's rollback finds none open) and counted it (Audit). The
+// transaction is complete, not failed: whoever counts must count it as a
+// New-Order rolled back, time it as a New-Order, and never run it again:
+// a retry repeats the inputs, so it would roll back again, for ever.
 var ErrRollback = errors.New("new-order rolled back: unused item")
 
 // Types are the transaction types with the weights of mix, in the order
@@ -65,7 +66,8 @@ func CheckMix(mix [numTypes]int) error {
 
 // ClientOptions are what a client needs beyond the run's ClientConfig.
 type ClientOptions struct {
-	// Dims are the sizes of the database: SpecDims(scale) in a run.
+	// Dims are the sizes of the database (SpecDims(ClientConfig.Scale)
+	// when zero).
 	Dims Dims
 	// C are the run's NURand constants (RunConstants), the same for every
 	// client of the run.
@@ -119,6 +121,9 @@ var _ workload.Client = (*Client)(nil)
 // Home(cfg.Client, cfg.Clients, o.Dims.Warehouses).
 func NewClient(cfg workload.ClientConfig, o ClientOptions) *Client {
 	c := &Client{cfg: cfg, dims: o.Dims, k: o.C, mix: o.Mix}
+	if c.dims == (Dims{}) {
+		c.dims = SpecDims(max(cfg.Scale, 1))
+	}
 	if CheckMix(c.mix) != nil {
 		c.mix = DefaultMix
 	}
