@@ -52,8 +52,10 @@ func (c *Client) payment(ctx context.Context, tx dbms.Transactor) error {
 		if row, err = c.queryRow(ctx, rCustomerData, in.cw, in.cd, cid); err != nil {
 			return err
 		}
-		if err := exec1(ctx, tx, sqlCustomerData, c.badCredit(cid, row[0]), in.cw, in.cd, cid); err != nil {
-			return err
+		// Not exec1: MariaDB counts the rows it changed, and a C_DATA
+		// that already began with this very payment would stay as it is.
+		if _, err := tx.ExecArgs(ctx, sqlCustomerData, c.badCredit(cid, row[0]), in.cw, in.cd, cid); err != nil {
+			return fmt.Errorf("%s: %w", firstWords(sqlCustomerData), err)
 		}
 	}
 	if err := exec1(ctx, tx, sqlInsertHist, cid, in.cd, in.cw, in.d, in.w, amount, hData); err != nil {

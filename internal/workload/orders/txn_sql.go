@@ -24,8 +24,12 @@ import (
 // reads and writes; the kits order their SQL differently (go-tpc reads
 // the district FOR UPDATE, then updates it; some update it first with
 // RETURNING).
+//
 // The oldest new order and a customer's last order are read with MIN and
 // MAX rather than ORDER BY ... LIMIT 1, which Firebird spells otherwise.
+// Delivery deletes the oldest new order it read and wants one row gone:
+// none means a concurrent Delivery took it after this one's snapshot,
+// which the engines that lock let happen (errDelivered).
 //
 // Amounts travel as decimal text (txn_money.go); added to a stored amount
 // they are cast to DECIMAL first, since MariaDB adds a string to a
