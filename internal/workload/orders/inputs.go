@@ -122,9 +122,9 @@ type newOrderIn struct {
 }
 
 // draw fills in for home warehouse w: a uniform district, a customer by
-// NURand, 5..15 lines of NURand items (distinct: the spec's data allow
-// repeats, but one stock row updated twice in a transaction only makes
-// the kits differ), 1% of the lines from another warehouse, quantities
+// NURand, 5..15 lines of NURand items (drawn again until distinct, as
+// go-tpc does, so that no stock row is updated twice by one order), 1%
+// of the lines from another warehouse, quantities
 // 1..10, and in 1% of the orders an unused item as the last line. The
 // lines are then sorted by item and warehouse, the order in which every
 // New-Order takes the stock rows, so that two of them never wait for
