@@ -75,6 +75,11 @@ type ClientOptions struct {
 	// Mix are the types' weights (DefaultMix when none is above zero;
 	// CheckMix says whether a user's mix is one).
 	Mix [numTypes]int
+	// TimeStatements hands each statement's time to Session.Timer, by
+	// its index in StatementNames: for a workload that declares them
+	// (workload.Statementer). It costs two readings of the clock per
+	// statement.
+	TimeStatements bool
 }
 
 // Client runs one terminal's transactions in the client-statements form:
@@ -110,6 +115,10 @@ type Client struct {
 	lowStock int64
 
 	audit Audit
+	// timer takes the statements' times (ClientOptions.TimeStatements).
+	timer workload.StatementTimer
+	timed bool
+
 	// pending is what the attempt under way adds to the audit once it
 	// commits (or rolls back by design).
 	pending Audit
@@ -120,7 +129,7 @@ var _ workload.Client = (*Client)(nil)
 // NewClient makes client cfg.Client of cfg.Clients: its warehouses are
 // Home(cfg.Client, cfg.Clients, o.Dims.Warehouses).
 func NewClient(cfg workload.ClientConfig, o ClientOptions) *Client {
-	c := &Client{cfg: cfg, dims: o.Dims, k: o.C, mix: o.Mix}
+	c := &Client{cfg: cfg, dims: o.Dims, k: o.C, mix: o.Mix, timed: o.TimeStatements}
 	if c.dims == (Dims{}) {
 		c.dims = SpecDims(max(cfg.Scale, 1))
 	}
@@ -215,6 +224,9 @@ func (c *Client) Run(ctx context.Context, s *workload.Session) (int, error) {
 		c.draw(s.Rand)
 	}
 	c.pending = Audit{}
+	if c.timed {
+		c.timer = s.Timer
+	}
 	var err error
 	switch c.typ {
 	case NewOrder:
@@ -269,15 +281,6 @@ func (c *Client) begin(ctx context.Context, tx dbms.Transactor) error {
 	return tx.Begin(ctx, c.cfg.Isolation)
 }
 
-// query runs read i with args, its rows into c.res.
-func (c *Client) query(ctx context.Context, i int, args ...any) error {
-	c.args = append(c.args[:0], args...)
-	if err := c.tq.QueryText(ctx, c.reads[i], c.args, c.cfg.Prepare, &c.res); err != nil {
-		return fmt.Errorf("%s: %w", firstWords(readSQL[i]), err)
-	}
-	return nil
-}
-
 // queryRow runs read i and wants exactly one row: none means the data
 // are not the workload's (a key the inputs drew is missing).
 func (c *Client) queryRow(ctx context.Context, i int, args ...any) ([]string, error) {
@@ -288,18 +291,6 @@ func (c *Client) queryRow(ctx context.Context, i int, args ...any) ([]string, er
 		return nil, invalid("%s %v: %d rows, want 1", firstWords(readSQL[i]), args, len(c.res.Rows))
 	}
 	return c.res.Rows[0], nil
-}
-
-// exec runs a write and wants it to touch exactly one row.
-func exec1(ctx context.Context, tx dbms.Transactor, stmt string, args ...any) error {
-	n, err := tx.ExecArgs(ctx, stmt, args...)
-	if err != nil {
-		return fmt.Errorf("%s: %w", firstWords(stmt), err)
-	}
-	if n != 1 && n >= 0 {
-		return invalid("%s %v: %d rows, want 1", firstWords(stmt), args, n)
-	}
-	return nil
 }
 
 // invalid is an error of class Invalid: the database is not what the

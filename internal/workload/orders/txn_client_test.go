@@ -95,3 +95,22 @@ func TestDrawByWeight(t *testing.T) {
 		}
 	}
 }
+
+// TestEveryStatementNamed: every statement the client runs has a name
+// under some type, so none goes untimed.
+func TestEveryStatementNamed(t *testing.T) {
+	all := append(append([]string{}, txSQL...), readSQL[:]...)
+	for _, q := range all {
+		named := false
+		for typ := range stmtIndex {
+			_, ok := stmtIndex[typ][q]
+			named = named || ok
+		}
+		if !named {
+			t.Errorf("statement %q has no name", q)
+		}
+	}
+	if names := StatementNames(); len(names) != numTypes || len(names[NewOrder]) != 10 {
+		t.Errorf("StatementNames() = %v", names)
+	}
+}

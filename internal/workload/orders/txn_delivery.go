@@ -38,22 +38,22 @@ func (c *Client) delivery(ctx context.Context, tx dbms.Transactor) error {
 		if err != nil {
 			return fmt.Errorf("no_o_id: %w", err)
 		}
-		n, err := tx.ExecArgs(ctx, sqlDeleteNew, in.w, d, oid)
+		n, err := c.exec(ctx, tx, sqlDeleteNew, in.w, d, oid)
 		if err != nil {
-			return fmt.Errorf("%s: %w", firstWords(sqlDeleteNew), err)
+			return err
 		}
 		if n == 0 {
 			return errDelivered
 		}
-		if err := exec1(ctx, tx, sqlSetCarrier, in.carrier, in.w, d, oid); err != nil {
+		if err := c.exec1(ctx, tx, sqlSetCarrier, in.carrier, in.w, d, oid); err != nil {
 			return err
 		}
-		cid, err := tx.QueryInt(ctx, sqlOrderCustomer, in.w, d, oid)
+		cid, err := c.queryInt(ctx, tx, sqlOrderCustomer, in.w, d, oid)
 		if err != nil {
-			return fmt.Errorf("%s: %w", firstWords(sqlOrderCustomer), err)
+			return err
 		}
-		if _, err := tx.ExecArgs(ctx, sqlDeliverLines, in.w, d, oid); err != nil {
-			return fmt.Errorf("%s: %w", firstWords(sqlDeliverLines), err)
+		if _, err := c.exec(ctx, tx, sqlDeliverLines, in.w, d, oid); err != nil {
+			return err
 		}
 		if row, err = c.queryRow(ctx, rLinesSum, in.w, d, oid); err != nil {
 			return err
@@ -63,7 +63,7 @@ func (c *Client) delivery(ctx context.Context, tx dbms.Transactor) error {
 			return invalid("order %d of district %d of warehouse %d: sum(ol_amount): %v", oid, d, in.w, err)
 		}
 		c.buf = appendCents(c.buf[:0], sum)
-		if err := exec1(ctx, tx, sqlDeliverCust, string(c.buf), in.w, d, cid); err != nil {
+		if err := c.exec1(ctx, tx, sqlDeliverCust, string(c.buf), in.w, d, cid); err != nil {
 			return err
 		}
 	}

@@ -34,7 +34,7 @@ func (c *Client) runNewOrder(ctx context.Context, tx dbms.Transactor, out *NewOr
 	if err := c.begin(ctx, tx); err != nil {
 		return err
 	}
-	if err := exec1(ctx, tx, sqlBumpNextOrder, in.w, in.d); err != nil {
+	if err := c.exec1(ctx, tx, sqlBumpNextOrder, in.w, in.d); err != nil {
 		return err
 	}
 	row, err := c.queryRow(ctx, rDistrict, in.w, in.d)
@@ -70,10 +70,10 @@ func (c *Client) runNewOrder(ctx context.Context, tx dbms.Transactor, out *NewOr
 	if in.allLocal {
 		allLocal = 1
 	}
-	if err := exec1(ctx, tx, sqlInsertOrder, oid, in.d, in.w, in.c, int64(in.n), allLocal); err != nil {
+	if err := c.exec1(ctx, tx, sqlInsertOrder, oid, in.d, in.w, in.c, int64(in.n), allLocal); err != nil {
 		return err
 	}
-	if err := exec1(ctx, tx, sqlInsertNew, oid, in.d, in.w); err != nil {
+	if err := c.exec1(ctx, tx, sqlInsertNew, oid, in.d, in.w); err != nil {
 		return err
 	}
 	var sum int64
@@ -121,7 +121,7 @@ func (c *Client) orderLine(ctx context.Context, tx dbms.Transactor, oid int64, l
 	if l.remote {
 		remote = 1
 	}
-	if err := exec1(ctx, tx, sqlUpdateStock, l.quantity+10, l.quantity, 91-l.quantity, l.quantity, remote, l.supply, l.item); err != nil {
+	if err := c.exec1(ctx, tx, sqlUpdateStock, l.quantity+10, l.quantity, 91-l.quantity, l.quantity, remote, l.supply, l.item); err != nil {
 		return 0, err
 	}
 	row, err := c.queryRow(ctx, rStock+int(in.d)-1, l.supply, l.item)
@@ -130,7 +130,7 @@ func (c *Client) orderLine(ctx context.Context, tx dbms.Transactor, oid int64, l
 	}
 	amount := l.quantity * price
 	c.buf = appendCents(c.buf[:0], amount)
-	if err := exec1(ctx, tx, sqlInsertLine, oid, in.d, in.w, l.number, l.item, l.supply, l.quantity, string(c.buf), row[2]); err != nil {
+	if err := c.exec1(ctx, tx, sqlInsertLine, oid, in.d, in.w, l.number, l.item, l.supply, l.quantity, string(c.buf), row[2]); err != nil {
 		return 0, err
 	}
 	return amount, nil

@@ -23,7 +23,7 @@ func (c *Client) payment(ctx context.Context, tx dbms.Transactor) error {
 	if err := c.begin(ctx, tx); err != nil {
 		return err
 	}
-	if err := exec1(ctx, tx, sqlPayWarehouse, amount, in.w); err != nil {
+	if err := c.exec1(ctx, tx, sqlPayWarehouse, amount, in.w); err != nil {
 		return err
 	}
 	row, err := c.queryRow(ctx, rWarehouse, in.w)
@@ -31,7 +31,7 @@ func (c *Client) payment(ctx context.Context, tx dbms.Transactor) error {
 		return err
 	}
 	wName := row[0]
-	if err := exec1(ctx, tx, sqlPayDistrict, amount, in.w, in.d); err != nil {
+	if err := c.exec1(ctx, tx, sqlPayDistrict, amount, in.w, in.d); err != nil {
 		return err
 	}
 	if row, err = c.queryRow(ctx, rDistrictPay, in.w, in.d); err != nil {
@@ -42,7 +42,7 @@ func (c *Client) payment(ctx context.Context, tx dbms.Transactor) error {
 	if err != nil {
 		return err
 	}
-	if err := exec1(ctx, tx, sqlPayCustomer, amount, amount, in.cw, in.cd, cid); err != nil {
+	if err := c.exec1(ctx, tx, sqlPayCustomer, amount, amount, in.cw, in.cd, cid); err != nil {
 		return err
 	}
 	if row, err = c.queryRow(ctx, rCustomerPay, in.cw, in.cd, cid); err != nil {
@@ -54,11 +54,11 @@ func (c *Client) payment(ctx context.Context, tx dbms.Transactor) error {
 		}
 		// Not exec1: MariaDB counts the rows it changed, and a C_DATA
 		// that already began with this very payment would stay as it is.
-		if _, err := tx.ExecArgs(ctx, sqlCustomerData, c.badCredit(cid, row[0]), in.cw, in.cd, cid); err != nil {
-			return fmt.Errorf("%s: %w", firstWords(sqlCustomerData), err)
+		if _, err := c.exec(ctx, tx, sqlCustomerData, c.badCredit(cid, row[0]), in.cw, in.cd, cid); err != nil {
+			return err
 		}
 	}
-	if err := exec1(ctx, tx, sqlInsertHist, cid, in.cd, in.cw, in.d, in.w, amount, hData); err != nil {
+	if err := c.exec1(ctx, tx, sqlInsertHist, cid, in.cd, in.cw, in.d, in.w, amount, hData); err != nil {
 		return err
 	}
 	if err := commit(ctx, tx); err != nil {

@@ -2,7 +2,6 @@ package orders
 
 import (
 	"context"
-	"fmt"
 
 	"github.com/dbgauge/dbgauge/internal/dbms"
 )
@@ -16,13 +15,13 @@ func (c *Client) stockLevel(ctx context.Context, tx dbms.Transactor) error {
 	if err := c.begin(ctx, tx); err != nil {
 		return err
 	}
-	next, err := tx.QueryInt(ctx, sqlNextOrder, in.w, in.d)
+	next, err := c.queryInt(ctx, tx, sqlNextOrder, in.w, in.d)
 	if err != nil {
-		return fmt.Errorf("%s: %w", firstWords(sqlNextOrder), err)
+		return err
 	}
-	low, err := tx.QueryInt(ctx, sqlLowStock, in.w, in.d, next, next-20, in.w, in.threshold)
+	low, err := c.queryInt(ctx, tx, sqlLowStock, in.w, in.d, next, next-20, in.w, in.threshold)
 	if err != nil {
-		return fmt.Errorf("%s: %w", firstWords(sqlLowStock), err)
+		return err
 	}
 	if err := commit(ctx, tx); err != nil {
 		return err

@@ -555,3 +555,51 @@ func checkConcurrent(t *testing.T, ctx context.Context, ctl dbms.Engine, o opene
 	checkAudit(t, a, all, clients*n)
 	checkGrowth(t, before, tableCounts(t, ctx, ctl), a)
 }
+
+// recorder is a StatementTimer that counts the times it is handed, per
+// type and statement.
+type recorder struct {
+	typ   *int
+	times [numTypes][]int
+}
+
+func (r *recorder) Statement(i int, d time.Duration) {
+	if d < 0 || i >= len(r.times[*r.typ]) {
+		panic(fmt.Sprintf("statement %d of %s took %v", i, TxnNames[*r.typ], d))
+	}
+	r.times[*r.typ][i]++
+}
+
+// TestStatementTimes: with TimeStatements, a mix of every type times
+// every statement of each under its name, and no other.
+func TestStatementTimes(t *testing.T) {
+	o := embedded(t, "sqlite:"+filepath.Join(t.TempDir(), "s.db"))
+	ctx, e := o.ctx, o.open()
+	buildTestDB(t, ctx, e)
+	cfg := workload.ClientConfig{Isolation: dbms.RepeatableRead, Scale: testDims.Warehouses, Clients: 1}
+	c := NewClient(cfg, ClientOptions{Dims: testDims, C: RunConstants(3, 4), Mix: [numTypes]int{1, 1, 1, 1, 1}, TimeStatements: true})
+	if err := c.Setup(ctx, e.(dbms.Transactor)); err != nil {
+		t.Fatal(err)
+	}
+	names := StatementNames()
+	rec := &recorder{typ: &c.typ}
+	for typ := range rec.times {
+		rec.times[typ] = make([]int, len(names[typ]))
+	}
+	s := &workload.Session{Tx: e.(dbms.Transactor), Engine: e, Rand: rand.New(rand.NewPCG(21, 22)), Scale: testDims.Warehouses, Timer: rec}
+	for i := 0; i < 300; i++ {
+		if _, err := runOne(t, ctx, c, s); err != nil && !errors.Is(err, ErrRollback) {
+			t.Fatal(err)
+		}
+	}
+	for typ, counts := range rec.times {
+		for i, n := range counts {
+			if n == 0 {
+				t.Errorf("%s: statement %q never timed", TxnNames[typ], names[typ][i])
+			}
+		}
+	}
+	if line, order := rec.times[NewOrder][9], rec.times[NewOrder][4]; line < 5*order {
+		t.Errorf("%d order lines timed for %d orders", line, order)
+	}
+}
