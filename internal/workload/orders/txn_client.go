@@ -190,7 +190,7 @@ func (c *Client) Audit() Audit { return c.audit }
 func (c *Client) Setup(ctx context.Context, tx dbms.Transactor) error {
 	tq, ok := tx.(dbms.TextQuerier)
 	if !ok {
-		return dbms.Wrap(dbms.Unsupported, fmt.Errorf("orders: the engine's session runs no text queries (dbms.TextQuerier)"))
+		return errNoText
 	}
 	c.tq = tq
 	for i, s := range readSQL {
@@ -275,7 +275,7 @@ func (c *Client) draw(rng *rand.Rand) {
 func (c *Client) begin(ctx context.Context, tx dbms.Transactor) error {
 	tq, ok := tx.(dbms.TextQuerier)
 	if !ok {
-		return dbms.Wrap(dbms.Unsupported, fmt.Errorf("orders: the engine's session runs no text queries (dbms.TextQuerier)"))
+		return errNoText
 	}
 	c.tq = tq
 	return tx.Begin(ctx, c.cfg.Isolation)
@@ -292,6 +292,10 @@ func (c *Client) queryRow(ctx context.Context, i int, args ...any) ([]string, er
 	}
 	return c.res.Rows[0], nil
 }
+
+// errNoText is a session that cannot hand back the rows of a read (no
+// dbms.TextQuerier; every adapter has one today).
+var errNoText = dbms.Wrap(dbms.Unsupported, errors.New("orders: the engine's session runs no text queries (dbms.TextQuerier)"))
 
 // invalid is an error of class Invalid: the database is not what the
 // workload built, and the run must stop.
