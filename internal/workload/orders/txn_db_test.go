@@ -23,7 +23,7 @@ const (
 	testDelivered = 21 // orders 1..21 delivered, 22..30 new orders
 )
 
-func col(name string, t dbms.ColumnType, n ...int) dbms.Column {
+func testCol(name string, t dbms.ColumnType, n ...int) dbms.Column {
 	c := dbms.Column{Name: name, Type: t}
 	if len(n) > 0 {
 		c.Len = n[0]
@@ -39,44 +39,44 @@ func col(name string, t dbms.ColumnType, n ...int) dbms.Column {
 func testTables() ([]dbms.Table, [][]string) {
 	i, vc, ch, dec, ts := dbms.Int, dbms.Varchar, dbms.Char, dbms.Decimal, dbms.Timestamp
 	address := func(p string) []dbms.Column {
-		return []dbms.Column{col(p+"_street_1", vc, 20), col(p+"_street_2", vc, 20), col(p+"_city", vc, 20), col(p+"_state", ch, 2), col(p+"_zip", ch, 9)}
+		return []dbms.Column{testCol(p+"_street_1", vc, 20), testCol(p+"_street_2", vc, 20), testCol(p+"_city", vc, 20), testCol(p+"_state", ch, 2), testCol(p+"_zip", ch, 9)}
 	}
-	wh := []dbms.Column{col("w_id", i), col("w_name", vc, 10)}
-	wh = append(append(wh, address("w")...), col("w_tax", dec, 4, 4), col("w_ytd", dec, 12, 2))
-	di := []dbms.Column{col("d_id", i), col("d_w_id", i), col("d_name", vc, 10)}
-	di = append(append(di, address("d")...), col("d_tax", dec, 4, 4), col("d_ytd", dec, 12, 2), col("d_next_o_id", i))
-	cu := []dbms.Column{col("c_id", i), col("c_d_id", i), col("c_w_id", i), col("c_first", vc, 16), col("c_middle", ch, 2), col("c_last", vc, 16)}
-	cu = append(append(cu, address("c")...), col("c_phone", ch, 16), col("c_since", ts), col("c_credit", ch, 2),
-		col("c_credit_lim", dec, 12, 2), col("c_discount", dec, 4, 4), col("c_balance", dec, 12, 2), col("c_ytd_payment", dec, 12, 2),
-		col("c_payment_cnt", i), col("c_delivery_cnt", i), col("c_data", vc, 500))
-	st := []dbms.Column{col("s_i_id", i), col("s_w_id", i), col("s_quantity", i)}
+	wh := []dbms.Column{testCol("w_id", i), testCol("w_name", vc, 10)}
+	wh = append(append(wh, address("w")...), testCol("w_tax", dec, 4, 4), testCol("w_ytd", dec, 12, 2))
+	di := []dbms.Column{testCol("d_id", i), testCol("d_w_id", i), testCol("d_name", vc, 10)}
+	di = append(append(di, address("d")...), testCol("d_tax", dec, 4, 4), testCol("d_ytd", dec, 12, 2), testCol("d_next_o_id", i))
+	cu := []dbms.Column{testCol("c_id", i), testCol("c_d_id", i), testCol("c_w_id", i), testCol("c_first", vc, 16), testCol("c_middle", ch, 2), testCol("c_last", vc, 16)}
+	cu = append(append(cu, address("c")...), testCol("c_phone", ch, 16), testCol("c_since", ts), testCol("c_credit", ch, 2),
+		testCol("c_credit_lim", dec, 12, 2), testCol("c_discount", dec, 4, 4), testCol("c_balance", dec, 12, 2), testCol("c_ytd_payment", dec, 12, 2),
+		testCol("c_payment_cnt", i), testCol("c_delivery_cnt", i), testCol("c_data", vc, 500))
+	st := []dbms.Column{testCol("s_i_id", i), testCol("s_w_id", i), testCol("s_quantity", i)}
 	for d := 1; d <= districts; d++ {
-		st = append(st, col(fmt.Sprintf("s_dist_%02d", d), ch, 24))
+		st = append(st, testCol(fmt.Sprintf("s_dist_%02d", d), ch, 24))
 	}
-	st = append(st, col("s_ytd", i), col("s_order_cnt", i), col("s_remote_cnt", i), col("s_data", vc, 50))
+	st = append(st, testCol("s_ytd", i), testCol("s_order_cnt", i), testCol("s_remote_cnt", i), testCol("s_data", vc, 50))
 	tables := []dbms.Table{
 		{Name: "warehouse", Columns: wh},
 		{Name: "district", Columns: di},
 		{Name: "customer", Columns: cu},
-		{Name: "history", Columns: []dbms.Column{col("h_c_id", i), col("h_c_d_id", i), col("h_c_w_id", i), col("h_d_id", i), col("h_w_id", i),
-			col("h_date", ts), col("h_amount", dec, 6, 2), col("h_data", vc, 24)}},
-		{Name: "new_order", Columns: []dbms.Column{col("no_o_id", i), col("no_d_id", i), col("no_w_id", i)}},
-		{Name: "orders", Columns: []dbms.Column{col("o_id", i), col("o_d_id", i), col("o_w_id", i), col("o_c_id", i), col("o_entry_d", ts),
-			col("o_carrier_id", i), col("o_ol_cnt", i), col("o_all_local", i)}},
-		{Name: "order_line", Columns: []dbms.Column{col("ol_o_id", i), col("ol_d_id", i), col("ol_w_id", i), col("ol_number", i), col("ol_i_id", i),
-			col("ol_supply_w_id", i), col("ol_delivery_d", ts), col("ol_quantity", i), col("ol_amount", dec, 6, 2), col("ol_dist_info", ch, 24)}},
+		{Name: "history", Columns: []dbms.Column{testCol("h_c_id", i), testCol("h_c_d_id", i), testCol("h_c_w_id", i), testCol("h_d_id", i), testCol("h_w_id", i),
+			testCol("h_date", ts), testCol("h_amount", dec, 6, 2), testCol("h_data", vc, 24)}},
+		{Name: "new_order", Columns: []dbms.Column{testCol("no_o_id", i), testCol("no_d_id", i), testCol("no_w_id", i)}},
+		{Name: "orders", Columns: []dbms.Column{testCol("o_id", i), testCol("o_d_id", i), testCol("o_w_id", i), testCol("o_c_id", i), testCol("o_entry_d", ts),
+			testCol("o_carrier_id", i), testCol("o_ol_cnt", i), testCol("o_all_local", i)}},
+		{Name: "order_line", Columns: []dbms.Column{testCol("ol_o_id", i), testCol("ol_d_id", i), testCol("ol_w_id", i), testCol("ol_number", i), testCol("ol_i_id", i),
+			testCol("ol_supply_w_id", i), testCol("ol_delivery_d", ts), testCol("ol_quantity", i), testCol("ol_amount", dec, 6, 2), testCol("ol_dist_info", ch, 24)}},
 		{Name: "stock", Columns: st},
-		{Name: "item", Columns: []dbms.Column{col("i_id", i), col("i_im_id", i), col("i_name", vc, 24), col("i_price", dec, 5, 2), col("i_data", vc, 50)}},
+		{Name: "item", Columns: []dbms.Column{testCol("i_id", i), testCol("i_im_id", i), testCol("i_name", vc, 24), testCol("i_price", dec, 5, 2), testCol("i_data", vc, 50)}},
 	}
 	keys := [][]string{{"w_id"}, {"d_w_id", "d_id"}, {"c_w_id", "c_d_id", "c_id"}, nil, {"no_w_id", "no_d_id", "no_o_id"},
 		{"o_w_id", "o_d_id", "o_id"}, {"ol_w_id", "ol_d_id", "ol_o_id", "ol_number"}, {"s_w_id", "s_i_id"}, {"i_id"}}
 	return tables, keys
 }
 
-// letters is a random string of n upper-case letters: one alphabet in
+// testLetters is a random string of n upper-case letters: one alphabet in
 // which every engine's collation sorts as bytes do, so that the test can
 // sort first names itself.
-func letters(rng *rand.Rand, n int) string {
+func testLetters(rng *rand.Rand, n int) string {
 	b := make([]byte, n)
 	for i := range b {
 		b[i] = byte('A' + rng.IntN(26))
@@ -111,7 +111,7 @@ func buildTestDB(t *testing.T, ctx context.Context, e dbms.Engine) {
 	}
 	rate := func() string { return fmt.Sprintf("0.%04d", rng.IntN(2001)) }
 	data := func(lo, hi int) string {
-		s := letters(rng, lo+rng.IntN(hi-lo+1))
+		s := testLetters(rng, lo+rng.IntN(hi-lo+1))
 		if rng.IntN(10) == 0 {
 			p := rng.IntN(len(s) - 8)
 			s = s[:p] + "ORIGINAL" + s[p+8:]
@@ -120,7 +120,7 @@ func buildTestDB(t *testing.T, ctx context.Context, e dbms.Engine) {
 	}
 	for it := int64(1); it <= testDims.Items; it++ {
 		ins("INSERT INTO item (i_id, i_im_id, i_name, i_price, i_data) VALUES (?, ?, ?, ?, ?)",
-			it, int64(1+rng.IntN(10000)), letters(rng, 14), formatCents(int64(100+rng.IntN(9901))), data(26, 50))
+			it, int64(1+rng.IntN(10000)), testLetters(rng, 14), formatCents(int64(100+rng.IntN(9901))), data(26, 50))
 	}
 	const addr = "'STREET1', 'STREET2', 'CITY', 'ST', '123411111'"
 	for w := int64(1); w <= testDims.Warehouses; w++ {
@@ -129,7 +129,7 @@ func buildTestDB(t *testing.T, ctx context.Context, e dbms.Engine) {
 		for it := int64(1); it <= testDims.Items; it++ {
 			args := []any{it, w, int64(10 + rng.IntN(91))}
 			for d := 0; d < districts; d++ {
-				args = append(args, letters(rng, 24))
+				args = append(args, testLetters(rng, 24))
 			}
 			args = append(args, data(26, 50))
 			ins("INSERT INTO stock (s_i_id, s_w_id, s_quantity, s_dist_01, s_dist_02, s_dist_03, s_dist_04, s_dist_05, s_dist_06, s_dist_07,"+
@@ -146,9 +146,9 @@ func buildTestDB(t *testing.T, ctx context.Context, e dbms.Engine) {
 				ins("INSERT INTO customer (c_id, c_d_id, c_w_id, c_first, c_middle, c_last, c_street_1, c_street_2, c_city, c_state, c_zip,"+
 					" c_phone, c_since, c_credit, c_credit_lim, c_discount, c_balance, c_ytd_payment, c_payment_cnt, c_delivery_cnt, c_data)"+
 					" VALUES (?, ?, ?, ?, 'OE', ?, "+addr+", '1234567890123456', CURRENT_TIMESTAMP, ?, '50000.00', ?, '-10.00', '10.00', 1, 0, ?)",
-					c, d, w, letters(rng, 8+rng.IntN(9)), lastName((c-1)%testDims.Names), credit, fmt.Sprintf("0.%04d", rng.IntN(5001)), letters(rng, 300+rng.IntN(201)))
+					c, d, w, testLetters(rng, 8+rng.IntN(9)), lastName((c-1)%testDims.Names), credit, fmt.Sprintf("0.%04d", rng.IntN(5001)), testLetters(rng, 300+rng.IntN(201)))
 				ins("INSERT INTO history (h_c_id, h_c_d_id, h_c_w_id, h_d_id, h_w_id, h_date, h_amount, h_data) VALUES (?, ?, ?, ?, ?, CURRENT_TIMESTAMP, '10.00', ?)",
-					c, d, w, d, w, letters(rng, 12+rng.IntN(13)))
+					c, d, w, d, w, testLetters(rng, 12+rng.IntN(13)))
 			}
 			perm := rng.Perm(int(testDims.Customers))
 			for o := int64(1); o <= testOrders; o++ {
@@ -166,10 +166,10 @@ func buildTestDB(t *testing.T, ctx context.Context, e dbms.Engine) {
 					item := int64(1 + rng.IntN(int(testDims.Items)))
 					if delivered {
 						ins("INSERT INTO order_line (ol_o_id, ol_d_id, ol_w_id, ol_number, ol_i_id, ol_supply_w_id, ol_delivery_d, ol_quantity, ol_amount, ol_dist_info)"+
-							" VALUES (?, ?, ?, ?, ?, ?, CURRENT_TIMESTAMP, 5, '0.00', ?)", o, d, w, n, item, w, letters(rng, 24))
+							" VALUES (?, ?, ?, ?, ?, ?, CURRENT_TIMESTAMP, 5, '0.00', ?)", o, d, w, n, item, w, testLetters(rng, 24))
 					} else {
 						ins("INSERT INTO order_line (ol_o_id, ol_d_id, ol_w_id, ol_number, ol_i_id, ol_supply_w_id, ol_quantity, ol_amount, ol_dist_info)"+
-							" VALUES (?, ?, ?, ?, ?, ?, 5, ?, ?)", o, d, w, n, item, w, formatCents(int64(1+rng.IntN(999999))), letters(rng, 24))
+							" VALUES (?, ?, ?, ?, ?, ?, 5, ?, ?)", o, d, w, n, item, w, formatCents(int64(1+rng.IntN(999999))), testLetters(rng, 24))
 					}
 				}
 			}
@@ -190,8 +190,8 @@ func buildTestDB(t *testing.T, ctx context.Context, e dbms.Engine) {
 	}
 }
 
-// rows runs q on e and fails the test on an error.
-func rows(t *testing.T, ctx context.Context, e dbms.Engine, q string) [][]string {
+// testRows runs q on e and fails the test on an error.
+func testRows(t *testing.T, ctx context.Context, e dbms.Engine, q string) [][]string {
 	t.Helper()
 	r, err := e.QueryRows(ctx, q)
 	if err != nil {
@@ -200,8 +200,8 @@ func rows(t *testing.T, ctx context.Context, e dbms.Engine, q string) [][]string
 	return r
 }
 
-// num reads an integer or an amount in cents from a result (NULL: 0).
-func num(t *testing.T, s string, scale int) int64 {
+// testNum reads an integer or an amount in cents from a result (NULL: 0).
+func testNum(t *testing.T, s string, scale int) int64 {
 	t.Helper()
 	if s == "" {
 		return 0
@@ -213,57 +213,57 @@ func num(t *testing.T, s string, scale int) int64 {
 	return v
 }
 
-// count is the one integer q returns.
-func count(t *testing.T, ctx context.Context, e dbms.Engine, q string) int64 {
+// testCount is the one integer q returns.
+func testCount(t *testing.T, ctx context.Context, e dbms.Engine, q string) int64 {
 	t.Helper()
-	r := rows(t, ctx, e, q)
+	r := testRows(t, ctx, e, q)
 	if len(r) != 1 || len(r[0]) != 1 {
 		t.Fatalf("%s: %v, want one value", q, r)
 	}
-	return num(t, r[0][0], 0)
+	return testNum(t, r[0][0], 0)
 }
 
-// consistent checks the consistency conditions 1-4 and 12 of clause
+// testConsistent checks the consistency conditions 1-4 and 12 of clause
 // 3.3.2 on e's database, in SQL of the test's own.
-func consistent(t *testing.T, ctx context.Context, e dbms.Engine) {
+func testConsistent(t *testing.T, ctx context.Context, e dbms.Engine) {
 	t.Helper()
 	// 1: W_YTD = sum(D_YTD).
-	for _, r := range rows(t, ctx, e, "SELECT w_id, w_ytd, (SELECT SUM(d_ytd) FROM district WHERE d_w_id = w_id) FROM warehouse") {
-		if num(t, r[1], 2) != num(t, r[2], 2) {
+	for _, r := range testRows(t, ctx, e, "SELECT w_id, w_ytd, (SELECT SUM(d_ytd) FROM district WHERE d_w_id = w_id) FROM warehouse") {
+		if testNum(t, r[1], 2) != testNum(t, r[2], 2) {
 			t.Errorf("condition 1: warehouse %s: w_ytd %s, sum(d_ytd) %s", r[0], r[1], r[2])
 		}
 	}
 	// 2: D_NEXT_O_ID - 1 = max(O_ID) = max(NO_O_ID), the last where the
 	// district has new orders.
-	for _, r := range rows(t, ctx, e, "SELECT d_w_id, d_id, d_next_o_id, (SELECT MAX(o_id) FROM orders WHERE o_w_id = d_w_id AND o_d_id = d_id),"+
+	for _, r := range testRows(t, ctx, e, "SELECT d_w_id, d_id, d_next_o_id, (SELECT MAX(o_id) FROM orders WHERE o_w_id = d_w_id AND o_d_id = d_id),"+
 		" (SELECT MAX(no_o_id) FROM new_order WHERE no_w_id = d_w_id AND no_d_id = d_id) FROM district") {
-		next := num(t, r[2], 0)
-		if num(t, r[3], 0) != next-1 || (r[4] != "" && num(t, r[4], 0) != next-1) {
+		next := testNum(t, r[2], 0)
+		if testNum(t, r[3], 0) != next-1 || (r[4] != "" && testNum(t, r[4], 0) != next-1) {
 			t.Errorf("condition 2: district %s of warehouse %s: d_next_o_id %s, max(o_id) %s, max(no_o_id) %s", r[1], r[0], r[2], r[3], r[4])
 		}
 	}
 	// 3: max(NO_O_ID) - min(NO_O_ID) + 1 = the district's new orders.
-	for _, r := range rows(t, ctx, e, "SELECT no_w_id, no_d_id, COUNT(*), MAX(no_o_id), MIN(no_o_id) FROM new_order GROUP BY no_w_id, no_d_id") {
-		if num(t, r[3], 0)-num(t, r[4], 0)+1 != num(t, r[2], 0) {
+	for _, r := range testRows(t, ctx, e, "SELECT no_w_id, no_d_id, COUNT(*), MAX(no_o_id), MIN(no_o_id) FROM new_order GROUP BY no_w_id, no_d_id") {
+		if testNum(t, r[3], 0)-testNum(t, r[4], 0)+1 != testNum(t, r[2], 0) {
 			t.Errorf("condition 3: district %s of warehouse %s: %s new orders from %s to %s", r[1], r[0], r[2], r[4], r[3])
 		}
 	}
 	// 4: sum(O_OL_CNT) = the district's order lines.
 	lines := map[[2]string]string{}
-	for _, r := range rows(t, ctx, e, "SELECT ol_w_id, ol_d_id, COUNT(*) FROM order_line GROUP BY ol_w_id, ol_d_id") {
+	for _, r := range testRows(t, ctx, e, "SELECT ol_w_id, ol_d_id, COUNT(*) FROM order_line GROUP BY ol_w_id, ol_d_id") {
 		lines[[2]string{r[0], r[1]}] = r[2]
 	}
-	for _, r := range rows(t, ctx, e, "SELECT o_w_id, o_d_id, SUM(o_ol_cnt) FROM orders GROUP BY o_w_id, o_d_id") {
-		if got := lines[[2]string{r[0], r[1]}]; num(t, got, 0) != num(t, r[2], 0) {
+	for _, r := range testRows(t, ctx, e, "SELECT o_w_id, o_d_id, SUM(o_ol_cnt) FROM orders GROUP BY o_w_id, o_d_id") {
+		if got := lines[[2]string{r[0], r[1]}]; testNum(t, got, 0) != testNum(t, r[2], 0) {
 			t.Errorf("condition 4: district %s of warehouse %s: sum(o_ol_cnt) %s, %s order lines", r[1], r[0], r[2], got)
 		}
 	}
 	// 12: C_BALANCE + C_YTD_PAYMENT = sum(OL_AMOUNT) of the customer's
 	// delivered lines.
-	for _, r := range rows(t, ctx, e, "SELECT c_w_id, c_d_id, c_id, c_balance, c_ytd_payment, (SELECT SUM(ol_amount) FROM orders, order_line"+
+	for _, r := range testRows(t, ctx, e, "SELECT c_w_id, c_d_id, c_id, c_balance, c_ytd_payment, (SELECT SUM(ol_amount) FROM orders, order_line"+
 		" WHERE o_w_id = c_w_id AND o_d_id = c_d_id AND o_c_id = c_id AND ol_w_id = o_w_id AND ol_d_id = o_d_id AND ol_o_id = o_id"+
 		" AND ol_delivery_d IS NOT NULL) FROM customer") {
-		if num(t, r[3], 2)+num(t, r[4], 2) != num(t, r[5], 2) {
+		if testNum(t, r[3], 2)+testNum(t, r[4], 2) != testNum(t, r[5], 2) {
 			t.Errorf("condition 12: customer %s of district %s of warehouse %s: c_balance %s + c_ytd_payment %s, delivered %s", r[2], r[1], r[0], r[3], r[4], r[5])
 		}
 	}

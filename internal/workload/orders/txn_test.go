@@ -24,23 +24,23 @@ import (
 // and consistency conditions 1-4 and 12 after each.
 
 func TestTransactionsSQLite(t *testing.T) {
-	exercise(t, embedded(t, "sqlite:"+filepath.Join(t.TempDir(), "o.db")))
+	exercise(t, testEngine(t, "sqlite:"+filepath.Join(t.TempDir(), "o.db")))
 }
 
 func TestTransactionsDuckDB(t *testing.T) {
-	exercise(t, embedded(t, "duckdb:"+filepath.Join(t.TempDir(), "o.duckdb")))
+	exercise(t, testEngine(t, "duckdb:"+filepath.Join(t.TempDir(), "o.duckdb")))
 }
 
 func TestTransactionsPostgres(t *testing.T) {
-	exercise(t, embedded(t, servertest.Start(t, "postgres", server.Options{}).URL))
+	exercise(t, testEngine(t, servertest.Start(t, "postgres", server.Options{}).URL))
 }
 
 func TestTransactionsMariaDB(t *testing.T) {
-	exercise(t, embedded(t, servertest.Start(t, "mariadb", server.Options{}).URL))
+	exercise(t, testEngine(t, servertest.Start(t, "mariadb", server.Options{}).URL))
 }
 
 func TestTransactionsFirebird(t *testing.T) {
-	exercise(t, embedded(t, servertest.Start(t, "firebird", server.Options{}).URL))
+	exercise(t, testEngine(t, servertest.Start(t, "firebird", server.Options{}).URL))
 }
 
 // opener opens sessions on the test's database, closed at the test's end.
@@ -49,7 +49,7 @@ type opener struct {
 	open func() dbms.Engine
 }
 
-func embedded(t *testing.T, url string) opener {
+func testEngine(t *testing.T, url string) opener {
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
 	t.Cleanup(cancel)
 	return opener{ctx, func() dbms.Engine {
@@ -65,7 +65,7 @@ func embedded(t *testing.T, url string) opener {
 func exercise(t *testing.T, o opener) {
 	ctx, ctl := o.ctx, o.open()
 	buildTestDB(t, ctx, ctl)
-	consistent(t, ctx, ctl)
+	testConsistent(t, ctx, ctl)
 	if t.Failed() {
 		t.Fatal("the test database is not consistent before any transaction")
 	}
@@ -83,15 +83,15 @@ func exercise(t *testing.T, o opener) {
 		t.Run(name+"/OrderStatus", func(t *testing.T) { checkOrderStatus(t, ctx, ctl, e, c) })
 		t.Run(name+"/StockLevel", func(t *testing.T) { checkStockLevel(t, ctx, ctl, e, c) })
 		t.Run(name+"/Mix", func(t *testing.T) { checkMix(t, ctx, ctl, c, e, e2) })
-		consistent(t, ctx, ctl)
+		testConsistent(t, ctx, ctl)
 	}
 	// Delivery empties warehouse 2's new orders: after the others.
 	e := o.open()
 	t.Run("Delivery", func(t *testing.T) { checkDelivery(t, ctx, ctl, e, testClient(t, ctx, e, 0, 1, true)) })
-	consistent(t, ctx, ctl)
+	testConsistent(t, ctx, ctl)
 	for _, iso := range []dbms.Isolation{dbms.RepeatableRead, dbms.ReadCommitted} {
 		t.Run("Concurrent/"+iso.String(), func(t *testing.T) { checkConcurrent(t, ctx, ctl, o, iso) })
-		consistent(t, ctx, ctl)
+		testConsistent(t, ctx, ctl)
 	}
 }
 
@@ -106,11 +106,11 @@ func testClient(t *testing.T, ctx context.Context, e dbms.Engine, i, n int, prep
 	return c
 }
 
-// one fails the test unless q, a count, is 1: the row it looks
+// wantOne fails the test unless q, a count, is 1: the row it looks
 // for is there, once.
-func one(t *testing.T, ctx context.Context, e dbms.Engine, what, q string) {
+func wantOne(t *testing.T, ctx context.Context, e dbms.Engine, what, q string) {
 	t.Helper()
-	if n := count(t, ctx, e, q); n != 1 {
+	if n := testCount(t, ctx, e, q); n != 1 {
 		t.Errorf("%s: %d rows, want 1 (%s)", what, n, q)
 	}
 }
@@ -118,17 +118,17 @@ func one(t *testing.T, ctx context.Context, e dbms.Engine, what, q string) {
 type stockRow struct{ quantity, ytd, orders, remote int64 }
 
 func readStock(t *testing.T, ctx context.Context, e dbms.Engine, w, i int64) stockRow {
-	r := rows(t, ctx, e, fmt.Sprintf("SELECT s_quantity, s_ytd, s_order_cnt, s_remote_cnt FROM stock WHERE s_w_id = %d AND s_i_id = %d", w, i))
-	return stockRow{num(t, r[0][0], 0), num(t, r[0][1], 0), num(t, r[0][2], 0), num(t, r[0][3], 0)}
+	r := testRows(t, ctx, e, fmt.Sprintf("SELECT s_quantity, s_ytd, s_order_cnt, s_remote_cnt FROM stock WHERE s_w_id = %d AND s_i_id = %d", w, i))
+	return stockRow{testNum(t, r[0][0], 0), testNum(t, r[0][1], 0), testNum(t, r[0][2], 0), testNum(t, r[0][3], 0)}
 }
 
 func tableCounts(t *testing.T, ctx context.Context, e dbms.Engine) map[string]int64 {
 	out := map[string]int64{}
 	for _, tb := range []string{"orders", "new_order", "order_line", "history"} {
-		out[tb] = count(t, ctx, e, "SELECT COUNT(*) FROM "+tb)
+		out[tb] = testCount(t, ctx, e, "SELECT COUNT(*) FROM "+tb)
 	}
-	out["next"] = count(t, ctx, e, "SELECT SUM(d_next_o_id) FROM district")
-	out["s_ytd"] = count(t, ctx, e, "SELECT SUM(s_ytd) FROM stock")
+	out["next"] = testCount(t, ctx, e, "SELECT SUM(d_next_o_id) FROM district")
+	out["s_ytd"] = testCount(t, ctx, e, "SELECT SUM(s_ytd) FROM stock")
 	return out
 }
 
@@ -142,7 +142,7 @@ func checkNewOrder(t *testing.T, ctx context.Context, ctl, e dbms.Engine, c *Cli
 		c.no.draw(rng, testDims, c.k, 1)
 	}
 	in := c.no
-	next := count(t, ctx, ctl, fmt.Sprintf("SELECT d_next_o_id FROM district WHERE d_w_id = 1 AND d_id = %d", in.d))
+	next := testCount(t, ctx, ctl, fmt.Sprintf("SELECT d_next_o_id FROM district WHERE d_w_id = 1 AND d_id = %d", in.d))
 	before := tableCounts(t, ctx, ctl)
 	stock := map[[2]int64]stockRow{}
 	for _, l := range in.lines[:in.n] {
@@ -161,17 +161,17 @@ func checkNewOrder(t *testing.T, ctx context.Context, ctl, e dbms.Engine, c *Cli
 			t.Errorf("%s grew by %d, want %d", tb, after[tb]-before[tb], d)
 		}
 	}
-	one(t, ctx, ctl, "the order", fmt.Sprintf("SELECT COUNT(*) FROM orders WHERE o_w_id = 1 AND o_d_id = %d AND o_id = %d AND o_c_id = %d"+
+	wantOne(t, ctx, ctl, "the order", fmt.Sprintf("SELECT COUNT(*) FROM orders WHERE o_w_id = 1 AND o_d_id = %d AND o_id = %d AND o_c_id = %d"+
 		" AND o_ol_cnt = %d AND o_all_local = 0 AND o_carrier_id IS NULL AND o_entry_d IS NOT NULL", in.d, next, in.c, in.n))
-	one(t, ctx, ctl, "the new order", fmt.Sprintf("SELECT COUNT(*) FROM new_order WHERE no_w_id = 1 AND no_d_id = %d AND no_o_id = %d", in.d, next))
-	lines := rows(t, ctx, ctl, fmt.Sprintf("SELECT ol_number, ol_i_id, ol_supply_w_id, ol_quantity, ol_amount, i_price, ol_dist_info, s_dist_%02d"+
+	wantOne(t, ctx, ctl, "the new order", fmt.Sprintf("SELECT COUNT(*) FROM new_order WHERE no_w_id = 1 AND no_d_id = %d AND no_o_id = %d", in.d, next))
+	lines := testRows(t, ctx, ctl, fmt.Sprintf("SELECT ol_number, ol_i_id, ol_supply_w_id, ol_quantity, ol_amount, i_price, ol_dist_info, s_dist_%02d"+
 		" FROM order_line, item, stock WHERE ol_w_id = 1 AND ol_d_id = %d AND ol_o_id = %d AND i_id = ol_i_id AND s_w_id = ol_supply_w_id AND s_i_id = ol_i_id"+
 		" AND ol_delivery_d IS NULL", in.d, in.d, next))
 	if len(lines) != in.n {
 		t.Fatalf("%d lines with their items and stock, want %d", len(lines), in.n)
 	}
 	for _, r := range lines {
-		number, qty, amount, price := num(t, r[0], 0), num(t, r[3], 0), num(t, r[4], 2), num(t, r[5], 2)
+		number, qty, amount, price := testNum(t, r[0], 0), testNum(t, r[3], 0), testNum(t, r[4], 2), testNum(t, r[5], 2)
 		if amount != qty*price || out.Amounts[number-1] != amount {
 			t.Errorf("line %s: ol_amount %s, want %d x %s (client says %d cents)", r[0], r[4], qty, r[5], out.Amounts[number-1])
 		}
@@ -222,13 +222,13 @@ func checkRollback(t *testing.T, ctx context.Context, ctl, e dbms.Engine, c *Cli
 type customerRow struct{ balance, ytd, payments int64 }
 
 func readCustomer(t *testing.T, ctx context.Context, e dbms.Engine, w, d, c int64) (customerRow, string, string) {
-	r := rows(t, ctx, e, fmt.Sprintf("SELECT c_balance, c_ytd_payment, c_payment_cnt, c_first, c_data FROM customer WHERE c_w_id = %d AND c_d_id = %d AND c_id = %d", w, d, c))
-	return customerRow{num(t, r[0][0], 2), num(t, r[0][1], 2), num(t, r[0][2], 0)}, r[0][3], r[0][4]
+	r := testRows(t, ctx, e, fmt.Sprintf("SELECT c_balance, c_ytd_payment, c_payment_cnt, c_first, c_data FROM customer WHERE c_w_id = %d AND c_d_id = %d AND c_id = %d", w, d, c))
+	return customerRow{testNum(t, r[0][0], 2), testNum(t, r[0][1], 2), testNum(t, r[0][2], 0)}, r[0][3], r[0][4]
 }
 
 func ytd(t *testing.T, ctx context.Context, e dbms.Engine, w, d int64) (int64, int64) {
-	r := rows(t, ctx, e, fmt.Sprintf("SELECT w_ytd, d_ytd FROM warehouse, district WHERE w_id = %d AND d_w_id = w_id AND d_id = %d", w, d))
-	return num(t, r[0][0], 2), num(t, r[0][1], 2)
+	r := testRows(t, ctx, e, fmt.Sprintf("SELECT w_ytd, d_ytd FROM warehouse, district WHERE w_id = %d AND d_w_id = w_id AND d_id = %d", w, d))
+	return testNum(t, r[0][0], 2), testNum(t, r[0][1], 2)
 }
 
 // checkPaymentByName: a payment by last name pays the middle one of the
@@ -250,10 +250,10 @@ func checkPaymentByName(t *testing.T, ctx context.Context, ctl, e dbms.Engine, c
 	}
 	sort.Slice(named, func(i, j int) bool { return named[i].first < named[j].first })
 	wYtd, dYtd := ytd(t, ctx, ctl, w, d)
-	hist := count(t, ctx, ctl, "SELECT COUNT(*) FROM history")
+	hist := testCount(t, ctx, ctl, "SELECT COUNT(*) FROM history")
 	const histQ = "SELECT COUNT(*) FROM history WHERE h_c_id = %d AND h_c_d_id = 3 AND h_c_w_id = 1 AND h_d_id = 3 AND h_w_id = 1" +
 		" AND h_amount = 123.45 AND h_data = 'WH1    D1-3'"
-	paid := count(t, ctx, ctl, fmt.Sprintf(histQ, named[1].id))
+	paid := testCount(t, ctx, ctl, fmt.Sprintf(histQ, named[1].id))
 	c.pay = paymentIn{w: w, d: d, cw: w, cd: d, cust: customerKey{byName: true, last: name}, amount: 123_45}
 	if err := c.payment(ctx, e.(dbms.Transactor)); err != nil {
 		t.Fatalf("payment: %v", err)
@@ -271,10 +271,10 @@ func checkPaymentByName(t *testing.T, ctx context.Context, ctl, e dbms.Engine, c
 	if w2, d2 := ytd(t, ctx, ctl, w, d); w2 != wYtd+123_45 || d2 != dYtd+123_45 {
 		t.Errorf("w_ytd %d, d_ytd %d after paying 123.45 on %d, %d", w2, d2, wYtd, dYtd)
 	}
-	if h := count(t, ctx, ctl, "SELECT COUNT(*) FROM history"); h != hist+1 {
+	if h := testCount(t, ctx, ctl, "SELECT COUNT(*) FROM history"); h != hist+1 {
 		t.Errorf("history has %d rows, want %d", h, hist+1)
 	}
-	if n := count(t, ctx, ctl, fmt.Sprintf(histQ, named[1].id)); n != paid+1 {
+	if n := testCount(t, ctx, ctl, fmt.Sprintf(histQ, named[1].id)); n != paid+1 {
 		t.Errorf("the history has %d rows of this payment, want %d", n, paid+1)
 	}
 }
@@ -320,8 +320,8 @@ func checkOrderStatus(t *testing.T, ctx context.Context, ctl, e dbms.Engine, c *
 		if ck.byName {
 			continue
 		}
-		r := rows(t, ctx, ctl, "SELECT o_ol_cnt FROM orders WHERE o_w_id = 2 AND o_d_id = 6 AND o_c_id = 7 ORDER BY o_id DESC")
-		if n := num(t, r[0][0], 0); int64(len(c.res.Rows)) != n {
+		r := testRows(t, ctx, ctl, "SELECT o_ol_cnt FROM orders WHERE o_w_id = 2 AND o_d_id = 6 AND o_c_id = 7 ORDER BY o_id DESC")
+		if n := testNum(t, r[0][0], 0); int64(len(c.res.Rows)) != n {
 			t.Errorf("order-status read %d lines of the last order, which has %d", len(c.res.Rows), n)
 		}
 	}
@@ -332,13 +332,13 @@ func checkOrderStatus(t *testing.T, ctx context.Context, ctl, e dbms.Engine, c *
 func checkStockLevel(t *testing.T, ctx context.Context, ctl, e dbms.Engine, c *Client) {
 	total := int64(0)
 	for d := int64(1); d <= 3; d++ {
-		next := count(t, ctx, ctl, fmt.Sprintf("SELECT d_next_o_id FROM district WHERE d_w_id = 1 AND d_id = %d", d))
+		next := testCount(t, ctx, ctl, fmt.Sprintf("SELECT d_next_o_id FROM district WHERE d_w_id = 1 AND d_id = %d", d))
 		for th := int64(10); th <= 20; th++ {
 			c.sl = stockLevelIn{w: 1, d: d, threshold: th}
 			if err := c.stockLevel(ctx, e.(dbms.Transactor)); err != nil {
 				t.Fatalf("stock-level: %v", err)
 			}
-			want := count(t, ctx, ctl, fmt.Sprintf("SELECT COUNT(*) FROM stock WHERE s_w_id = 1 AND s_quantity < %d AND s_i_id IN"+
+			want := testCount(t, ctx, ctl, fmt.Sprintf("SELECT COUNT(*) FROM stock WHERE s_w_id = 1 AND s_quantity < %d AND s_i_id IN"+
 				" (SELECT ol_i_id FROM order_line WHERE ol_w_id = 1 AND ol_d_id = %d AND ol_o_id >= %d AND ol_o_id < %d)", th, d, next-20, next))
 			if c.lowStock != want {
 				t.Errorf("district %d, threshold %d: %d items low, want %d", d, th, c.lowStock, want)
@@ -364,13 +364,13 @@ func checkDelivery(t *testing.T, ctx context.Context, ctl, e dbms.Engine, c *Cli
 	var ds [districts + 1]district
 	for d := int64(1); d <= districts; d++ {
 		x := &ds[d]
-		x.oldest = count(t, ctx, ctl, fmt.Sprintf("SELECT MIN(no_o_id) FROM new_order WHERE no_w_id = 2 AND no_d_id = %d", d))
-		x.left = count(t, ctx, ctl, fmt.Sprintf("SELECT COUNT(*) FROM new_order WHERE no_w_id = 2 AND no_d_id = %d", d))
-		x.cust = count(t, ctx, ctl, fmt.Sprintf("SELECT o_c_id FROM orders WHERE o_w_id = 2 AND o_d_id = %d AND o_id = %d", d, x.oldest))
-		r := rows(t, ctx, ctl, fmt.Sprintf("SELECT SUM(ol_amount) FROM order_line WHERE ol_w_id = 2 AND ol_d_id = %d AND ol_o_id = %d", d, x.oldest))
-		x.sum = num(t, r[0][0], 2)
+		x.oldest = testCount(t, ctx, ctl, fmt.Sprintf("SELECT MIN(no_o_id) FROM new_order WHERE no_w_id = 2 AND no_d_id = %d", d))
+		x.left = testCount(t, ctx, ctl, fmt.Sprintf("SELECT COUNT(*) FROM new_order WHERE no_w_id = 2 AND no_d_id = %d", d))
+		x.cust = testCount(t, ctx, ctl, fmt.Sprintf("SELECT o_c_id FROM orders WHERE o_w_id = 2 AND o_d_id = %d AND o_id = %d", d, x.oldest))
+		r := testRows(t, ctx, ctl, fmt.Sprintf("SELECT SUM(ol_amount) FROM order_line WHERE ol_w_id = 2 AND ol_d_id = %d AND ol_o_id = %d", d, x.oldest))
+		x.sum = testNum(t, r[0][0], 2)
 		x.row, _, _ = readCustomer(t, ctx, ctl, 2, d, x.cust)
-		x.deliveries = count(t, ctx, ctl, fmt.Sprintf("SELECT c_delivery_cnt FROM customer WHERE c_w_id = 2 AND c_d_id = %d AND c_id = %d", d, x.cust))
+		x.deliveries = testCount(t, ctx, ctl, fmt.Sprintf("SELECT c_delivery_cnt FROM customer WHERE c_w_id = 2 AND c_d_id = %d AND c_id = %d", d, x.cust))
 	}
 	c.del = deliveryIn{w: 2, carrier: 7}
 	c.pending = Audit{}
@@ -382,31 +382,31 @@ func checkDelivery(t *testing.T, ctx context.Context, ctl, e dbms.Engine, c *Cli
 	}
 	for d := int64(1); d <= districts; d++ {
 		x := &ds[d]
-		if n := count(t, ctx, ctl, fmt.Sprintf("SELECT COUNT(*) FROM new_order WHERE no_w_id = 2 AND no_d_id = %d AND no_o_id <= %d", d, x.oldest)); n != 0 {
+		if n := testCount(t, ctx, ctl, fmt.Sprintf("SELECT COUNT(*) FROM new_order WHERE no_w_id = 2 AND no_d_id = %d AND no_o_id <= %d", d, x.oldest)); n != 0 {
 			t.Errorf("district %d: the oldest new order %d is still there", d, x.oldest)
 		}
-		if n := count(t, ctx, ctl, fmt.Sprintf("SELECT COUNT(*) FROM new_order WHERE no_w_id = 2 AND no_d_id = %d", d)); n != x.left-1 {
+		if n := testCount(t, ctx, ctl, fmt.Sprintf("SELECT COUNT(*) FROM new_order WHERE no_w_id = 2 AND no_d_id = %d", d)); n != x.left-1 {
 			t.Errorf("district %d: %d new orders left of %d", d, n, x.left)
 		}
-		one(t, ctx, ctl, "the delivered order", fmt.Sprintf("SELECT COUNT(*) FROM orders WHERE o_w_id = 2 AND o_d_id = %d AND o_id = %d AND o_carrier_id = 7", d, x.oldest))
-		if n := count(t, ctx, ctl, fmt.Sprintf("SELECT COUNT(*) FROM order_line WHERE ol_w_id = 2 AND ol_d_id = %d AND ol_o_id = %d AND ol_delivery_d IS NULL", d, x.oldest)); n != 0 {
+		wantOne(t, ctx, ctl, "the delivered order", fmt.Sprintf("SELECT COUNT(*) FROM orders WHERE o_w_id = 2 AND o_d_id = %d AND o_id = %d AND o_carrier_id = 7", d, x.oldest))
+		if n := testCount(t, ctx, ctl, fmt.Sprintf("SELECT COUNT(*) FROM order_line WHERE ol_w_id = 2 AND ol_d_id = %d AND ol_o_id = %d AND ol_delivery_d IS NULL", d, x.oldest)); n != 0 {
 			t.Errorf("district %d: %d lines of order %d undelivered", d, n, x.oldest)
 		}
 		now, _, _ := readCustomer(t, ctx, ctl, 2, d, x.cust)
 		if now != (customerRow{x.row.balance + x.sum, x.row.ytd, x.row.payments}) {
 			t.Errorf("district %d: customer %d %+v after %+v and a delivery of %d cents", d, x.cust, now, x.row, x.sum)
 		}
-		if n := count(t, ctx, ctl, fmt.Sprintf("SELECT c_delivery_cnt FROM customer WHERE c_w_id = 2 AND c_d_id = %d AND c_id = %d", d, x.cust)); n != x.deliveries+1 {
+		if n := testCount(t, ctx, ctl, fmt.Sprintf("SELECT c_delivery_cnt FROM customer WHERE c_w_id = 2 AND c_d_id = %d AND c_id = %d", d, x.cust)); n != x.deliveries+1 {
 			t.Errorf("district %d: c_delivery_cnt %d after %d", d, n, x.deliveries)
 		}
 	}
-	left := count(t, ctx, ctl, "SELECT MAX(n) FROM (SELECT COUNT(*) AS n FROM new_order WHERE no_w_id = 2 GROUP BY no_d_id) x")
+	left := testCount(t, ctx, ctl, "SELECT MAX(n) FROM (SELECT COUNT(*) AS n FROM new_order WHERE no_w_id = 2 GROUP BY no_d_id) x")
 	for i := int64(0); i < left; i++ {
 		if err := c.delivery(ctx, e.(dbms.Transactor)); err != nil {
 			t.Fatalf("delivery: %v", err)
 		}
 	}
-	if n := count(t, ctx, ctl, "SELECT COUNT(*) FROM new_order WHERE no_w_id = 2"); n != 0 {
+	if n := testCount(t, ctx, ctl, "SELECT COUNT(*) FROM new_order WHERE no_w_id = 2"); n != 0 {
 		t.Fatalf("%d new orders left in warehouse 2 after %d more deliveries", n, left)
 	}
 	c.pending = Audit{}
@@ -573,7 +573,7 @@ func (r *recorder) Statement(i int, d time.Duration) {
 // TestStatementTimes: with TimeStatements, a mix of every type times
 // every statement of each under its name, and no other.
 func TestStatementTimes(t *testing.T) {
-	o := embedded(t, "sqlite:"+filepath.Join(t.TempDir(), "s.db"))
+	o := testEngine(t, "sqlite:"+filepath.Join(t.TempDir(), "s.db"))
 	ctx, e := o.ctx, o.open()
 	buildTestDB(t, ctx, e)
 	cfg := workload.ClientConfig{Isolation: dbms.RepeatableRead, Scale: testDims.Warehouses, Clients: 1}
