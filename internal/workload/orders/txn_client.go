@@ -139,11 +139,8 @@ func NewClient(cfg workload.ClientConfig, o ClientOptions) *Client {
 	for _, w := range c.mix {
 		c.total += w
 	}
-	clients := cfg.Clients
-	if clients < 1 {
-		clients = 1
-	}
-	c.wLo, c.wHi = Home(cfg.Client, clients, c.dims.Warehouses)
+	clients := max(cfg.Clients, 1)
+	c.wLo, c.wHi = Home(cfg.Client%clients, clients, c.dims.Warehouses)
 	c.district = int64(cfg.Client%districts) + 1
 	return c
 }
