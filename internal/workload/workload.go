@@ -101,9 +101,10 @@ type Schema struct {
 	// (children before parents).
 	Tables []Table
 	// PrimaryKeys are added after every table is filled, then the
-	// ForeignKeys (an engine that cannot add foreign keys later is noted,
-	// not failed).
+	// secondary Indexes the transactions need, then the ForeignKeys (an
+	// engine that cannot add foreign keys later is noted, not failed).
 	PrimaryKeys []PrimaryKey
+	Indexes     []Index
 	ForeignKeys []ForeignKey
 }
 
@@ -124,12 +125,26 @@ type Table struct {
 	// empty). Each call of Fill starts from the first row.
 	Rows int64
 	Fill func() dbms.RowSource
+	// Parts splits the initial rows for a load in parallel: FillPart(p),
+	// p from 0 to Parts-1, streams the p-th part (each call from its
+	// first row); the parts together are Fill's rows. Parts 0: the table
+	// loads in one piece only.
+	Parts    int
+	FillPart func(part int) dbms.RowSource
 }
 
 // PrimaryKey is a table's primary key.
 type PrimaryKey struct {
 	Table   string
 	Columns []string
+}
+
+// Index is a secondary index on Columns of Table, in that order, built
+// after the primary keys.
+type Index struct {
+	Table, Name string
+	Columns     []string
+	Unique      bool
 }
 
 // ForeignKey is one column referencing another table's column.
