@@ -94,7 +94,8 @@ func RandomItemID(r *rand.Rand, c Constants) int {
 
 // The streams of the population: each table (and each of the orders'
 // own draws) has its own, per warehouse and district, so that any
-// warehouse's rows can be made alone and in any order.
+// warehouse's rows can be made alone and in any order. The numbers are
+// part of the data: add new streams at the end.
 const (
 	streamConstants = iota + 1
 	streamItem
@@ -107,6 +108,7 @@ const (
 	streamOrderCustomers
 	streamLineCounts
 	streamOrderLine
+	streamNewOrder // draws nothing yet
 )
 
 // newSource is the stream of one table's rows of warehouse w, district d

@@ -29,27 +29,56 @@ type maker interface {
 
 // maker returns how to make a source's maker of table name.
 func (p data) maker(name string) func() maker {
+	g := func(stream int64, perDistrict bool, n int64) group {
+		return group{data: p, stream: stream, perDist: perDistrict, n: n}
+	}
 	switch name {
 	case Item:
-		return func() maker { return &itemRows{data: p} }
+		return func() maker { return &itemRows{g(streamItem, false, Items)} }
 	case Warehouse:
-		return func() maker { return &warehouseRows{data: p} }
+		return func() maker { return &warehouseRows{g(streamWarehouse, false, 1)} }
 	case District:
-		return func() maker { return &districtRows{data: p} }
+		return func() maker { return &districtRows{g(streamDistrict, false, DistrictsPerWarehouse)} }
 	case Customer:
-		return func() maker { return &customerRows{data: p} }
+		return func() maker { return &customerRows{g(streamCustomer, true, CustomersPerDistrict)} }
 	case History:
-		return func() maker { return &historyRows{data: p} }
+		return func() maker { return &historyRows{g(streamHistory, true, CustomersPerDistrict)} }
 	case NewOrder:
-		return func() maker { return &newOrderRows{} }
+		return func() maker { return &newOrderRows{g(streamNewOrder, true, NewOrdersPerDistrict)} }
 	case Orders:
-		return func() maker { return &orderRows{data: p} }
+		return func() maker { return &orderRows{group: g(streamOrders, true, OrdersPerDistrict)} }
 	case OrderLine:
-		return func() maker { return &orderLineRows{data: p} }
+		return func() maker { return &orderLineRows{group: g(streamOrderLine, true, OrdersPerDistrict)} }
 	case Stock:
-		return func() maker { return &stockRows{data: p} }
+		return func() maker { return &stockRows{g(streamStock, false, StockPerWarehouse)} }
 	}
 	panic("orders: no rows for table " + name)
+}
+
+// group is what every maker keeps: its stream, the group it makes, and
+// how many of the group's n rows it made (i, the number of the last).
+type group struct {
+	data
+	stream  int64
+	perDist bool
+	n       int64
+	g       gen
+	w, d, i int64
+}
+
+func (p *group) perDistrict() bool { return p.perDist }
+
+func (p *group) begin(w, d int64) {
+	p.g, p.w, p.d, p.i = newGen(p.seed, p.stream, w, d), w, d, 0
+}
+
+// step moves to the group's next row; false after its last.
+func (p *group) step() bool {
+	if p.i == p.n {
+		return false
+	}
+	p.i++
+	return true
 }
 
 // rowsPerWarehouse is how many rows of table name warehouse w holds.
@@ -168,44 +197,27 @@ const (
 	deliveredAmount = "0.00"
 )
 
-type itemRows struct {
-	data
-	g gen
-	i int64
-}
+type itemRows struct{ group }
 
-func (r *itemRows) perDistrict() bool { return false }
-func (r *itemRows) begin(_, _ int64) {
-	r.g, r.i = newGen(r.seed, streamItem, 0, 0), 0
-}
 func (r *itemRows) next(row []any) bool {
-	if r.i == Items {
+	if !r.step() {
 		return false
 	}
-	r.i++
 	g := r.g
 	row[0], row[1], row[2] = r.i, int64(g.between(1, 10_000)), g.astring(14, 24)
 	row[3], row[4] = fixed(int64(g.between(100, 10_000)), 2), g.data()
 	return true
 }
 
-type warehouseRows struct {
-	data
-	w    int64
-	done bool
-}
+type warehouseRows struct{ group }
 
-func (r *warehouseRows) perDistrict() bool { return false }
-func (r *warehouseRows) begin(w, _ int64)  { r.w, r.done = w, false }
 func (r *warehouseRows) next(row []any) bool {
-	if r.done {
+	if !r.step() {
 		return false
 	}
-	r.done = true
-	g := newGen(r.seed, streamWarehouse, r.w, 0)
-	row[0], row[1] = r.w, g.astring(6, 10)
-	address(g, row[2:7])
-	row[7], row[8] = g.tax(), warehouseYTD
+	row[0], row[1] = r.w, r.g.astring(6, 10)
+	address(r.g, row[2:7])
+	row[7], row[8] = r.g.tax(), warehouseYTD
 	return true
 }
 
@@ -214,52 +226,34 @@ func address(g gen, row []any) {
 	row[0], row[1], row[2], row[3], row[4] = g.astring(10, 20), g.astring(10, 20), g.astring(10, 20), g.state(), g.zip()
 }
 
-type districtRows struct {
-	data
-	g    gen
-	w, d int64
-}
+type districtRows struct{ group }
 
-func (r *districtRows) perDistrict() bool { return false }
-func (r *districtRows) begin(w, _ int64) {
-	r.g, r.w, r.d = newGen(r.seed, streamDistrict, w, 0), w, 0
-}
 func (r *districtRows) next(row []any) bool {
-	if r.d == DistrictsPerWarehouse {
+	if !r.step() {
 		return false
 	}
-	r.d++
-	row[0], row[1], row[2] = r.d, r.w, r.g.astring(6, 10)
+	row[0], row[1], row[2] = r.i, r.w, r.g.astring(6, 10)
 	address(r.g, row[3:8])
 	row[8], row[9], row[10] = r.g.tax(), districtYTD, int64(OrdersPerDistrict+1)
 	return true
 }
 
-type customerRows struct {
-	data
-	g       gen
-	w, d, c int64
-}
+type customerRows struct{ group }
 
-func (r *customerRows) perDistrict() bool { return true }
-func (r *customerRows) begin(w, d int64) {
-	r.g, r.w, r.d, r.c = newGen(r.seed, streamCustomer, w, d), w, d, 0
-}
 func (r *customerRows) next(row []any) bool {
-	if r.c == CustomersPerDistrict {
+	if !r.step() {
 		return false
 	}
-	r.c++
 	g := r.g
-	last := int(r.c - 1)
-	if r.c > NamedCustomers {
+	last := int(r.i - 1)
+	if r.i > NamedCustomers {
 		last = NURand(g.r, lastNameA, r.load.LastName, 0, 999)
 	}
 	credit := "GC"
 	if g.r.IntN(10) == 0 {
 		credit = "BC"
 	}
-	row[0], row[1], row[2], row[3], row[4], row[5] = r.c, r.d, r.w, g.astring(8, 16), "OE", LastName(last)
+	row[0], row[1], row[2], row[3], row[4], row[5] = r.i, r.d, r.w, g.astring(8, 16), "OE", LastName(last)
 	address(g, row[6:11])
 	row[11], row[12], row[13], row[14] = g.nstring(16), r.now, credit, creditLimit
 	row[15], row[16], row[17] = fixed(int64(g.between(0, 5000)), 4), initialBalance, initialPayment
@@ -267,80 +261,66 @@ func (r *customerRows) next(row []any) bool {
 	return true
 }
 
-type historyRows struct {
-	data
-	g       gen
-	w, d, c int64
-}
+// historyRows: a payment of each customer, by the customer's district.
+type historyRows struct{ group }
 
-func (r *historyRows) perDistrict() bool { return true }
-func (r *historyRows) begin(w, d int64) {
-	r.g, r.w, r.d, r.c = newGen(r.seed, streamHistory, w, d), w, d, 0
-}
 func (r *historyRows) next(row []any) bool {
-	if r.c == CustomersPerDistrict {
+	if !r.step() {
 		return false
 	}
-	r.c++
-	row[0], row[1], row[2], row[3], row[4] = r.c, r.d, r.w, r.d, r.w
+	row[0], row[1], row[2], row[3], row[4] = r.i, r.d, r.w, r.d, r.w
 	row[5], row[6], row[7] = r.now, initialPayment, r.g.astring(12, 24)
 	return true
 }
 
-type newOrderRows struct{ w, d, o int64 }
+type newOrderRows struct{ group }
 
-func (r *newOrderRows) perDistrict() bool { return true }
-func (r *newOrderRows) begin(w, d int64)  { r.w, r.d, r.o = w, d, FirstNewOrder-1 }
 func (r *newOrderRows) next(row []any) bool {
-	if r.o == OrdersPerDistrict {
+	if !r.step() {
 		return false
 	}
-	r.o++
-	row[0], row[1], row[2] = r.o, r.d, r.w
+	row[0], row[1], row[2] = FirstNewOrder-1+r.i, r.d, r.w
 	return true
 }
 
 type orderRows struct {
-	data
-	g         gen
+	group
 	customers []int
 	lines     []int8
-	w, d, o   int64
 }
 
-func (r *orderRows) perDistrict() bool { return true }
 func (r *orderRows) begin(w, d int64) {
-	r.g, r.w, r.d, r.o = newGen(r.seed, streamOrders, w, d), w, d, 0
+	r.group.begin(w, d)
 	// o_c_id runs through a permutation of the district's customers.
 	r.customers = newGen(r.seed, streamOrderCustomers, w, d).r.Perm(CustomersPerDistrict)
 	r.lines = r.lineCounts(w, d)
 }
+
 func (r *orderRows) next(row []any) bool {
-	if r.o == OrdersPerDistrict {
+	if !r.step() {
 		return false
 	}
-	r.o++
 	var carrier any // NULL: not delivered
-	if r.o < FirstNewOrder {
+	if r.i < FirstNewOrder {
 		carrier = int64(r.g.between(1, 10))
 	}
-	row[0], row[1], row[2], row[3] = r.o, r.d, r.w, int64(r.customers[r.o-1]+1)
-	row[4], row[5], row[6], row[7] = r.now, carrier, int64(r.lines[r.o-1]), int64(1)
+	row[0], row[1], row[2], row[3] = r.i, r.d, r.w, int64(r.customers[r.i-1]+1)
+	row[4], row[5], row[6], row[7] = r.now, carrier, int64(r.lines[r.i-1]), int64(1)
 	return true
 }
 
+// orderLineRows: the lines of order o, numbered 1 to its count.
 type orderLineRows struct {
-	data
-	g          gen
-	lines      []int8
-	w, d, o, n int64
+	group
+	lines []int8
+	o, n  int64
 }
 
-func (r *orderLineRows) perDistrict() bool { return true }
 func (r *orderLineRows) begin(w, d int64) {
-	r.g, r.w, r.d, r.o, r.n = newGen(r.seed, streamOrderLine, w, d), w, d, 1, 0
-	r.lines = r.lineCounts(w, d)
+	r.group.begin(w, d)
+	r.lines, r.o, r.n = r.lineCounts(w, d), 1, 0
 }
+
 func (r *orderLineRows) next(row []any) bool {
 	if r.n == int64(r.lines[r.o-1]) {
 		if r.o == OrdersPerDistrict {
@@ -362,21 +342,12 @@ func (r *orderLineRows) next(row []any) bool {
 	return true
 }
 
-type stockRows struct {
-	data
-	g    gen
-	w, i int64
-}
+type stockRows struct{ group }
 
-func (r *stockRows) perDistrict() bool { return false }
-func (r *stockRows) begin(w, _ int64) {
-	r.g, r.w, r.i = newGen(r.seed, streamStock, w, 0), w, 0
-}
 func (r *stockRows) next(row []any) bool {
-	if r.i == StockPerWarehouse {
+	if !r.step() {
 		return false
 	}
-	r.i++
 	g := r.g
 	row[0], row[1], row[2] = r.i, r.w, int64(g.between(10, 100))
 	for k := range stockDists {
