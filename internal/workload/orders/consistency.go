@@ -76,18 +76,23 @@ func (r Result) String() string {
 	return fmt.Sprintf("%s fails in %d %s: %s%s", head, r.Violations, unit, strings.Join(r.Examples, "; "), more)
 }
 
-// CheckConditions runs the conditions numbered numbers on e, one statement each (a
-// statement reads one snapshot, so a condition is never broken by a
-// commit landing between its reads), and returns a result per condition
-// in the order asked. An error is a statement that failed, not a
+// CheckConditions runs the conditions numbered numbers on e, one
+// statement each (a statement reads one snapshot, so a condition is never
+// broken by a commit landing between its reads), and returns a result per
+// condition in the order asked. An error is a number that names no condition
+// (before any statement runs) or a statement that failed, not a
 // condition that does not hold.
 func CheckConditions(ctx context.Context, e dbms.Engine, numbers []int) ([]Result, error) {
-	out := make([]Result, 0, len(numbers))
-	for _, n := range numbers {
+	cs := make([]Condition, len(numbers))
+	for i, n := range numbers {
 		c, err := ConditionNumber(n)
 		if err != nil {
-			return out, err
+			return nil, err
 		}
+		cs[i] = c
+	}
+	out := make([]Result, 0, len(cs))
+	for _, c := range cs {
 		r, err := c.check(ctx, e)
 		if err != nil {
 			return out, err

@@ -4,6 +4,8 @@ import (
 	"context"
 	"path/filepath"
 	"reflect"
+	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -80,6 +82,13 @@ func checkLoadAndBreak(t *testing.T, e dbms.Engine) {
 			t.Errorf("after the load: %s", r)
 		}
 	}
+	ck := NewCheck()
+	if err := ck.Read(ctx, e); err != nil {
+		t.Fatal(err)
+	}
+	if bad := ck.Verify(workload.Commits{}); bad != nil || len(ck.Results()) != 4 {
+		t.Fatalf("after the load the core check gave %q of %d results", bad, len(ck.Results()))
+	}
 	for _, st := range []string{
 		"UPDATE district SET d_next_o_id = d_next_o_id + 1 WHERE d_w_id = 1 AND d_id = 3",
 		"DELETE FROM order_line WHERE ol_w_id = 1 AND ol_d_id = 5 AND ol_o_id = 7 AND ol_number = 2",
@@ -88,7 +97,6 @@ func checkLoadAndBreak(t *testing.T, e dbms.Engine) {
 			t.Fatal(err)
 		}
 	}
-	ck := NewCheck()
 	if err := ck.Read(ctx, e); err != nil {
 		t.Fatal(err)
 	}
@@ -147,5 +155,21 @@ func TestConditionsOnEveryEngine(t *testing.T) {
 			checkEachBreak(t, e)
 			checkLoadAndBreak(t, e)
 		})
+	}
+}
+
+// Conditions are numbered 1 to 12; another number is an error that says
+// so, before any statement runs.
+func TestConditionNumbers(t *testing.T) {
+	for i, c := range Conditions() {
+		if c.Number != i+1 || c.Name() != "3.3.2."+strconv.Itoa(i+1) {
+			t.Errorf("condition %d is numbered %d (%s)", i+1, c.Number, c.Name())
+		}
+	}
+	if _, err := CheckConditions(context.Background(), nil, []int{1, 13}); err == nil || !strings.Contains(err.Error(), "no consistency condition 13: they are numbered 1 to 12") {
+		t.Errorf("condition 13: %v", err)
+	}
+	if len(AfterRunConditions) != 11 || slices.Contains(AfterRunConditions, 11) || len(AfterLoadConditions) != 12 {
+		t.Errorf("sets: after a run %v, after the load %v", AfterRunConditions, AfterLoadConditions)
 	}
 }
