@@ -10,86 +10,32 @@ import (
 // NURand is the non-uniform random number of clause 2.1.6:
 // (((random(0, a) | random(x, y)) + c) % (y - x + 1)) + x, with a = 255
 // for customer last names, 1023 for customer ids and 8191 for item ids,
-// and c that field's run-time constant (Constants).
+// and c that field's constant.
 func NURand(r *rand.Rand, a, c, x, y int) int {
 	return (((r.IntN(a+1) | (r.IntN(y-x+1) + x)) + c) % (y - x + 1)) + x
 }
 
-// The A of NURand for each field (clause 2.1.6).
-const (
-	lastNameA   = 255
-	customerIDA = 1023
-	itemIDA     = 8191
-)
+// lastNameA is the A of NURand for customer last names (clause 2.1.6).
+const lastNameA = 255
 
-// Constants are the C values of NURand, one per field (clause 2.1.6):
-// every terminal of a run uses the same ones.
-type Constants struct {
-	// LastName is C for customer last names (A = 255); CustomerID for
-	// customer ids (A = 1023); ItemID for item ids (A = 8191).
-	LastName, CustomerID, ItemID int
+// LoadC is the C of NURand for the customers' last names at load, C_LOAD
+// (clause 2.1.6), drawn from the data seed in [0, 255]: the last names of
+// customers 1001 to 3000 of each district come from NURand(255, 0, 999)
+// with it. A run's C for last names must keep a distance from it
+// (clause 2.1.6.1), so a run over a database loaded from seed takes it
+// from here.
+func LoadC(seed uint64) int64 {
+	return rand.New(newSource(seed, streamConstants, 0, 0)).Int64N(lastNameA + 1)
 }
 
-// LoadConstants are the constants the population draws from seed: the
-// last names of customers 1001 to 3000 of each district come from
-// NURand(255, 0, 999) with LastName (C_LOAD).
-func LoadConstants(seed uint64) Constants {
-	r := rand.New(newSource(seed, streamConstants, 0, 0))
-	return Constants{LastName: r.IntN(lastNameA + 1), CustomerID: r.IntN(customerIDA + 1), ItemID: r.IntN(itemIDA + 1)}
-}
-
-// RunConstants are the constants of a run over a database loaded with
-// load, drawn from the run's seed. Clause 2.1.6.1 ties the run's C for
-// last names to C_LOAD: their distance must be in [65, 119] and neither
-// 96 nor 112, so that the run does not pick last names with the very
-// frequencies the load gave them. The other two are free in [0, A]
-// (the population draws customer and item ids uniformly).
-func RunConstants(load Constants, seed uint64) Constants {
-	r := rand.New(newSource(seed, streamConstants, 1, 0))
-	c := Constants{CustomerID: r.IntN(customerIDA + 1), ItemID: r.IntN(itemIDA + 1)}
-	for {
-		// At least 53 of the 256 values are allowed whatever C_LOAD is,
-		// so this ends after a few draws.
-		c.LastName = r.IntN(lastNameA + 1)
-		if RunDeltaAllowed(c.LastName - load.LastName) {
-			return c
-		}
-	}
-}
-
-// RunDeltaAllowed says whether a run's C for last names at distance
-// delta from C_LOAD is allowed (clause 2.1.6.1).
-func RunDeltaAllowed(delta int) bool {
-	if delta < 0 {
-		delta = -delta
-	}
-	return delta >= 65 && delta <= 119 && delta != 96 && delta != 112
-}
-
-// syllables make a customer's last name from a number in [0, 999]: the
-// syllables of its three digits (clause 4.3.2.3).
-var syllables = [10]string{"BAR", "OUGHT", "ABLE", "PRI", "PRES", "ESE", "ANTI", "CALLY", "ATION", "EING"}
+// lastNameSyllables make a customer's last name from a number in [0,
+// 999]: the syllables of its three digits (clause 4.3.2.3).
+var lastNameSyllables = [10]string{"BAR", "OUGHT", "ABLE", "PRI", "PRES", "ESE", "ANTI", "CALLY", "ATION", "EING"}
 
 // LastName is the last name of number n in [0, 999]: 371 is
 // PRI-CALLY-OUGHT, "PRICALLYOUGHT".
 func LastName(n int) string {
-	return syllables[n/100] + syllables[n/10%10] + syllables[n%10]
-}
-
-// RandomLastName is a last name drawn as a transaction draws it:
-// NURand(255, 0, 999) with the run's C.
-func RandomLastName(r *rand.Rand, c Constants) string {
-	return LastName(NURand(r, lastNameA, c.LastName, 0, 999))
-}
-
-// RandomCustomerID is a customer id of a district, NURand(1023, 1, 3000).
-func RandomCustomerID(r *rand.Rand, c Constants) int {
-	return NURand(r, customerIDA, c.CustomerID, 1, CustomersPerDistrict)
-}
-
-// RandomItemID is an item id, NURand(8191, 1, 100000).
-func RandomItemID(r *rand.Rand, c Constants) int {
-	return NURand(r, itemIDA, c.ItemID, 1, Items)
+	return lastNameSyllables[n/100] + lastNameSyllables[n/10%10] + lastNameSyllables[n%10]
 }
 
 // The streams of the population: each table (and each of the orders'

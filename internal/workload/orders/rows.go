@@ -9,9 +9,9 @@ import (
 
 // data is one population: its seed, its dates and its C_LOAD.
 type data struct {
-	seed uint64
-	now  time.Time
-	load Constants
+	seed  uint64
+	now   time.Time
+	cLoad int
 }
 
 // maker makes one table's rows a group at a time: the rows of one
@@ -33,23 +33,23 @@ func (p data) maker(name string) func() maker {
 		return group{data: p, stream: stream, perDist: perDistrict, n: n}
 	}
 	switch name {
-	case Item:
+	case TableItem:
 		return func() maker { return &itemRows{g(streamItem, false, Items)} }
-	case Warehouse:
+	case TableWarehouse:
 		return func() maker { return &warehouseRows{g(streamWarehouse, false, 1)} }
-	case District:
+	case TableDistrict:
 		return func() maker { return &districtRows{g(streamDistrict, false, DistrictsPerWarehouse)} }
-	case Customer:
+	case TableCustomer:
 		return func() maker { return &customerRows{g(streamCustomer, true, CustomersPerDistrict)} }
-	case History:
+	case TableHistory:
 		return func() maker { return &historyRows{g(streamHistory, true, CustomersPerDistrict)} }
-	case NewOrder:
+	case TableNewOrder:
 		return func() maker { return &newOrderRows{g(streamNewOrder, true, NewOrdersPerDistrict)} }
-	case Orders:
+	case TableOrders:
 		return func() maker { return &orderRows{group: g(streamOrders, true, OrdersPerDistrict)} }
-	case OrderLine:
+	case TableOrderLine:
 		return func() maker { return &orderLineRows{group: g(streamOrderLine, true, OrdersPerDistrict)} }
-	case Stock:
+	case TableStock:
 		return func() maker { return &stockRows{g(streamStock, false, StockPerWarehouse)} }
 	}
 	panic("orders: no rows for table " + name)
@@ -84,17 +84,17 @@ func (p *group) step() bool {
 // rowsPerWarehouse is how many rows of table name warehouse w holds.
 func (p data) rowsPerWarehouse(name string, w int64) int64 {
 	switch name {
-	case Warehouse:
+	case TableWarehouse:
 		return 1
-	case District:
+	case TableDistrict:
 		return DistrictsPerWarehouse
-	case Customer, History, Orders:
+	case TableCustomer, TableHistory, TableOrders:
 		return DistrictsPerWarehouse * CustomersPerDistrict
-	case NewOrder:
+	case TableNewOrder:
 		return DistrictsPerWarehouse * NewOrdersPerDistrict
-	case Stock:
+	case TableStock:
 		return StockPerWarehouse
-	case OrderLine:
+	case TableOrderLine:
 		var n int64
 		for d := int64(1); d <= DistrictsPerWarehouse; d++ {
 			for _, c := range p.lineCounts(w, d) {
@@ -118,21 +118,21 @@ func (p data) lineCounts(w, d int64) []int8 {
 	return out
 }
 
-// rows streams a table's rows for warehouses first to last in key order
+// rowSource streams a table's rows for warehouses first to last in key order
 // (the items: first and last 0). It implements dbms.RowSource.
-type rows struct {
+type rowSource struct {
 	m           maker
 	last        int64
 	w, d        int64
 	first, open bool
 }
 
-func newRows(newMaker func() maker, first, last int64) *rows {
-	return &rows{m: newMaker(), w: first, last: last, first: true}
+func newRows(newMaker func() maker, first, last int64) *rowSource {
+	return &rowSource{m: newMaker(), w: first, last: last, first: true}
 }
 
 // Next fills row with the next row; false at the end.
-func (s *rows) Next(row []any) bool {
+func (s *rowSource) Next(row []any) bool {
 	for {
 		if s.open && s.m.next(row) {
 			return true
@@ -144,7 +144,7 @@ func (s *rows) Next(row []any) bool {
 }
 
 // advance starts the next group; false after the last.
-func (s *rows) advance() bool {
+func (s *rowSource) advance() bool {
 	switch {
 	case s.first:
 		s.first = false
@@ -167,7 +167,7 @@ func (s *rows) advance() bool {
 	return true
 }
 
-var _ dbms.RowSource = (*rows)(nil)
+var _ dbms.RowSource = (*rowSource)(nil)
 
 // fixed renders v / 10^scale exactly ("-10.00", "0.1234"): the loaders
 // take DECIMAL values as text, so no binary fraction comes near money.
@@ -247,7 +247,7 @@ func (r *customerRows) next(row []any) bool {
 	g := r.g
 	last := int(r.i - 1)
 	if r.i > NamedCustomers {
-		last = NURand(g.r, lastNameA, r.load.LastName, 0, 999)
+		last = NURand(g.r, lastNameA, r.cLoad, 0, 999)
 	}
 	credit := "GC"
 	if g.r.IntN(10) == 0 {

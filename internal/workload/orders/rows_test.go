@@ -48,8 +48,8 @@ func table(t *testing.T, s workload.Schema, name string) workload.Table {
 	return workload.Table{}
 }
 
-// col is the index of column name in tb.
-func col(t *testing.T, tb workload.Table, name string) int {
+// colIndex is the index of column name in tb.
+func colIndex(t *testing.T, tb workload.Table, name string) int {
 	t.Helper()
 	for i, c := range tb.Columns {
 		if c.Name == name {
@@ -67,8 +67,8 @@ func TestRowCountsAndParts(t *testing.T) {
 	const w = 2
 	s := Schema(w)
 	want := map[string]int64{
-		Item: Items, Warehouse: w, District: 10 * w, Customer: 30_000 * w, History: 30_000 * w,
-		Orders: 30_000 * w, NewOrder: 9_000 * w, Stock: 100_000 * w,
+		TableItem: Items, TableWarehouse: w, TableDistrict: 10 * w, TableCustomer: 30_000 * w, TableHistory: 30_000 * w,
+		TableOrders: 30_000 * w, TableNewOrder: 9_000 * w, TableStock: 100_000 * w,
 	}
 	if len(s.Tables) != 9 {
 		t.Fatalf("%d tables, want 9", len(s.Tables))
@@ -99,14 +99,14 @@ func TestRowCountsAndParts(t *testing.T) {
 			t.Errorf("%s: %d rows, want %d", tb.Name, tb.Rows, want)
 		}
 		wantParts := w
-		if tb.Name == Item {
+		if tb.Name == TableItem {
 			wantParts = 1
 		}
 		if tb.Parts != wantParts {
 			t.Errorf("%s: %d parts, want %d", tb.Name, tb.Parts, wantParts)
 		}
 	}
-	lines := table(t, s, OrderLine).Rows
+	lines := table(t, s, TableOrderLine).Rows
 	if lines < 5*30_000*w || lines > 15*30_000*w || lines < 290_000*w || lines > 310_000*w {
 		t.Errorf("%d order lines for %d warehouses, want about %d", lines, w, 300_000*w)
 	}
@@ -115,7 +115,7 @@ func TestRowCountsAndParts(t *testing.T) {
 // The same seed gives the same rows; another seed other rows.
 func TestRowsFollowTheSeed(t *testing.T) {
 	a, b, c := SchemaSeed(1, 5), SchemaSeed(1, 5), SchemaSeed(1, 6)
-	for _, name := range []string{Customer, OrderLine} {
+	for _, name := range []string{TableCustomer, TableOrderLine} {
 		ta, tb, tc := table(t, a, name), table(t, b, name), table(t, c, name)
 		ra, rb, rc := take(t, ta, ta.FillPart(0), 500), take(t, tb, tb.FillPart(0), 500), take(t, tc, tc.FillPart(0), 500)
 		for _, r := range [][][]any{ra, rb, rc} {
@@ -141,9 +141,9 @@ func TestRowsFollowTheSeed(t *testing.T) {
 // the initial money exactly.
 func TestCustomers(t *testing.T) {
 	s := Schema(1)
-	tb := table(t, s, Customer)
+	tb := table(t, s, TableCustomer)
 	rows := drain(t, tb, tb.Fill())
-	id, did, last, credit := col(t, tb, "c_id"), col(t, tb, "c_d_id"), col(t, tb, "c_last"), col(t, tb, "c_credit")
+	id, did, last, credit := colIndex(t, tb, "c_id"), colIndex(t, tb, "c_d_id"), colIndex(t, tb, "c_last"), colIndex(t, tb, "c_credit")
 	bad := 0
 	names := map[string]bool{}
 	for n := 0; n < 1000; n++ {
@@ -165,11 +165,11 @@ func TestCustomers(t *testing.T) {
 			t.Fatalf("c_credit %q", r[credit])
 		}
 		for name, want := range map[string]string{"c_balance": "-10.00", "c_ytd_payment": "10.00", "c_credit_lim": "50000.00", "c_middle": "OE"} {
-			if got := r[col(t, tb, name)]; got != want {
+			if got := r[colIndex(t, tb, name)]; got != want {
 				t.Fatalf("customer %d: %s = %v, want %s", c, name, got, want)
 			}
 		}
-		if d := r[col(t, tb, "c_discount")].(string); d < "0.0000" || d > "0.5000" || len(d) != 6 {
+		if d := r[colIndex(t, tb, "c_discount")].(string); d < "0.0000" || d > "0.5000" || len(d) != 6 {
 			t.Fatalf("c_discount %q", d)
 		}
 	}
@@ -185,9 +185,9 @@ func TestCustomers(t *testing.T) {
 // place; the data 26 to 50 characters.
 func TestOriginalShare(t *testing.T) {
 	s := Schema(1)
-	for _, c := range []struct{ table, column string }{{Item, "i_data"}, {Stock, "s_data"}} {
+	for _, c := range []struct{ table, column string }{{TableItem, "i_data"}, {TableStock, "s_data"}} {
 		tb := table(t, s, c.table)
-		i := col(t, tb, c.column)
+		i := colIndex(t, tb, c.column)
 		n, places := 0, map[int]bool{}
 		rows := drain(t, tb, tb.Fill())
 		for _, r := range rows {
@@ -215,7 +215,7 @@ func TestOriginalShare(t *testing.T) {
 // delivered at 0.00.
 func TestOrdersAndTheirLines(t *testing.T) {
 	s := Schema(1)
-	ot, lt, nt := table(t, s, Orders), table(t, s, OrderLine), table(t, s, NewOrder)
+	ot, lt, nt := table(t, s, TableOrders), table(t, s, TableOrderLine), table(t, s, TableNewOrder)
 	orders, lines, news := drain(t, ot, ot.Fill()), drain(t, lt, lt.Fill()), drain(t, nt, nt.Fill())
 	type key struct{ d, o int64 }
 	count := map[key]int64{}
@@ -251,7 +251,7 @@ func TestOrdersAndTheirLines(t *testing.T) {
 		}
 	}
 	got := map[key]int64{}
-	amount, delivery := col(t, lt, "ol_amount"), col(t, lt, "ol_delivery_d")
+	amount, delivery := colIndex(t, lt, "ol_amount"), colIndex(t, lt, "ol_delivery_d")
 	for _, l := range lines {
 		o, d := l[0].(int64), l[1].(int64)
 		got[key{d, o}]++
@@ -281,18 +281,18 @@ func TestOrdersAndTheirLines(t *testing.T) {
 // order.
 func TestWarehouseAndDistrictMoney(t *testing.T) {
 	s := Schema(3)
-	wt, dt := table(t, s, Warehouse), table(t, s, District)
+	wt, dt := table(t, s, TableWarehouse), table(t, s, TableDistrict)
 	for _, r := range drain(t, wt, wt.Fill()) {
-		if r[col(t, wt, "w_ytd")] != "300000.00" {
-			t.Errorf("w_ytd %v", r[col(t, wt, "w_ytd")])
+		if r[colIndex(t, wt, "w_ytd")] != "300000.00" {
+			t.Errorf("w_ytd %v", r[colIndex(t, wt, "w_ytd")])
 		}
-		if tax := r[col(t, wt, "w_tax")].(string); tax < "0.0000" || tax > "0.2000" || len(tax) != 6 {
+		if tax := r[colIndex(t, wt, "w_tax")].(string); tax < "0.0000" || tax > "0.2000" || len(tax) != 6 {
 			t.Errorf("w_tax %q", tax)
 		}
 	}
 	for _, r := range drain(t, dt, dt.Fill()) {
-		if r[col(t, dt, "d_ytd")] != "30000.00" || r[col(t, dt, "d_next_o_id")] != int64(3001) {
-			t.Errorf("district %v: d_ytd %v, d_next_o_id %v", r[0], r[col(t, dt, "d_ytd")], r[col(t, dt, "d_next_o_id")])
+		if r[colIndex(t, dt, "d_ytd")] != "30000.00" || r[colIndex(t, dt, "d_next_o_id")] != int64(3001) {
+			t.Errorf("district %v: d_ytd %v, d_next_o_id %v", r[0], r[colIndex(t, dt, "d_ytd")], r[colIndex(t, dt, "d_next_o_id")])
 		}
 	}
 	// Every column has a value of its type, or NULL where the spec

@@ -19,15 +19,15 @@ import (
 // everywhere) and NEW-ORDER, ORDER-LINE with underscores, as every kit
 // names them.
 const (
-	Warehouse = "warehouse"
-	District  = "district"
-	Customer  = "customer"
-	History   = "history"
-	NewOrder  = "new_order"
-	Orders    = "orders"
-	OrderLine = "order_line"
-	Item      = "item"
-	Stock     = "stock"
+	TableWarehouse = "warehouse"
+	TableDistrict  = "district"
+	TableCustomer  = "customer"
+	TableHistory   = "history"
+	TableNewOrder  = "new_order"
+	TableOrders    = "orders"
+	TableOrderLine = "order_line"
+	TableItem      = "item"
+	TableStock     = "stock"
 )
 
 // The initial population (clause 4.3.3.1, Table 1.2.1 of clause 1.2).
@@ -79,23 +79,23 @@ func Tables() []dbms.Table {
 	}
 	stock = append(stock, i("s_ytd"), i("s_order_cnt"), i("s_remote_cnt"), vc("s_data", 50))
 	return []dbms.Table{
-		{Name: Item, Columns: []dbms.Column{i("i_id"), i("i_im_id"), vc("i_name", 24), dec("i_price", 5, 2), vc("i_data", 50)}},
-		{Name: Warehouse, Columns: []dbms.Column{i("w_id"), vc("w_name", 10), vc("w_street_1", 20), vc("w_street_2", 20), vc("w_city", 20),
+		{Name: TableItem, Columns: []dbms.Column{i("i_id"), i("i_im_id"), vc("i_name", 24), dec("i_price", 5, 2), vc("i_data", 50)}},
+		{Name: TableWarehouse, Columns: []dbms.Column{i("w_id"), vc("w_name", 10), vc("w_street_1", 20), vc("w_street_2", 20), vc("w_city", 20),
 			ch("w_state", 2), ch("w_zip", 9), dec("w_tax", 4, 4), dec("w_ytd", 12, 2)}},
-		{Name: District, Columns: []dbms.Column{i("d_id"), i("d_w_id"), vc("d_name", 10), vc("d_street_1", 20), vc("d_street_2", 20), vc("d_city", 20),
+		{Name: TableDistrict, Columns: []dbms.Column{i("d_id"), i("d_w_id"), vc("d_name", 10), vc("d_street_1", 20), vc("d_street_2", 20), vc("d_city", 20),
 			ch("d_state", 2), ch("d_zip", 9), dec("d_tax", 4, 4), dec("d_ytd", 12, 2), i("d_next_o_id")}},
-		{Name: Customer, Columns: []dbms.Column{i("c_id"), i("c_d_id"), i("c_w_id"), vc("c_first", 16), ch("c_middle", 2), vc("c_last", 16),
+		{Name: TableCustomer, Columns: []dbms.Column{i("c_id"), i("c_d_id"), i("c_w_id"), vc("c_first", 16), ch("c_middle", 2), vc("c_last", 16),
 			vc("c_street_1", 20), vc("c_street_2", 20), vc("c_city", 20), ch("c_state", 2), ch("c_zip", 9), ch("c_phone", 16),
 			ts("c_since"), ch("c_credit", 2), dec("c_credit_lim", 12, 2), dec("c_discount", 4, 4), dec("c_balance", 12, 2),
 			dec("c_ytd_payment", 12, 2), i("c_payment_cnt"), i("c_delivery_cnt"), vc("c_data", 500)}},
-		{Name: History, Columns: []dbms.Column{i("h_c_id"), i("h_c_d_id"), i("h_c_w_id"), i("h_d_id"), i("h_w_id"), ts("h_date"),
+		{Name: TableHistory, Columns: []dbms.Column{i("h_c_id"), i("h_c_d_id"), i("h_c_w_id"), i("h_d_id"), i("h_w_id"), ts("h_date"),
 			dec("h_amount", 6, 2), vc("h_data", 24)}},
-		{Name: NewOrder, Columns: []dbms.Column{i("no_o_id"), i("no_d_id"), i("no_w_id")}},
-		{Name: Orders, Columns: []dbms.Column{i("o_id"), i("o_d_id"), i("o_w_id"), i("o_c_id"), ts("o_entry_d"), i("o_carrier_id"),
+		{Name: TableNewOrder, Columns: []dbms.Column{i("no_o_id"), i("no_d_id"), i("no_w_id")}},
+		{Name: TableOrders, Columns: []dbms.Column{i("o_id"), i("o_d_id"), i("o_w_id"), i("o_c_id"), ts("o_entry_d"), i("o_carrier_id"),
 			i("o_ol_cnt"), i("o_all_local")}},
-		{Name: OrderLine, Columns: []dbms.Column{i("ol_o_id"), i("ol_d_id"), i("ol_w_id"), i("ol_number"), i("ol_i_id"), i("ol_supply_w_id"),
+		{Name: TableOrderLine, Columns: []dbms.Column{i("ol_o_id"), i("ol_d_id"), i("ol_w_id"), i("ol_number"), i("ol_i_id"), i("ol_supply_w_id"),
 			ts("ol_delivery_d"), i("ol_quantity"), dec("ol_amount", 6, 2), ch("ol_dist_info", 24)}},
-		{Name: Stock, Columns: stock},
+		{Name: TableStock, Columns: stock},
 	}
 }
 
@@ -107,20 +107,20 @@ var stockDists = [DistrictsPerWarehouse]string{"s_dist_01", "s_dist_02", "s_dist
 // PrimaryKeys are TPC-C's (clause 1.3), warehouse first, as go-tpc
 // declares them; the history has none.
 var PrimaryKeys = []workload.PrimaryKey{
-	{Table: Item, Columns: []string{"i_id"}},
-	{Table: Warehouse, Columns: []string{"w_id"}},
-	{Table: District, Columns: []string{"d_w_id", "d_id"}},
-	{Table: Customer, Columns: []string{"c_w_id", "c_d_id", "c_id"}},
-	{Table: NewOrder, Columns: []string{"no_w_id", "no_d_id", "no_o_id"}},
-	{Table: Orders, Columns: []string{"o_w_id", "o_d_id", "o_id"}},
-	{Table: OrderLine, Columns: []string{"ol_w_id", "ol_d_id", "ol_o_id", "ol_number"}},
-	{Table: Stock, Columns: []string{"s_w_id", "s_i_id"}},
+	{Table: TableItem, Columns: []string{"i_id"}},
+	{Table: TableWarehouse, Columns: []string{"w_id"}},
+	{Table: TableDistrict, Columns: []string{"d_w_id", "d_id"}},
+	{Table: TableCustomer, Columns: []string{"c_w_id", "c_d_id", "c_id"}},
+	{Table: TableNewOrder, Columns: []string{"no_w_id", "no_d_id", "no_o_id"}},
+	{Table: TableOrders, Columns: []string{"o_w_id", "o_d_id", "o_id"}},
+	{Table: TableOrderLine, Columns: []string{"ol_w_id", "ol_d_id", "ol_o_id", "ol_number"}},
+	{Table: TableStock, Columns: []string{"s_w_id", "s_i_id"}},
 }
 
 // Indexes are the secondary indexes, under go-tpc's names.
 var Indexes = []workload.Index{
-	{Table: Customer, Name: CustomerByName, Columns: []string{"c_w_id", "c_d_id", "c_last", "c_first"}},
-	{Table: Orders, Name: OrdersCustomers, Columns: []string{"o_w_id", "o_d_id", "o_c_id", "o_id"}},
+	{Table: TableCustomer, Name: CustomerByName, Columns: []string{"c_w_id", "c_d_id", "c_last", "c_first"}},
+	{Table: TableOrders, Name: OrdersCustomers, Columns: []string{"o_w_id", "o_d_id", "o_c_id", "o_id"}},
 }
 
 // Schema is the database at w warehouses, its rows drawn from DataSeed.
@@ -131,12 +131,12 @@ func Schema(w int64) workload.Schema { return SchemaSeed(w, DataSeed) }
 // loads in parts, one per warehouse (part p is warehouse p+1); the items
 // are one part.
 func SchemaSeed(w int64, seed uint64) workload.Schema {
-	d := data{seed: seed, now: time.Now().UTC().Truncate(time.Second), load: LoadConstants(seed)}
+	d := data{seed: seed, now: time.Now().UTC().Truncate(time.Second), cLoad: int(LoadC(seed))}
 	s := workload.Schema{PrimaryKeys: PrimaryKeys, Indexes: Indexes}
 	for _, t := range Tables() {
 		m := d.maker(t.Name)
 		wt := workload.Table{Table: t}
-		if t.Name == Item {
+		if t.Name == TableItem {
 			wt.Rows = Items
 			wt.Fill = func() dbms.RowSource { return newRows(m, 0, 0) }
 			wt.Parts = 1
