@@ -14,6 +14,7 @@ import (
 	"github.com/dbgauge/dbgauge/internal/results"
 	"github.com/dbgauge/dbgauge/internal/server"
 	"github.com/dbgauge/dbgauge/internal/sysinfo"
+	"github.com/dbgauge/dbgauge/internal/workload"
 )
 
 // clusterSizeFlags are clustersize's flags, typed: Set has validated each.
@@ -128,6 +129,9 @@ func (f *clusterSizeFlags) plan() (experiment.ClusterSizePlan, error) {
 		return p, err
 	}
 	if err := f.checkScales("scale", []int64{f.scale.V}); err != nil {
+		return p, err
+	}
+	if err := checkLoad(sweep.Mode, sweep.WorkloadOptions, workload.Load{Clients: max(f.threads.V, 1), Scales: []int64{f.scale.V}}); err != nil {
 		return p, err
 	}
 	sweep.Scales, sweep.Nodes, sweep.Confidence = []int64{f.scale.V}, 1, flagtype.Percentages(dsbenchConfidence).Values

@@ -14,6 +14,7 @@ import (
 	"github.com/dbgauge/dbgauge/internal/report"
 	"github.com/dbgauge/dbgauge/internal/results"
 	"github.com/dbgauge/dbgauge/internal/sysinfo"
+	"github.com/dbgauge/dbgauge/internal/workload"
 )
 
 // dsbenchConfidence are the confidence levels a sweep reports by default.
@@ -155,6 +156,9 @@ func (f *dsbenchFlags) plan() (experiment.DSBenchPlan, error) {
 	if err := f.checkScales("scales", f.scales.Values); err != nil {
 		return p, err
 	}
+	if err := checkLoad(p.Mode, p.WorkloadOptions, workload.Load{Clients: max(f.nodes.V, 1) * max(f.threads.V, 1), Scales: f.scales.Values, Rate: f.rate.V}); err != nil {
+		return p, err
+	}
 	types := typeBytes(p.Mode, p.WorkloadOptions)
 	if remote == nil {
 		if err := threadLoad(f.threads.V, f.connections.V, f.rate.V > 0).plus(types).fits(sysinfo.ReadCapacity()); err != nil {
@@ -203,6 +207,10 @@ func dsbenchSummary(r *results.DSBenchResults, dir string) []byte {
 	if report.DSBenchTypesShown(r) {
 		b.WriteString("\n")
 		b.Write(report.DSBenchTypes(r).TextBytes())
+	}
+	if t := report.DSBenchFigures(r); t != nil {
+		b.WriteString("\n")
+		b.Write(t.TextBytes())
 	}
 	if r.DSI != nil {
 		fmt.Fprintf(&b, "DSI = %.3f  (%s)\n", *r.DSI, r.DSISettings)

@@ -228,6 +228,21 @@ func (f *sweepFlags) checkScales(flag string, xs []int64) error {
 	return nil
 }
 
+// checkLoad refuses a load the chosen workload cannot be run under
+// (workload.LoadPlanner), with its own line.
+func checkLoad(name string, opts json.RawMessage, l workload.Load) error {
+	w, err := workload.NewConfigured(name, opts)
+	if err != nil {
+		return nil // refused with its own line elsewhere
+	}
+	if lp, ok := w.(workload.LoadPlanner); ok {
+		if err := lp.CheckLoad(l); err != nil {
+			return usagef("%v", err)
+		}
+	}
+	return nil
+}
+
 // typeBytes is the memory the chosen workload's per-type figures add to
 // each thread and each cycle (driver.TypeBytes): a histogram per type and
 // per statement (a script's commands), counted on its scripts as given.

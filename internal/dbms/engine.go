@@ -57,7 +57,8 @@ const (
 	BigInt
 	// Char is fixed-width text of Column.Len characters.
 	Char
-	// Timestamp is a date and time (filled by the engine, e.g. CURRENT_TIMESTAMP).
+	// Timestamp is a date and time without a time zone, to the second
+	// (engines differ in the fraction they keep; MariaDB's keeps none).
 	Timestamp
 	// Varchar is text of at most Column.Len characters, stored as given.
 	Varchar
@@ -83,8 +84,25 @@ type Table struct {
 }
 
 // RowSource streams rows for a bulk load. Next fills row (len(row) ==
-// len(Table.Columns)) with int64 for Int/BigInt and string for Char values and
-// returns false when there are no more rows. Sources are read once, by one
+// len(Table.Columns)) and returns false when there are no more rows. A value
+// is, by its column's type:
+//
+//	Int, BigInt   int64
+//	Char, Varchar string of at most Len characters (Firebird's external
+//	              files: bytes). A Varchar is stored as given; a Char is
+//	              padded to Len with blanks, but on DuckDB, which has no
+//	              fixed-width text: pad it where it matters.
+//	Decimal       string in plain decimal notation ("-10.00", "300000.00",
+//	              "0.1234"; no exponent, no spaces), stored exactly as
+//	              DECIMAL(Len, Scale); more fraction digits than Scale are
+//	              the caller's mistake (engines round, truncate or fail).
+//	              SQLite alone stores what its NUMERIC affinity makes of the
+//	              text (an integer or a binary double: see InexactDecimal).
+//	Timestamp     time.Time, stored as its reading in UTC (t.UTC()) without
+//	              a zone; whole seconds are kept everywhere.
+//
+// and nil in any column is SQL NULL. Next sets every value of row (the
+// slice still holds the previous row's). Sources are read once, by one
 // goroutine; they must not be retained after Load returns.
 type RowSource interface {
 	Next(row []any) bool

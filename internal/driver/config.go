@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"math/rand/v2"
 	"time"
 
 	"github.com/dbgauge/dbgauge/internal/dbms"
@@ -40,6 +41,13 @@ type Config struct {
 	// the cycle ends when every thread has. Duration may then be 0: no
 	// time limit, and the cycle's Demanded is the time it took.
 	Transactions int64
+
+	// Wait, when set, is how long a thread of the closed loop waits after
+	// a transaction of type typ (its Session.Type) before it starts the
+	// next: a terminal's keying and think time, drawn from the thread's
+	// generator. The wait is in no residence time, ends early at the
+	// cycle's end, and is cut short by the run's end.
+	Wait func(typ int, r *rand.Rand) time.Duration
 
 	// Retry repeats a failed transaction with the same inputs until it
 	// commits or the cycle ends; its residence time runs from the start of
@@ -161,6 +169,8 @@ func (c *Config) check() error {
 		return fmt.Errorf("driver: Rate x Duration = %g intended starts per cycle, want at most 2^53", c.Rate*c.Duration.Seconds())
 	case c.Poisson && c.Rate == 0:
 		return fmt.Errorf("driver: Poisson needs a Rate")
+	case c.Wait != nil && c.Rate > 0:
+		return fmt.Errorf("driver: Wait is the closed loop's; the open loop paces by Rate")
 	case c.Open == nil:
 		return fmt.Errorf("driver: Open is nil")
 	case c.NewOp == nil:

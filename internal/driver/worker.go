@@ -135,7 +135,27 @@ func (w *worker) runCycle(ctx context.Context, cycle int, start, end time.Durati
 		if w.stopped || w.r.cfg.Transactions > 0 && w.committed+w.failed+w.skipped >= w.r.cfg.Transactions {
 			return nil
 		}
+		if err := w.wait(ctx, end); err != nil {
+			return err
+		}
 	}
+}
+
+// wait is Config.Wait's pause after the transaction just run, up to the
+// cycle's end at most.
+func (w *worker) wait(ctx context.Context, end time.Duration) error {
+	if w.r.cfg.Wait == nil {
+		return nil
+	}
+	s := w.sessions[(w.next+len(w.sessions)-1)%len(w.sessions)] // the one just used
+	d := w.r.cfg.Wait(s.Type, s.Rand)
+	if rest := end - w.clock(); d > rest {
+		d = rest
+	}
+	if d <= 0 {
+		return nil
+	}
+	return w.sleep(ctx, d)
 }
 
 // sleep waits d unless the context ends first. The timer is the worker's

@@ -132,7 +132,8 @@ func (r *dsbenchRun) dsbenchScale(ctx context.Context, x int64) (*results.ScaleR
 	var popFaults driver.ErrorCounts
 	r.live.phase(x, "populating")
 	err := r.control(ctx, &popFaults, func(e dbms.Engine) (err error) {
-		pop, err = populate(ctx, e, r.w, x, r.plan.Form, r.pr)
+		open := func(ctx context.Context) (dbms.Engine, error) { return openControl(ctx, r.opened.url) }
+		pop, err = populate(ctx, e, open, r.w, x, r.plan.Form, r.pr)
 		return err
 	})
 	if err != nil {
@@ -150,10 +151,21 @@ func (r *dsbenchRun) dsbenchScale(ctx context.Context, x int64) (*results.ScaleR
 	r.clients.scale.Store(x)
 	r.clients.take()
 	ck := r.w.NewCheck(x)
+	if lc, ok := ck.(workload.LoadChecker); ok {
+		var bad []string
+		var faults driver.ErrorCounts
+		if err := r.control(ctx, &faults, func(e dbms.Engine) (err error) {
+			bad, err = lc.CheckLoaded(ctx, e)
+			return err
+		}); err != nil {
+			return nil, fmt.Errorf("scale %d: the check after the load: %w", x, err)
+		}
+		r.inconsistent(sr, x, "after the load", bad)
+	}
 	var cleanup time.Duration
 	checkErrs := map[int]*driver.ErrorCounts{} // per cycle: faults of its check, retried
 	inDoubt := map[int]int64{}
-	check := func(ctx context.Context, cycle int) error {
+	check := func(ctx context.Context, cycle int, elapsed time.Duration) error {
 		// Load samples of the checks and cleanups are not the transactions'.
 		r.measuring.Store(false)
 		defer r.measuring.Store(true)
@@ -178,19 +190,31 @@ func (r *dsbenchRun) dsbenchScale(ctx context.Context, x int64) (*results.ScaleR
 			return err
 		}
 		n := r.clients.take()
-		n.Unknown = r.nodeLost
+		n.Unknown, n.Elapsed = r.nodeLost, elapsed
 		inDoubt[cycle] = n.InDoubt
 		checks++
-		if checks == 1 {
-			sr.Consistent = true
+		if checks == 1 && len(sr.Inconsistency) == 0 {
+			sr.Consistent = true // unless the check after the load found otherwise
 		}
 		// After a lost agent its commits are unknown: the workload checks
 		// what holds whatever they were.
-		bad := ck.Verify(n)
-		for _, v := range bad {
-			sr.Consistent = false
-			sr.Inconsistency = append(sr.Inconsistency, fmt.Sprintf("after cycle %d: %s", cycle, v))
-			r.warn(fmt.Sprintf("scale %d, cycle %d: inconsistent: %s", x, cycle, v))
+		r.inconsistent(sr, x, fmt.Sprintf("after cycle %d", cycle), ck.Verify(n))
+		if f, ok := ck.(workload.Figurer); ok {
+			r.figures(sr, x, cycle, f.Figures())
+		}
+		if fc, ok := ck.(workload.FinalChecker); ok && cycle == r.plan.Cycles {
+			var bad []string
+			if err := r.control(ctx, faults, func(e dbms.Engine) (err error) {
+				return whileLocked(ctx, checkLockWait, waiting, func(ctx context.Context) (err error) {
+					bad, err = fc.CheckFinal(ctx, e)
+					return err
+				})
+			}); err != nil {
+				sr.Consistent = false
+				sr.Unchecked = fmt.Sprintf("the scale's final check: %v", err)
+				return err
+			}
+			r.inconsistent(sr, x, "at the scale's end", bad)
 		}
 		if err := r.control(ctx, faults, func(e dbms.Engine) error {
 			return whileLocked(ctx, checkLockWait, waiting, func(ctx context.Context) error { return ck.Cleanup(ctx, e) })
@@ -220,7 +244,7 @@ func (r *dsbenchRun) dsbenchScale(ctx context.Context, x int64) (*results.ScaleR
 		}
 		r.pr.Line("scale %-6d cycle %2d/%d  %9.1f tps  %d committed  %d failed%s", x, cycle, r.plan.Cycles, c.TPS(), c.Committed, c.Failed, faults)
 		r.liveCycle(x, cycle, &c)
-		if err := check(ctx, cycle); err != nil {
+		if err := check(ctx, cycle, c.Stopped.Sub(c.Start)); err != nil {
 			return err
 		}
 		if cycle == r.plan.Cycles {
@@ -298,6 +322,16 @@ func (r *dsbenchRun) dsbenchScale(ctx context.Context, x int64) (*results.ScaleR
 		}
 	}
 	return sr, runErr
+}
+
+// inconsistent records a check's violations in the scale's result, when
+// (after the load, after cycle 3) they were found, and tells them.
+func (r *dsbenchRun) inconsistent(sr *results.ScaleResult, x int64, when string, bad []string) {
+	for _, v := range bad {
+		sr.Consistent = false
+		sr.Inconsistency = append(sr.Inconsistency, when+": "+v)
+		r.warn(fmt.Sprintf("scale %d, %s: inconsistent: %s", x, when, v))
+	}
 }
 
 // summarize turns the driver's counts into the scale's row (equations 1-11).

@@ -4,7 +4,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math/rand/v2"
 	"sync/atomic"
+	"time"
 
 	"github.com/dbgauge/dbgauge/internal/dbms"
 	"github.com/dbgauge/dbgauge/internal/driver"
@@ -29,6 +31,10 @@ type dsbenchClients struct {
 	// inDoubt counts, per thread, the commits lost with their connection
 	// (workload.ErrCommitInDoubt) since the last check.
 	inDoubt []atomic.Int64
+	// counts are a workload.Counter's counts, per thread and count
+	// (thread*len(countNames) + count), since the last check.
+	countNames []string
+	counts     []atomic.Int64
 	// acks, set while a node fault's scale runs or with --check-acks, is
 	// each client thread's log of what it was told: its transactions are
 	// tagged (failover.go).
@@ -47,8 +53,13 @@ type dsbenchClients struct {
 
 func newDSBenchClients(w workload.Workload, cfg workload.ClientConfig, threads, nodes int) *dsbenchClients {
 	n, types := max(nodes, 1)*max(threads, 1), max(len(w.Types()), 1)
-	return &dsbenchClients{w: w, cfg: cfg, threads: max(threads, 1), types: types, allNodes: max(nodes, 1),
+	c := &dsbenchClients{w: w, cfg: cfg, threads: max(threads, 1), types: types, allNodes: max(nodes, 1),
 		commits: make([]atomic.Int64, n*types), inDoubt: make([]atomic.Int64, n), per: make([]workload.Client, n)}
+	if wc, ok := w.(workload.Counter); ok {
+		c.countNames = wc.CountNames()
+		c.counts = make([]atomic.Int64, n*len(c.countNames))
+	}
+	return c
 }
 
 // statementNames are the workload's timed statements per type on the
@@ -56,6 +67,15 @@ func newDSBenchClients(w workload.Workload, cfg workload.ClientConfig, threads, 
 func (c *dsbenchClients) statementNames(engine string) [][]string {
 	if st, ok := c.w.(workload.Statementer); ok {
 		return st.Statements(engine)
+	}
+	return nil
+}
+
+// waits are the workload's waits between transactions (workload.Waiter),
+// nil when it has none.
+func (c *dsbenchClients) waits() func(int, *rand.Rand) time.Duration {
+	if w, ok := c.w.(workload.Waiter); ok {
+		return w.Waits()
 	}
 	return nil
 }
@@ -83,6 +103,12 @@ func (c *dsbenchClients) take() workload.Commits {
 	for i := range c.inDoubt {
 		n.InDoubt += c.inDoubt[i].Swap(0)
 	}
+	if k := len(c.countNames); k > 0 {
+		n.Counts = make([]int64, k)
+		for i := range c.counts {
+			n.Counts[i%k] += c.counts[i].Swap(0)
+		}
+	}
 	return n
 }
 
@@ -92,6 +118,9 @@ func (c *dsbenchClients) counters() map[string]int64 {
 	m := map[string]int64{"in_doubt": n.InDoubt}
 	for t, k := range n.ByType {
 		m[commitsKey(t)] = k
+	}
+	for i, k := range n.Counts {
+		m[countKey(i)] = k
 	}
 	return m
 }
@@ -104,9 +133,13 @@ func (c *dsbenchClients) fromCounters(node int, m map[string]int64) {
 		c.commits[first*c.types+t].Add(m[commitsKey(t)])
 	}
 	c.inDoubt[first].Add(m["in_doubt"])
+	for i := range c.countNames {
+		c.counts[first*len(c.countNames)+i].Add(m[countKey(i)])
+	}
 }
 
 func commitsKey(t int) string { return fmt.Sprintf("commits.%d", t) }
+func countKey(i int) string   { return fmt.Sprintf("count.%d", i) }
 
 // setup runs on every new client session: --session, then the thread's
 // client's own setup (its prepared statements).
@@ -145,13 +178,28 @@ func (c *dsbenchClients) newOp(node, thread int) driver.Op {
 	wc := c.w.NewClient(cfg)
 	c.per[idx] = wc
 	ws := &workload.Session{Client: idx}
+	k := len(c.countNames)
+	var counts []atomic.Int64
+	if k > 0 {
+		ws.Counts = make([]int64, k)
+		counts = c.counts[idx*k : (idx+1)*k]
+	}
 	if a != nil {
 		ws.NextSeq = func() int64 { return a.next(idx) }
 	}
 	return func(ctx context.Context, s *driver.Session) error {
 		ws.Tx, ws.Engine, ws.Timer, ws.Rand, ws.Attempt, ws.Scale, ws.Seq, ws.Retries = s.Tx, s.Engine, s, s.Rand, s.Attempt, c.scale.Load(), 0, 0
 		typ, err := wc.Run(ctx, ws)
+		if errors.Is(err, workload.ErrIdle) {
+			return driver.ErrStop
+		}
 		s.Type, s.Retries = typ, ws.Retries
+		for i, v := range ws.Counts {
+			if v != 0 {
+				counts[i].Add(v)
+				ws.Counts[i] = 0
+			}
+		}
 		if err == nil {
 			// A type out of range is the workload's bug: clamped, it
 			// miscounts one type instead of crashing the load.

@@ -27,6 +27,7 @@ func (r *dsbenchRun) driverConfig(x int64, between func(context.Context, int, dr
 		NewOp:         r.clients.newOp,
 		Types:         r.clients.typeNames(),
 		Statements:    r.clients.statementNames(r.res.Engine),
+		Wait:          r.clients.waits(),
 		BetweenCycles: between,
 		Progress: func(pg driver.Progress) {
 			r.pr.Live("scale %d cycle %d/%d %4.0f%%  %8.1f tps  %d committed  %d failed", x, pg.Cycle, pg.Cycles,

@@ -21,11 +21,12 @@ type population struct {
 }
 
 // populate drops the previous tables of the workload, creates its tables
-// of scale x, fills them through the engine's bulk path, then adds the
-// primary keys and then the foreign keys, each a whole table at a time,
-// analyzes them, creates the procedure of the procedure form, and
-// measures the size.
-func populate(ctx context.Context, e dbms.Engine, w workload.Workload, x int64, form string, pr *progress.Printer) (*population, error) {
+// of scale x, fills them through the engine's bulk path (the parts of a
+// partitioned table on several sessions at once, which open opens; nil:
+// on e alone), then adds the primary keys and then the foreign keys, each
+// a whole table at a time, analyzes them, creates the procedure of the
+// procedure form, and measures the size.
+func populate(ctx context.Context, e dbms.Engine, open opener, w workload.Workload, x int64, form string, pr *progress.Printer) (*population, error) {
 	p := &population{}
 	sch := w.Schema(x)
 	start := time.Now()
@@ -44,22 +45,20 @@ func populate(ctx context.Context, e dbms.Engine, w workload.Workload, x int64, 
 	p.drop = time.Since(start)
 
 	start = time.Now()
+	loader := &tableLoader{e: e, open: open, pr: pr, scale: x}
+	defer loader.close()
 	for _, t := range sch.Tables {
 		if err := e.CreateTable(ctx, t.Table); err != nil {
 			return nil, fmt.Errorf("create %s: %w", t.Name, err)
 		}
-		if t.Fill == nil {
+		if !t.Filled() {
 			continue
 		}
-		pr.Live("scale %d: populating %s (%d rows)", x, t.Name, t.Rows)
-		n, err := e.Load(ctx, t.Table, t.Fill())
-		if err != nil {
-			return nil, fmt.Errorf("populate %s: %w", t.Name, err)
-		}
-		if n != t.Rows {
-			return nil, fmt.Errorf("populate %s: engine took %d rows of %d", t.Name, n, t.Rows)
+		if err := loader.load(ctx, t); err != nil {
+			return nil, err
 		}
 	}
+	loader.close()
 	if in, ok := w.(workload.Initializer); ok {
 		pr.Live("scale %d: running the workload's init", x)
 		if err := in.Init(ctx, e, x); err != nil {

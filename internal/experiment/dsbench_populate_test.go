@@ -31,7 +31,7 @@ func TestPopulateCreatesIndexes(t *testing.T) {
 	}
 	defer e.Close()
 	for round := 1; round <= 2; round++ {
-		if _, err := populate(ctx, e, kvIndexed{}, 1, formStatements, progress.New(nil)); err != nil {
+		if _, err := populate(ctx, e, nil, kvIndexed{}, 1, formStatements, progress.New(nil)); err != nil {
 			t.Fatalf("round %d: %v", round, err)
 		}
 		rows, err := e.QueryRows(ctx, "SELECT name FROM pragma_index_info('kv_by_value') ORDER BY seqno")

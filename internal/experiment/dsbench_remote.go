@@ -108,6 +108,7 @@ func buildDSBenchLoad(ctx context.Context, payload json.RawMessage, env nodes.En
 			NewOp:      c.newOp,
 			Types:      c.typeNames(),
 			Statements: c.statementNames(e.Name()),
+			Wait:       c.waits(),
 		},
 		Counters: c.counters,
 	}, nil

@@ -104,7 +104,7 @@ func TestConsistencyCatchesABrokenBalance(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := populate(ctx, e, w, 1, formStatements, progress.New(nil)); err != nil {
+	if _, err := populate(ctx, e, nil, w, 1, formStatements, progress.New(nil)); err != nil {
 		t.Fatal(err)
 	}
 	ck := w.NewCheck(1)

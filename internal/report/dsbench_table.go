@@ -21,6 +21,7 @@ func init() {
 		files := DSBenchTables(res)
 		files["per_transaction.txt"] = DSBenchPerTransactionText(res)
 		maps.Copy(files, DSBenchTypeFiles(res))    // none for one type without statements
+		maps.Copy(files, DSBenchFigureFiles(res))  // none for a workload without figures
 		maps.Copy(files, DSBenchNodeFiles(res))    // none for a local run
 		maps.Copy(files, DSBenchClusterFiles(res)) // none on one server
 		charts, err := DSBenchCharts(res)

@@ -144,6 +144,10 @@ type ScaleResult struct {
 	// type and times no statement (types.go).
 	Types      []TypeFigures `json:"types,omitempty"`
 	TypeCycles []TypeCycle   `json:"type_cycles,omitempty"`
+	// Figures are the workload's own figures of the scale (new orders
+	// per minute read from the database, an audit's shares), absent for
+	// a workload that derives none.
+	Figures []WorkloadFigure `json:"figures,omitempty"`
 	// HistogramFile names the HdrHistogram log of this scale's residence
 	// times in the run directory.
 	HistogramFile string `json:"histogram_file,omitempty"`
@@ -168,6 +172,20 @@ type ScaleResult struct {
 	// Acks is the check of acknowledged writes with --check-acks (in the
 	// scale a node fault strikes, it is the failover's).
 	Acks *AckCheck `json:"acks,omitempty"`
+}
+
+// WorkloadFigure is one of a workload's own figures over a scale: its value
+// after each cycle and over the scale (as the workload combines its
+// cycles), and, for an audited figure, the bounds it is held to and
+// whether the scale's value is within them.
+type WorkloadFigure struct {
+	Name   string    `json:"name"`
+	Unit   string    `json:"unit,omitempty"`
+	Cycles []float64 `json:"cycles"`
+	Scale  float64   `json:"scale"`
+	Low    *float64  `json:"low,omitempty"`
+	High   *float64  `json:"high,omitempty"`
+	Pass   *bool     `json:"pass,omitempty"`
 }
 
 // CycleDetail is one (cycle, node, thread) of a scale.

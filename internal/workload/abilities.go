@@ -3,6 +3,8 @@ package workload
 import (
 	"context"
 	"encoding/json"
+	"math/rand/v2"
+	"time"
 
 	"github.com/spf13/pflag"
 
@@ -103,4 +105,67 @@ const FileAnnotation = "dbgauge_file"
 // the size unmeasured, with a note.
 type Sizer interface {
 	SizeTables(engine string) []string
+}
+
+// Counter is a workload whose clients count what their inputs were (an
+// order-entry audit's rollbacks, remote lines, customers chosen by name),
+// beside the commits the driver counts: CountNames names the counts, in
+// the order of Session.Counts. The counts of every client, local or on a
+// remote agent, are summed and handed to the check (Commits.Counts).
+type Counter interface {
+	CountNames() []string
+}
+
+// Figurer is a Check that derives figures of its own from what it read and
+// counted (new orders per minute from the database's order counters, an
+// audit's shares): Figures are those of the cycle Verify compared last.
+type Figurer interface {
+	Figures() []Figure
+}
+
+// Figure is one figure of a workload after a cycle: its value over that
+// cycle and over the scale's cycles so far (the workload says how a scale
+// combines its cycles: a rate's mean, an audit's share of all inputs).
+// Low and High, when set, are the bounds an audit holds it to; Pass then
+// says whether Scale is within them (a figure with too few inputs to
+// judge yet has no bounds).
+type Figure struct {
+	Name  string
+	Unit  string
+	Cycle float64
+	Scale float64
+	Low   *float64
+	High  *float64
+}
+
+// Pass says whether the figure is within its bounds (true when it has
+// none).
+func (f Figure) Pass() bool {
+	return (f.Low == nil || f.Scale >= *f.Low) && (f.High == nil || f.Scale <= *f.High)
+}
+
+// Waiter is a workload whose terminals wait between transactions (an
+// order-entry terminal's keying and think times, in the mode that has
+// them): Waits is the pause after a transaction of type typ, drawn from
+// the thread's generator, or nil when the workload as configured runs
+// without waits. The driver waits outside every residence time; only the
+// closed loop waits.
+type Waiter interface {
+	Waits() func(typ int, r *rand.Rand) time.Duration
+}
+
+// LoadPlanner is a workload that asks things of the load as a whole (an
+// order-entry terminal per warehouse and ten per warehouse with waits):
+// CheckLoad refuses a load it cannot be run under, before anything runs.
+// The error is the user's to fix, in one line naming the flag.
+type LoadPlanner interface {
+	CheckLoad(l Load) error
+}
+
+// Load is the load a sweep will run: its clients over every node, the
+// scales, and the open loop's rate (0: the closed loop).
+type Load struct {
+	Clients int
+	Scales  []int64
+	Rate    float64
 }

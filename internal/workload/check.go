@@ -2,6 +2,7 @@ package workload
 
 import (
 	"context"
+	"time"
 
 	"github.com/dbgauge/dbgauge/internal/dbms"
 )
@@ -36,4 +37,27 @@ type Commits struct {
 	// that nobody counted and may still land; only what holds whatever
 	// they were can be checked.
 	Unknown bool
+	// Elapsed is the cycle's measured length (its first transaction's
+	// start to its last one's end over every client), for figures per
+	// unit of time; 0 when unknown.
+	Elapsed time.Duration
+	// Counts are a Counter's counts, summed over every client, in the
+	// order of its CountNames (nil for a workload that counts nothing).
+	Counts []int64
+}
+
+// LoadChecker is a Check with conditions that hold only right after the
+// population (an order-entry database's orders without a delivery, which
+// the first delivery changes): CheckLoaded runs once per scale, after the
+// population and before the first cycle, on the control session, and
+// returns the violations.
+type LoadChecker interface {
+	CheckLoaded(ctx context.Context, e dbms.Engine) ([]string, error)
+}
+
+// FinalChecker is a Check with conditions too costly to read after every
+// cycle (sums over every order line): CheckFinal runs once per scale,
+// after the last cycle's Verify, and returns the violations.
+type FinalChecker interface {
+	CheckFinal(ctx context.Context, e dbms.Engine) ([]string, error)
 }

@@ -83,6 +83,12 @@ type Session struct {
 	// restored, as pgbench's --max-tries does); the caller zeroes it
 	// before each call and counts them for the attempt's type.
 	Retries int
+	// Counts are the client's counts (Counter), by index in CountNames:
+	// a client adds what its attempt's inputs were; the caller takes and
+	// zeroes them after each call (also after a failed attempt: an input
+	// drawn is counted once, on the attempt that drew it). Nil for a
+	// workload that counts nothing.
+	Counts []int64
 	// Timer receives the elapsed time of each statement the attempt ran,
 	// by its index among the type's statements (Statementer); never nil
 	// when the caller times statements.
@@ -101,6 +107,12 @@ func (s *Session) TakeTag() (client int, seq int64) {
 	s.Seq = s.NextSeq()
 	return s.Client, s.Seq
 }
+
+// ErrIdle is what a client's Run returns when it has nothing to run at
+// this scale (a terminal of a warehouse the scale does not have): its
+// thread ends the cycle at once, with no failed trial, and starts the
+// next cycle the same way.
+var ErrIdle = errors.New("the client has nothing to run at this scale")
 
 // ErrCommitInDoubt marks a COMMIT lost with its connection (an error of a
 // transient class, dbms.Class.Transient): the server may have committed

@@ -125,13 +125,22 @@ type Table struct {
 	// empty). Each call of Fill starts from the first row.
 	Rows int64
 	Fill func() dbms.RowSource
-	// Parts splits the initial rows for a load in parallel: FillPart(p),
-	// p from 0 to Parts-1, streams the p-th part (each call from its
-	// first row); the parts together are Fill's rows. Parts 0: the table
-	// loads in one piece only.
+	// Parts, with FillPart, splits the rows into parts
+	// 0..Parts-1 (TPC-C's warehouses, say) that may be loaded at the same
+	// time on several sessions (dbms.ConcurrentLoader), in any order:
+	// FillPart(p) streams the rows of part p only, the union of all parts
+	// is the table, and Rows is still the total. Fill may then be nil.
+	// FillPart is called from the population's goroutines, one call per
+	// part, and each source is read by one goroutine.
 	Parts    int
 	FillPart func(part int) dbms.RowSource
 }
+
+// Partitioned says the table's rows come in parts (Parts, FillPart).
+func (t Table) Partitioned() bool { return t.Parts >= 1 && t.FillPart != nil }
+
+// Filled says the table has initial rows to load.
+func (t Table) Filled() bool { return t.Fill != nil || t.Partitioned() }
 
 // PrimaryKey is a table's primary key.
 type PrimaryKey struct {

@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/dbgauge/dbgauge/internal/dbms"
+	"github.com/dbgauge/dbgauge/internal/dbms/dbmstest"
 )
 
 const testRows = 10000
@@ -383,5 +384,30 @@ func TestReconnectKeepsMemoryDatabase(t *testing.T) {
 	}
 	if v, err := e.QueryInt(ctx, "SELECT v FROM kept"); err != nil || v != 42 {
 		t.Errorf("after Reconnect: %d, %v: want the in-memory table's 42", v, err)
+	}
+}
+
+// TestLoadTypes holds the appender path to the RowSource contract: every
+// column type, NULLs, exact decimals.
+func TestLoadTypes(t *testing.T) {
+	e, _ := openFile(t)
+	dbmstest.CheckLoadTypes(t, context.Background(), e, "typed")
+}
+
+// TestLoadWideDecimal loads a DECIMAL of more than 18 digits, which DuckDB
+// keeps as a HUGEINT: the appender takes it as a duckdb.Decimal.
+func TestLoadWideDecimal(t *testing.T) {
+	e, _ := openFile(t)
+	ctx := context.Background()
+	tab := dbms.Table{Name: "wide", Columns: []dbms.Column{{Name: "d", Type: dbms.Decimal, Len: 30, Scale: 2}}}
+	if err := e.CreateTable(ctx, tab); err != nil {
+		t.Fatal(err)
+	}
+	const v = "-1234567890123456789012.34"
+	if _, err := e.Load(ctx, tab, dbmstest.Rows([]any{v}, []any{"0.01"})); err != nil {
+		t.Fatal(err)
+	}
+	if got := mustValue(t, e, "SELECT CAST(SUM(d) AS VARCHAR) FROM wide"); got != "-1234567890123456789012.33" {
+		t.Errorf("sum = %s, want -1234567890123456789012.33", got)
 	}
 }

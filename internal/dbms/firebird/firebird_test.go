@@ -46,6 +46,17 @@ func TestFirebird(t *testing.T) {
 	t.Run("LoadExternal", func(t *testing.T) { testLoad(t, inst, true) })
 	t.Run("LoadBlocks", func(t *testing.T) { testLoad(t, inst, false) })
 	t.Run("LoadFallback", func(t *testing.T) { testExternalDirFallback(t, inst) })
+	t.Run("LoadTypesExternal", func(t *testing.T) {
+		e := openURL(t, inst.URL)
+		if e.externalDir(ctxT(t)) == "" {
+			t.Fatal("the private server's ext directory was not usable")
+		}
+		dbmstest.CheckLoadTypes(t, ctxT(t), e, "TYPED_EXT")
+	})
+	t.Run("LoadExternalBlanks", func(t *testing.T) { testExternalBlanks(t, inst) })
+	t.Run("LoadTypesBlocks", func(t *testing.T) {
+		dbmstest.CheckLoadTypes(t, ctxT(t), blocksOnly{openURL(t, inst.URL)}, "TYPED_BLOCKS")
+	})
 	t.Run("Schema", func(t *testing.T) { testSchema(t, inst) })
 	t.Run("Errors", func(t *testing.T) { testErrors(t, inst) })
 	t.Run("Conflict", func(t *testing.T) { testConflict(t, inst) })
@@ -401,5 +412,43 @@ func testConflict(t *testing.T, inst *server.Instance) {
 	_, err = txB.ExecContext(ctx, "UPDATE CONFL SET v = 2 WHERE id = 1")
 	if c := dbms.Classify(classify(err)); c != dbms.Serialization {
 		t.Errorf("concurrent update: %v (class %v), want serialization", err, c)
+	}
+}
+
+// blocksOnly is an Engine whose Load takes the EXECUTE BLOCK path even where
+// external files would do.
+type blocksOnly struct{ *Engine }
+
+func (b blocksOnly) Load(ctx context.Context, t dbms.Table, rows dbms.RowSource) (int64, error) {
+	return b.loadBlocks(ctx, t, rows)
+}
+
+// testExternalBlanks: the fixed-width fields of an external file pad with
+// blanks, yet a Varchar keeps its own trailing blanks, an empty one stays
+// empty and a NULL one NULL (ext_record.go).
+func testExternalBlanks(t *testing.T, inst *server.Instance) {
+	ctx := ctxT(t)
+	e := openURL(t, inst.URL)
+	if e.externalDir(ctx) == "" {
+		t.Fatal("the private server's ext directory was not usable")
+	}
+	tab := dbms.Table{Name: "EXT_BLANKS", Columns: []dbms.Column{{Name: "id", Type: dbms.Int}, {Name: "v", Type: dbms.Varchar, Len: 12}}}
+	if err := e.DropTable(ctx, tab.Name); err != nil {
+		t.Fatal(err)
+	}
+	if err := e.CreateTable(ctx, tab); err != nil {
+		t.Fatal(err)
+	}
+	src := dbmstest.Rows([]any{int64(1), "pad  "}, []any{int64(2), ""}, []any{int64(3), nil}, []any{int64(4), "  lead"}, []any{int64(5), "twelve chars"})
+	if n, err := e.Load(ctx, tab, src); err != nil || n != 5 {
+		t.Fatalf("Load = %d, %v", n, err)
+	}
+	rows, err := e.QueryRows(ctx, "SELECT id, CHAR_LENGTH(v), '[' || v || ']' FROM EXT_BLANKS ORDER BY id")
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := [][]string{{"1", "5", "[pad  ]"}, {"2", "0", "[]"}, {"3", "", ""}, {"4", "6", "[  lead]"}, {"5", "12", "[twelve chars]"}}
+	if fmt.Sprint(rows) != fmt.Sprint(want) {
+		t.Errorf("read back %q, want %q", rows, want)
 	}
 }

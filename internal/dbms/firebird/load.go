@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"strings"
+	"time"
 
 	"github.com/dbgauge/dbgauge/internal/dbms"
 )
@@ -62,7 +63,16 @@ func (e *Engine) loadBlocks(ctx context.Context, t dbms.Table, rows dbms.RowSour
 	args := make([]any, k*nc)
 	var n int64
 	fill := 0
+	times := t.ColumnsOf(dbms.Timestamp)
 	for rows.Next(args[fill*nc : (fill+1)*nc]) {
+		// The driver sends a time's reading in its own zone; the contract
+		// is its reading in UTC. Decimals' text and nil (NULL) go as they
+		// are: the block's typed parameters convert them on the server.
+		for _, i := range times {
+			if v, ok := args[fill*nc+i].(time.Time); ok {
+				args[fill*nc+i] = v.UTC()
+			}
+		}
 		fill++
 		if fill == k {
 			if _, err := stmt.ExecContext(ctx, args...); err != nil {
@@ -121,3 +131,15 @@ func blockSQL(t dbms.Table, k int) string {
 	}
 	return "EXECUTE BLOCK (" + decl.String() + ") AS BEGIN\n" + body.String() + "END"
 }
+
+var _ dbms.ConcurrentLoader = (*Engine)(nil)
+
+// LoadSessions is 1: the external-table path creates and drops a table
+// per chunk, and those changes of the metadata conflict between sessions
+// (measured: four sessions failed with "update conflicts with concurrent
+// update" on Firebird 3.0.11), and two sessions that did not collide
+// loaded 400,000 rows at 161,000 rows/s against 205,000 for one (one round
+// on 2 cores). The block path
+// is bound by the server's CPU per row (load.go), which a second session
+// shares.
+func (e *Engine) LoadSessions() int { return 1 }

@@ -5,11 +5,9 @@ import (
 	"context"
 	"crypto/rand"
 	"encoding/hex"
-	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
-	"strconv"
 	"strings"
 	"sync"
 
@@ -131,13 +129,9 @@ func (e *Engine) loadChunk(ctx context.Context, t dbms.Table, c extChunk) error 
 	cols := make([]string, 0, len(t.Columns)+1)
 	sel := make([]string, len(t.Columns))
 	for i, col := range t.Columns {
-		w := extWidth(col)
-		cols = append(cols, fmt.Sprintf("c%d CHAR(%d) CHARACTER SET NONE", i, w))
-		if col.Type == dbms.Char {
-			sel[i] = fmt.Sprintf("c%d", i)
-		} else {
-			sel[i] = fmt.Sprintf("CAST(c%d AS %s)", i, dbms.StandardType(col))
-		}
+		var fields []string
+		fields, sel[i] = extFields(col, i)
+		cols = append(cols, fields...)
 	}
 	cols = append(cols, "nl CHAR(1) CHARACTER SET NONE")
 	if _, err := e.Exec(ctx, fmt.Sprintf("CREATE TABLE %s EXTERNAL FILE %s (%s)", name, dbms.Quote(c.path), strings.Join(cols, ", "))); err != nil {
@@ -154,28 +148,12 @@ func (e *Engine) loadChunk(ctx context.Context, t dbms.Table, c extChunk) error 
 	return nil
 }
 
-// extWidth is a column's width in the file: integers as right-aligned text
-// (CAST in the INSERT converts them), CHAR as its own width.
-func extWidth(c dbms.Column) int {
-	switch c.Type {
-	case dbms.Char:
-		return c.Len
-	case dbms.BigInt:
-		return 20
-	default:
-		return 11
-	}
-}
-
 // writeChunks formats rows into files of about chunkBytes and hands each
 // finished file to out. Records are fixed width, ending in a newline.
 func writeChunks(ctx context.Context, t dbms.Table, rows dbms.RowSource, dir string, out chan<- extChunk) error {
 	tag := make([]byte, 4)
 	rand.Read(tag)
-	recLen := 1
-	for _, c := range t.Columns {
-		recLen += extWidth(c)
-	}
+	recLen := recordLen(t.Columns)
 	perChunk := max(1, chunkBytes/recLen)
 	row := make([]any, len(t.Columns))
 	rec := make([]byte, 0, recLen)
@@ -219,42 +197,4 @@ func writeChunks(ctx context.Context, t dbms.Table, rows dbms.RowSource, dir str
 			return nil
 		}
 	}
-}
-
-var errTooLong = errors.New("value longer than its CHAR column")
-
-// appendRecord renders one row as a fixed-width record.
-func appendRecord(b []byte, cols []dbms.Column, row []any) ([]byte, error) {
-	for i, c := range cols {
-		w := extWidth(c)
-		start := len(b)
-		switch v := row[i].(type) {
-		case int64:
-			b = strconv.AppendInt(b, v, 10)
-		case int:
-			b = strconv.AppendInt(b, int64(v), 10)
-		case string:
-			if c.Type != dbms.Char {
-				return nil, fmt.Errorf("column %s: string for an integer column", c.Name)
-			}
-			b = append(b, v...)
-		default:
-			return nil, fmt.Errorf("column %s: unsupported value %T", c.Name, row[i])
-		}
-		if c.Type == dbms.Char {
-			if _, isString := row[i].(string); !isString {
-				return nil, fmt.Errorf("column %s: %T for a CHAR column", c.Name, row[i])
-			}
-		}
-		got := len(b) - start
-		if got > w {
-			return nil, fmt.Errorf("column %s: %w (%d > %d bytes)", c.Name, errTooLong, got, w)
-		}
-		// Left-aligned, space-padded: CAST ignores the spaces after a number
-		// and CHAR pads with spaces anyway.
-		for j := got; j < w; j++ {
-			b = append(b, ' ')
-		}
-	}
-	return append(b, '\n'), nil
 }

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/dbgauge/dbgauge/internal/dbms"
 )
@@ -73,6 +74,11 @@ func (e *Engine) insertLoad(ctx context.Context, t dbms.Table, rows dbms.RowSour
 				size += 21
 			case string:
 				size += 2*len(x) + 3
+			case time.Time:
+				// The driver would send the reading in its loc setting.
+				args = append(args, x.UTC().Format(timeLayout))
+				size += 30
+				continue
 			case []byte:
 				args = append(args, string(x)) // []byte would be sent as binary
 				size += 2*len(x) + 3

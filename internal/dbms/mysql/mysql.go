@@ -104,7 +104,7 @@ func Open(ctx context.Context, u *dbms.URL) (dbms.Engine, error) {
 	// database/sql's route cost a fifth of the client's CPU per point
 	// select (docs/client-cost.md); transactions are the session's (START
 	// TRANSACTION as text), as the fast path needs.
-	e.SQLBase = dbms.SQLBase{DB: db, Conn: conn, TypeName: dbms.StandardType, ClassifyErr: e.classify, DirectStmts: true}
+	e.SQLBase = dbms.SQLBase{DB: db, Conn: conn, TypeName: typeName, ClassifyErr: e.classify, DirectStmts: true}
 	e.OnConnect = func(ctx context.Context) error {
 		e.isoSet = false // a new session has the server's default
 		e.threadID = 0

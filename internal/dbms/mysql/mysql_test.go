@@ -29,6 +29,7 @@ func TestMariaDB(t *testing.T) {
 	t.Run("LoadLocalInfile", func(t *testing.T) { testLoad(t, ctx, e) })
 	t.Run("LoadInsertFallback", func(t *testing.T) { testLoadFallback(t, ctx, e) })
 	t.Run("LoadShortCount", func(t *testing.T) { testLoadShortCount(t, ctx, e) })
+	t.Run("LoadTypes", func(t *testing.T) { dbmstest.CheckLoadTypes(t, ctx, e, "typed") })
 	t.Run("Indexes", func(t *testing.T) { testIndexes(t, ctx, e) })
 	t.Run("Cluster", func(t *testing.T) { testCluster(t, ctx, e, inst.URL) })
 	t.Run("CreateTableAs", func(t *testing.T) { testCreateTableAs(t, ctx, e) })
@@ -167,6 +168,10 @@ func testLoadFallback(t *testing.T, ctx context.Context, e *Engine) {
 		t.Errorf("Load = %d via %q, want %d via %q", n, e.LoadPath(), testRows, PathInsert)
 	}
 	checkLoaded(t, ctx, e, "t_ins")
+	dbmstest.CheckLoadTypes(t, ctx, e, "typed_ins")
+	if e.LoadPath() != PathInsert {
+		t.Errorf("typed rows loaded via %q, want %q", e.LoadPath(), PathInsert)
+	}
 }
 
 // testLoadShortCount: rows the server drops (LOCAL turns duplicate keys into

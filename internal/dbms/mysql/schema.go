@@ -15,6 +15,19 @@ func (e *Engine) CreateTable(ctx context.Context, t dbms.Table) error {
 	return err
 }
 
+// typeName is the standard types but for Timestamp, which is DATETIME: a
+// TIMESTAMP converts through the session's time zone, ends in 2038, and on
+// servers without explicit_defaults_for_timestamp (MariaDB before 10.10,
+// MySQL 5.7) is NOT NULL with ON UPDATE CURRENT_TIMESTAMP, so a loaded NULL
+// would become the current time and an UPDATE of another column would
+// rewrite it. DATETIME is the date and time as given, as in the other engines.
+func typeName(c dbms.Column) string {
+	if c.Type == dbms.Timestamp {
+		return "DATETIME"
+	}
+	return dbms.StandardType(c)
+}
+
 // CreateIndex builds a B-tree index. InnoDB accepts USING HASH and silently
 // builds a B-tree instead, so a hash index is refused rather than faked.
 func (e *Engine) CreateIndex(ctx context.Context, table, name, column string, kind dbms.IndexKind, unique bool) error {

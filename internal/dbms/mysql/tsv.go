@@ -6,6 +6,7 @@ import (
 	"io"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/dbgauge/dbgauge/internal/dbms"
 )
@@ -94,11 +95,19 @@ func appendField(b []byte, v any) ([]byte, error) {
 		return appendEscaped(b, x), nil
 	case []byte:
 		return appendEscaped(b, string(x)), nil
+	case time.Time:
+		return x.UTC().AppendFormat(b, timeLayout), nil
 	case nil:
+		// LOAD DATA's NULL; the text \N itself goes as \\N (appendEscaped).
 		return append(b, '\\', 'N'), nil
 	}
 	return b, fmt.Errorf("unsupported value %T", v)
 }
+
+// timeLayout is how a Timestamp goes to the server: DATETIME's own text,
+// with a fraction only when there is one (DATETIME keeps none; the server
+// rounds it).
+const timeLayout = "2006-01-02 15:04:05.999999"
 
 func appendEscaped(b []byte, s string) []byte {
 	if !strings.ContainsAny(s, "\\\t\n\x00") {

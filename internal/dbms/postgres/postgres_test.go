@@ -25,6 +25,9 @@ func TestPostgres(t *testing.T) {
 		{"Queries", testQueries},
 		{"Load", testLoad},
 		{"LoadStreams", testLoadStreams},
+		{"LoadTypes", func(t *testing.T, inst *server.Instance) {
+			dbmstest.CheckLoadTypes(t, context.Background(), open(t, inst.URL), "typed")
+		}},
 		{"Indexes", testIndexes},
 		{"Cluster", testCluster},
 		{"CreateTableAs", testCreateTableAs},

@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"strings"
 	"syscall"
+	"time"
 
 	sqlite3 "github.com/mattn/go-sqlite3"
 
@@ -91,6 +92,13 @@ func (e *Engine) Name() string { return "sqlite" }
 // Load inserts all rows with one prepared statement in one transaction, the
 // fastest path SQLite offers (it has no bulk-load protocol).
 //
+// Values go in as the RowSource gives them, but for times: a time.Time
+// would be stored as text with its zone ("...-05:00"); Load stores its UTC
+// reading as "2006-01-02 15:04:05", the form of SQLite's own
+// CURRENT_TIMESTAMP, so that stored and engine-made times compare as text.
+// Decimals are text that the column's NUMERIC affinity (what SQLite makes
+// of DECIMAL(p,s)) turns into an integer or a double (InexactDecimal).
+//
 // The transaction and the inserts run under ctx without its cancellation,
 // and Load looks at ctx itself before every row. go-sqlite3 runs an Exec
 // whose context can be cancelled on a goroutine of its own: a goroutine and
@@ -114,7 +122,13 @@ func (e *Engine) Load(ctx context.Context, t dbms.Table, rows dbms.RowSource) (i
 	defer stmt.Close()
 	row := make([]any, len(t.Columns))
 	var n int64
+	times := t.ColumnsOf(dbms.Timestamp)
 	for rows.Next(row) {
+		for _, i := range times {
+			if v, ok := row[i].(time.Time); ok {
+				row[i] = v.UTC().Format(timeLayout)
+			}
+		}
 		err := ctx.Err()
 		if err == nil {
 			_, err = stmt.ExecContext(quiet, row...)
@@ -125,6 +139,17 @@ func (e *Engine) Load(ctx context.Context, t dbms.Table, rows dbms.RowSource) (i
 		n++
 	}
 	return n, classify(tx.Commit())
+}
+
+// timeLayout is how Load stores a Timestamp: CURRENT_TIMESTAMP's form, with
+// a fraction only when there is one.
+const timeLayout = "2006-01-02 15:04:05.999999"
+
+var _ dbms.InexactDecimal = (*Engine)(nil)
+
+// InexactDecimal says why SQLite's decimals are not exact.
+func (e *Engine) InexactDecimal() string {
+	return "SQLite stores DECIMAL values as integers or binary doubles (NUMERIC affinity): sums of fractions can be off in the last binary digits"
 }
 
 // Cluster rebuilds the table with column as its primary key in a WITHOUT
@@ -263,3 +288,9 @@ type withErrno struct {
 
 func (e withErrno) Error() string   { return e.err.Error() }
 func (e withErrno) Unwrap() []error { return []error{e.err, e.errno} }
+
+var _ dbms.ConcurrentLoader = (*Engine)(nil)
+
+// LoadSessions is 1: SQLite has one writer per database; a second
+// session's Load would wait for the first one's transaction to end.
+func (e *Engine) LoadSessions() int { return 1 }

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/dbgauge/dbgauge/internal/dbms"
+	"github.com/dbgauge/dbgauge/internal/dbms/dbmstest"
 )
 
 type seqRows struct{ i, n int64 }
@@ -156,4 +157,10 @@ func TestLoadCancelled(t *testing.T) {
 	if v, err := dbms.FirstValue(context.Background(), e, "SELECT COUNT(*) FROM t"); v != "0" {
 		t.Errorf("rows after the cancelled load: %s, %v; want 0 (rolled back)", v, err)
 	}
+}
+
+// TestLoadTypes holds SQLite's Load to the RowSource contract: every column
+// type, NULLs, decimals as SQLite's NUMERIC affinity keeps them.
+func TestLoadTypes(t *testing.T) {
+	dbmstest.CheckLoadTypes(t, context.Background(), openTemp(t), "typed")
 }

@@ -20,6 +20,8 @@ func (r *Run) dsbench() *results.DSBenchResults {
 // typesReading says how to read the per-type table.
 const typesReading = "Each transaction type's commits, its share of the scale's, its failed trials (by class) and retries, and the percentiles of its residence times, from its own histogram merged over every thread, node and cycle of the scale; under it each statement the workload timed, with how often it ran in the trials counted and its own times. A type whose percentiles stand apart from the others' is where the scale's tail comes from."
 
+const figuresReading = "Figures the workload derives itself after each cycle, from what it read in the database and what its clients counted: a rate read from the database stands beside the clients' own count of the same thing, and an audited figure (the share of inputs of a kind the workload promises) is held to its bounds once the scale has inputs enough to judge. A FAIL there means the load was not the workload it claims to be."
+
 // dsbenchDoc is the page of a stress sweep: the DSI, the median rate per
 // scale, the consistency checks and the peak first; then the diagrams
 // report draws, each with its reading; then, for a distributed sweep, its
@@ -54,6 +56,9 @@ func (r *Run) dsbenchDoc(d *Doc) error {
 	d.Sections = append(d.Sections, Section{ID: "per_transaction", Title: "Load per transaction", Reading: cpuReading(scales), Table: report.DSBenchPerTransaction(ds)})
 	if report.DSBenchTypesShown(ds) {
 		d.Sections = append(d.Sections, Section{ID: "per_type", Title: "Per transaction type and statement", Reading: typesReading, Table: report.DSBenchTypes(ds)})
+	}
+	if t := report.DSBenchFigures(ds); t != nil {
+		d.Sections = append(d.Sections, Section{ID: "figures", Title: "The workload's own figures", Reading: figuresReading, Table: t})
 	}
 	if t := report.DSBenchFailoverTable(ds); t != nil {
 		d.Sections = append(d.Sections, Section{ID: "failover", Title: "A node crashed under load", Reading: failoverReading(ds),
