@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/dbgauge/dbgauge/internal/dbms"
 	_ "github.com/dbgauge/dbgauge/internal/dbms/all"
@@ -70,10 +71,12 @@ func failed(rs []Result) []int {
 func checkLoadAndBreak(t *testing.T, e dbms.Engine) {
 	ctx := context.Background()
 	load(t, e, Schema(1))
+	start := time.Now()
 	rs, err := CheckConditions(ctx, e, AfterLoadConditions)
 	if err != nil {
 		t.Fatal(err)
 	}
+	t.Logf("%s: the twelve conditions at one warehouse took %v", e.Name(), time.Since(start).Round(time.Millisecond))
 	if len(rs) != 12 {
 		t.Fatalf("%d results, want 12", len(rs))
 	}
