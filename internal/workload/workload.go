@@ -101,9 +101,10 @@ type Schema struct {
 	// (children before parents).
 	Tables []Table
 	// PrimaryKeys are added after every table is filled, then the
-	// ForeignKeys (an engine that cannot add foreign keys later is noted,
-	// not failed).
+	// secondary Indexes the transactions need, then the ForeignKeys (an
+	// engine that cannot add foreign keys later is noted, not failed).
 	PrimaryKeys []PrimaryKey
+	Indexes     []Index
 	ForeignKeys []ForeignKey
 }
 
@@ -145,6 +146,14 @@ func (t Table) Filled() bool { return t.Fill != nil || t.Partitioned() }
 type PrimaryKey struct {
 	Table   string
 	Columns []string
+}
+
+// Index is a secondary index on Columns of Table, in that order, built
+// after the primary keys.
+type Index struct {
+	Table, Name string
+	Columns     []string
+	Unique      bool
 }
 
 // ForeignKey is one column referencing another table's column.
