@@ -94,7 +94,7 @@ func ScaleRanges(c RangeCurve) ([]ScaleRange, error) {
 
 	var out []ScaleRange
 	if lastColl >= 0 {
-		reason := fmt.Sprintf("scale <= nodes x threads = %d: no more branches than concurrent clients, so REPEATABLE READ rolls back colliding updates", clients)
+		reason := fmt.Sprintf("scale <= nodes x threads = %d: no more rows of the table with one per unit of scale (a branch, a warehouse) than concurrent clients, so colliding updates wait or roll back", clients)
 		if c.Failed != nil {
 			var f int64
 			for k := 0; k <= lastColl; k++ {

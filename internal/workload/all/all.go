@@ -3,6 +3,7 @@
 package all
 
 import (
+	_ "github.com/dbgauge/dbgauge/internal/workload/orders"
 	_ "github.com/dbgauge/dbgauge/internal/workload/tpcb"
 	_ "github.com/dbgauge/dbgauge/internal/workload/userscript"
 )
