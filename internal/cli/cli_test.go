@@ -44,7 +44,7 @@ func TestBadInput(t *testing.T) {
 		{"server dir without instance", []string{"wisconsin", "--server", tmp, "--db", "postgres://x@127.0.0.1:1/db"}, "no dbgauge instance"},
 		{"negative limit", []string{"wisconsin", "--limit", "-1s"}, "negative"},
 		{"dsbench scale zero", []string{"dsbench", "--scales", "0"}, "not a positive whole number"},
-		{"dsbench unknown mode", []string{"dsbench", "--mode", "tpcc"}, "give tpcb, select or script"},
+		{"dsbench unknown mode", []string{"dsbench", "--mode", "tpcc"}, "give tpcb, orders, select or script"},
 		{"dsbench procedure on sqlite", []string{"dsbench", "--form", "procedure"}, "no server-side procedures"},
 		{"dsbench dsi with threads", []string{"dsbench", "--dsi", "--threads", "4"}, "leave out --threads"},
 		{"dsbench bad confidence", []string{"dsbench", "--confidence", "50,100"}, "percentage"},
