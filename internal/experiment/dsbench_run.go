@@ -295,6 +295,9 @@ func resolveForm(p *DSBenchPlan, w workload.Workload, e dbms.Engine) error {
 func workloadInfo(w workload.Workload) *results.WorkloadInfo {
 	m := w.Meta()
 	info := &results.WorkloadInfo{Title: m.Title, Description: m.Description, Writes: w.Writes()}
+	if v, ok := w.(workload.Varianter); ok {
+		info.Variant = v.Variant()
+	}
 	for _, t := range w.Types() {
 		info.Types = append(info.Types, results.WorkloadType{Name: t.Name, Weight: t.Weight})
 	}

@@ -111,7 +111,11 @@ func DSBenchTables(r *results.DSBenchResults) map[string][]byte {
 func DSBenchText(r *results.DSBenchResults) []byte {
 	cols := DSBenchColumns(r.Confidence)
 	var b bytes.Buffer
-	fmt.Fprintf(&b, "# dbgauge dsbench: %s %s, mode %s, form %s\n", r.Engine, r.EngineVersion, r.Mode, r.Form)
+	mode := r.Mode
+	if r.Workload != nil && r.Workload.Variant != "" {
+		mode += " (" + r.Workload.Variant + ")"
+	}
+	fmt.Fprintf(&b, "# dbgauge dsbench: %s %s, mode %s, form %s\n", r.Engine, r.EngineVersion, mode, r.Form)
 	fmt.Fprintf(&b, "# clients: %d nodes x %d threads x %d connections; %d cycles of D = %g s per scale; isolation %s; retry %t, prepare %t, reconnect %t",
 		r.Nodes, r.Threads, r.Connections, r.Cycles, r.DurationS, r.Isolation, r.Retry, r.Prepare, r.Reconnect)
 	if r.BackoffCapS > 0 {

@@ -18,6 +18,9 @@ type WorkloadInfo struct {
 	// Types are its transaction types, in the order the per-type figures
 	// use, with their weights.
 	Types []WorkloadType `json:"types,omitempty"`
+	// Variant says which of the workload's modes ran, where it has
+	// several that measure different things ("no waits", "keyed: ...").
+	Variant string `json:"variant,omitempty"`
 }
 
 // WorkloadType is one transaction type of a workload.
@@ -41,6 +44,9 @@ func SetTitler(f func(name string) string) { titler.Store(&f) }
 // its mode in capitals.
 func WorkloadTitle(mode string, info *WorkloadInfo) string {
 	if info != nil && info.Title != "" {
+		if info.Variant != "" {
+			return info.Title + ", " + info.Variant
+		}
 		return info.Title
 	}
 	if f := titler.Load(); f != nil {

@@ -21,6 +21,7 @@ func TestWorkloadTitle(t *testing.T) {
 		{`{"experiment": "dsbench", "mode": "select"}`, "SELECT"},
 		{`{"experiment": "dsbench", "mode": "kv"}`, "KV"},
 		{`{"experiment": "dsbench", "mode": "kv", "workload": {"title": "Key-value", "writes": true, "types": [{"name": "get", "weight": 3}]}}`, "Key-value"},
+		{`{"experiment": "dsbench", "mode": "orders", "workload": {"title": "Order entry", "variant": "no waits"}}`, "Order entry, no waits"},
 	} {
 		var r DSBenchResults
 		if err := json.Unmarshal([]byte(c.json), &r); err != nil {

@@ -169,3 +169,10 @@ type Load struct {
 	Scales  []int64
 	Rate    float64
 }
+
+// Varianter is a workload with modes that measure different things (an
+// order-entry load with or without its terminals' waits): Variant names
+// the one configured, and every output labels the run with it.
+type Varianter interface {
+	Variant() string
+}

@@ -38,6 +38,7 @@ var (
 	_ workload.Waiter       = (*Workload)(nil)
 	_ workload.LoadPlanner  = (*Workload)(nil)
 	_ workload.Statementer  = (*Workload)(nil)
+	_ workload.Varianter    = (*Workload)(nil)
 )
 
 func (w *Workload) Meta() workload.Meta { return meta }
@@ -54,6 +55,14 @@ func (w *Workload) Scale() workload.Scale {
 func (w *Workload) Types() []workload.Type { return Types(w.opts.Mix) }
 
 func (w *Workload) Writes() bool { return true }
+
+// Variant labels the mode in every output (workload.Varianter).
+func (w *Workload) Variant() string {
+	if w.opts.Waits {
+		return "keyed: TPC-C keying and think times"
+	}
+	return "no waits"
+}
 
 // Schema is the nine tables at wh warehouses, their rows from DataSeed.
 func (w *Workload) Schema(wh int64) workload.Schema { return Schema(wh) }

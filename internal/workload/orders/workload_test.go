@@ -67,6 +67,9 @@ func TestCheckLoad(t *testing.T) {
 	if plain.Waits() != nil {
 		t.Errorf("no waits, but Waits is set")
 	}
+	if plain.Variant() != "no waits" || !strings.HasPrefix(keyed.Variant(), "keyed") {
+		t.Errorf("variants %q and %q", plain.Variant(), keyed.Variant())
+	}
 }
 
 // Waits: a type's keying time plus a think time of the type's mean,
