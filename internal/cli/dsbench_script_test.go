@@ -128,3 +128,41 @@ func TestScriptSweepOnAgents(t *testing.T) {
 		t.Errorf("node rates %+v, want the three agents'", s.NodeRates)
 	}
 }
+
+// TestOrdersSweepOnAgents: the order-entry workload from 3 remote agents
+// on 3 warehouses (each agent's terminals on a warehouse of their own):
+// the per-type counts the agents sent add up to the scale's transactions,
+// every condition holds, and the new orders the clients counted are the
+// ones the database entered (NOPM read from it equals the clients' own).
+func TestOrdersSweepOnAgents(t *testing.T) {
+	db := "sqlite:" + filepath.Join(t.TempDir(), "orders.db") + "?_journal_mode=WAL"
+	sw := startAgentSweep(t, db, 3, []string{"a1", "a2", "a3"}, "--workload", "orders", "--scales", "3", "--retry")
+	sw.succeeded(t, sw.agents["a1"], sw.agents["a2"], sw.agents["a3"])
+	res := sw.results(t)
+	if len(res.Scales) != 1 {
+		t.Fatalf("%d scales, want 1", len(res.Scales))
+	}
+	s := res.Scales[0]
+	countsAddUp(t, s)
+	if !s.Consistent {
+		t.Errorf("inconsistent: %v", s.Inconsistency)
+	}
+	var sum int64
+	for _, ty := range s.Types {
+		sum += ty.Count
+	}
+	if len(s.Types) != 5 || sum != s.Transactions || s.Types[0].Count == 0 {
+		t.Errorf("types %+v add up to %d, the scale's transactions are %d", s.Types, sum, s.Transactions)
+	}
+	figs := map[string]float64{}
+	for _, f := range s.Figures {
+		figs[f.Name] = f.Scale
+	}
+	db0, cl := figs["NOPM (database)"], figs["new orders per minute (clients)"]
+	if db0 <= 0 || db0 != cl {
+		t.Errorf("NOPM %g from the database, %g from the clients' counts: want equal and above 0 (figures %+v)", db0, cl, s.Figures)
+	}
+	if res.Workload == nil || res.Workload.Variant != "no waits" {
+		t.Errorf("workload %+v: want the variant named", res.Workload)
+	}
+}
