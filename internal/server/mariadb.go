@@ -119,7 +119,7 @@ func mariaURLs(inst *Instance) {
 // mariaLayout creates the instance's directories and log, owned by the
 // server's OS user and closed to others, and lets that user reach them.
 func mariaLayout(inst *Instance, owner osOwner) error {
-	for _, d := range []string{filepath.Join(inst.Dir, "data"), mariaSockDir(inst), filepath.Join(inst.Dir, "files")} {
+	for _, d := range []string{filepath.Join(inst.Dir, "data"), mariaSockDir(inst), filepath.Join(inst.Dir, "files"), filepath.Join(inst.Dir, "tmp")} {
 		if err := owner.privateDir(d); err != nil {
 			return err
 		}
@@ -247,6 +247,12 @@ func mariaFixed(inst *Instance, data string) [][2]string {
 		// SELECT ... INTO OUTFILE and LOAD DATA INFILE (not LOCAL) only
 		// in the instance's own directory, which only its owner reaches.
 		{"secure-file-priv", filepath.Join(inst.Dir, "files")},
+		// Temporary tables on disk in the instance's own directory, not
+		// the shared /tmp: a sweep saw an on-disk temporary table of a
+		// consistency check vanish from /tmp under the server ("Error on
+		// delete of '/tmp/#sql-temptable-...'"), and no other process's
+		// clean-up of /tmp may reach a measured server's files.
+		{"tmpdir", filepath.Join(inst.Dir, "tmp")},
 		{"log-error", filepath.Join(inst.Dir, mariaLog)},
 		{"port", fmt.Sprint(inst.Port)},
 		{"bind-address", "127.0.0.1"},
