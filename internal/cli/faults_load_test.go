@@ -168,6 +168,21 @@ func TestLoadServerFaults(t *testing.T) {
 			check: survivedSweep,
 		},
 		{
+			// The order-entry workload: a server killed mid-cycle keeps
+			// cycle 1; restarted, the retried transactions leave every
+			// condition holding (the check after the scale's last cycle).
+			name:  "dsbench orders/kill-9",
+			args:  func(url, out string) []string { return dsbench(url, out, "--workload", "orders") },
+			ready: inCycle2, settle: 1500 * time.Millisecond, fault: killServer,
+			check: keptCycle1,
+		},
+		{
+			name:  "dsbench orders/restart/retry+reconnect",
+			args:  func(url, out string) []string { return dsbench(url, out, "--workload", "orders", "--retry", "--reconnect") },
+			ready: inCycle2, settle: 1500 * time.Millisecond, fault: restartServer,
+			check: survivedSweep,
+		},
+		{
 			name:  "multiuser/kill-9",
 			args:  func(url, out string) []string { return multiuser(url, out) },
 			ready: afterRep1, settle: 300 * time.Millisecond, fault: killServer,

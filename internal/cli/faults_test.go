@@ -107,7 +107,17 @@ func TestFaultMatrix(t *testing.T) {
 	for _, f := range []fault{faults[0], faults[3]} {
 		t.Run(f.name+"/dsbench script", func(t *testing.T) { runFaultRow(t, f, dsbenchScriptFaults) })
 	}
+	// The order-entry workload: interrupted, and its run directory's disk
+	// full.
+	for _, f := range []fault{faults[0], faults[3]} {
+		t.Run(f.name+"/dsbench orders", func(t *testing.T) { runFaultRow(t, f, dsbenchOrdersFaults) })
+	}
 }
+
+var dsbenchOrdersFaults = faultCommand{name: "dsbench orders", after: []string{"cycle  1/2"},
+	args: func(tmp string) []string {
+		return []string{"dsbench", "--db", "sqlite:" + filepath.Join(tmp, "d.db"), "--workload", "orders", "--scales", "1,2", "--cycles", "2", "--duration", "2s", "--threads", "2", "--retry"}
+	}}
 
 var dsbenchScriptFaults = faultCommand{name: "dsbench script", after: []string{"cycle  1/2"},
 	args: func(tmp string) []string {

@@ -181,7 +181,7 @@ type ScaleResult struct {
 type WorkloadFigure struct {
 	Name   string    `json:"name"`
 	Unit   string    `json:"unit,omitempty"`
-	Cycles []float64 `json:"cycles"`
+	Cycles []float64 `json:"per_cycle"`
 	Scale  float64   `json:"scale"`
 	Low    *float64  `json:"low,omitempty"`
 	High   *float64  `json:"high,omitempty"`
