@@ -177,8 +177,10 @@ func TestLoadServerFaults(t *testing.T) {
 			check: keptCycle1,
 		},
 		{
-			name:  "dsbench orders/restart/retry+reconnect",
-			args:  func(url, out string) []string { return dsbench(url, out, "--workload", "orders", "--retry", "--reconnect") },
+			name: "dsbench orders/restart/retry+reconnect",
+			args: func(url, out string) []string {
+				return dsbench(url, out, "--workload", "orders", "--retry", "--reconnect")
+			},
 			ready: inCycle2, settle: 1500 * time.Millisecond, fault: restartServer,
 			check: survivedSweep,
 		},
