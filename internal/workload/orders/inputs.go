@@ -22,9 +22,6 @@ func SpecDims(w int64) Dims {
 	return Dims{Warehouses: w, Customers: 3000, Items: 100_000, Names: 1000}
 }
 
-// districts is the number of districts of every warehouse (clause 1.2).
-const districts = 10
-
 // The A of NURand for each field (clause 2.1.6).
 const (
 	aLast     = 255
@@ -69,14 +66,11 @@ func nurand(rng *rand.Rand, a, c, x, y int64) int64 {
 // between is a uniform integer in [lo, hi].
 func between(rng *rand.Rand, lo, hi int64) int64 { return lo + rng.Int64N(hi-lo+1) }
 
-// syllables make the last names (clause 4.3.2.3).
-var syllables = [10]string{"BAR", "OUGHT", "ABLE", "PRI", "PRES", "ESE", "ANTI", "CALLY", "ATION", "EING"}
-
 // lastNames are the 1,000 last names, made once: a draw then allocates
 // nothing.
 var lastNames = func() (out [1000]string) {
 	for n := range out {
-		out[n] = syllables[n/100] + syllables[n/10%10] + syllables[n%10]
+		out[n] = LastName(n)
 	}
 	return out
 }()
@@ -102,9 +96,6 @@ func Home(i, n int, w int64) (lo, hi int64) {
 	return lo, hi
 }
 
-// maxLines is the most order lines of one order (clause 2.4.1.3).
-const maxLines = 15
-
 // orderLine is one line of a New-Order's inputs.
 type orderLine struct {
 	number, item, supply, quantity int64
@@ -114,7 +105,7 @@ type orderLine struct {
 // newOrderIn are a New-Order's inputs (clause 2.4.1).
 type newOrderIn struct {
 	w, d, c  int64
-	lines    [maxLines]orderLine
+	lines    [MaxLines]orderLine
 	n        int
 	rollback bool // the last line's item is unused (rbk = 1)
 	allLocal bool
@@ -130,9 +121,9 @@ type newOrderIn struct {
 // New-Order takes the stock rows, so that two of them never wait for
 // each other in a cycle; they keep their line numbers.
 func (in *newOrderIn) draw(rng *rand.Rand, dims Dims, k Constants, w int64) {
-	in.w, in.d = w, between(rng, 1, districts)
+	in.w, in.d = w, between(rng, 1, DistrictsPerWarehouse)
 	in.c = nurand(rng, aCustomer, k.Customer, 1, dims.Customers)
-	in.n = int(between(rng, 5, maxLines))
+	in.n = int(between(rng, MinLines, MaxLines))
 	in.rollback = between(rng, 1, 100) == 1
 	in.allLocal, in.remote = true, 0
 	for i := 0; i < in.n; i++ {
@@ -220,10 +211,10 @@ type paymentIn struct {
 // of that district (85%) or of a uniform district of another warehouse
 // (15%; always home at one warehouse); by last name (60%) or number.
 func (in *paymentIn) draw(rng *rand.Rand, dims Dims, k Constants, w int64) {
-	in.w, in.d = w, between(rng, 1, districts)
+	in.w, in.d = w, between(rng, 1, DistrictsPerWarehouse)
 	in.cw, in.cd, in.remote = w, in.d, false
 	if between(rng, 1, 100) > 85 && dims.Warehouses > 1 {
-		in.cw, in.cd, in.remote = otherWarehouse(rng, dims.Warehouses, w), between(rng, 1, districts), true
+		in.cw, in.cd, in.remote = otherWarehouse(rng, dims.Warehouses, w), between(rng, 1, DistrictsPerWarehouse), true
 	}
 	in.cust.draw(rng, dims, k)
 	in.amount = between(rng, 100, 500_000)
@@ -236,7 +227,7 @@ type orderStatusIn struct {
 }
 
 func (in *orderStatusIn) draw(rng *rand.Rand, dims Dims, k Constants, w int64) {
-	in.w, in.d = w, between(rng, 1, districts)
+	in.w, in.d = w, between(rng, 1, DistrictsPerWarehouse)
 	in.cust.draw(rng, dims, k)
 }
 

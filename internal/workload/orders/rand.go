@@ -12,7 +12,7 @@ import (
 // for customer last names, 1023 for customer ids and 8191 for item ids,
 // and c that field's constant.
 func NURand(r *rand.Rand, a, c, x, y int) int {
-	return (((r.IntN(a+1) | (r.IntN(y-x+1) + x)) + c) % (y - x + 1)) + x
+	return int(nurand(r, int64(a), int64(c), int64(x), int64(y)))
 }
 
 // lastNameA is the A of NURand for customer last names (clause 2.1.6).

@@ -141,7 +141,7 @@ func NewClient(cfg workload.ClientConfig, o ClientOptions) *Client {
 	}
 	clients := max(cfg.Clients, 1)
 	c.wLo, c.wHi = Home(cfg.Client%clients, clients, c.dims.Warehouses)
-	c.district = int64(cfg.Client%districts) + 1
+	c.district = int64(cfg.Client%DistrictsPerWarehouse) + 1
 	return c
 }
 

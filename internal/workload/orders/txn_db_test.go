@@ -50,7 +50,7 @@ func testTables() ([]dbms.Table, [][]string) {
 		testCol("c_credit_lim", dec, 12, 2), testCol("c_discount", dec, 4, 4), testCol("c_balance", dec, 12, 2), testCol("c_ytd_payment", dec, 12, 2),
 		testCol("c_payment_cnt", i), testCol("c_delivery_cnt", i), testCol("c_data", vc, 500))
 	st := []dbms.Column{testCol("s_i_id", i), testCol("s_w_id", i), testCol("s_quantity", i)}
-	for d := 1; d <= districts; d++ {
+	for d := 1; d <= DistrictsPerWarehouse; d++ {
 		st = append(st, testCol(fmt.Sprintf("s_dist_%02d", d), ch, 24))
 	}
 	st = append(st, testCol("s_ytd", i), testCol("s_order_cnt", i), testCol("s_remote_cnt", i), testCol("s_data", vc, 50))
@@ -128,14 +128,14 @@ func buildTestDB(t *testing.T, ctx context.Context, e dbms.Engine) {
 			w, fmt.Sprintf("WH%d", w), rate())
 		for it := int64(1); it <= testDims.Items; it++ {
 			args := []any{it, w, int64(10 + rng.IntN(91))}
-			for d := 0; d < districts; d++ {
+			for d := 0; d < DistrictsPerWarehouse; d++ {
 				args = append(args, testLetters(rng, 24))
 			}
 			args = append(args, data(26, 50))
 			ins("INSERT INTO stock (s_i_id, s_w_id, s_quantity, s_dist_01, s_dist_02, s_dist_03, s_dist_04, s_dist_05, s_dist_06, s_dist_07,"+
 				" s_dist_08, s_dist_09, s_dist_10, s_ytd, s_order_cnt, s_remote_cnt, s_data) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0, 0, 0, ?)", args...)
 		}
-		for d := int64(1); d <= districts; d++ {
+		for d := int64(1); d <= DistrictsPerWarehouse; d++ {
 			ins("INSERT INTO district (d_id, d_w_id, d_name, d_street_1, d_street_2, d_city, d_state, d_zip, d_tax, d_ytd, d_next_o_id)"+
 				" VALUES (?, ?, ?, "+addr+", ?, '30000.00', ?)", d, w, fmt.Sprintf("D%d-%d", w, d), rate(), int64(testOrders+1))
 			for c := int64(1); c <= testDims.Customers; c++ {

@@ -25,7 +25,7 @@ func (c *Client) delivery(ctx context.Context, tx dbms.Transactor) error {
 		return err
 	}
 	skipped := int64(0)
-	for d := int64(1); d <= districts; d++ {
+	for d := int64(1); d <= DistrictsPerWarehouse; d++ {
 		row, err := c.queryRow(ctx, rOldestNew, in.w, d)
 		if err != nil {
 			return err

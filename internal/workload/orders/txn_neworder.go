@@ -15,7 +15,7 @@ type NewOrderResult struct {
 	// Total is the order's amount with discount and taxes, in cents.
 	Total int64
 	// Amounts are the lines' OL_AMOUNT in cents, by line number - 1.
-	Amounts [maxLines]int64
+	Amounts [MaxLines]int64
 }
 
 // newOrder runs New-Order (clause 2.4.2) on c.no: take the district's

@@ -93,7 +93,7 @@ const (
 	rOldestNew           // Delivery, per district
 	rLinesSum            // Delivery, per district
 	rStock               // New-Order, per line: rStock + district - 1
-	numReads      = rStock + districts
+	numReads      = rStock + DistrictsPerWarehouse
 )
 
 var readSQL = func() (out [numReads]string) {
@@ -113,7 +113,7 @@ var readSQL = func() (out [numReads]string) {
 	out[rOrderLines] = "SELECT ol_i_id, ol_supply_w_id, ol_quantity, ol_amount, ol_delivery_d FROM order_line WHERE ol_w_id = ? AND ol_d_id = ? AND ol_o_id = ?"
 	out[rOldestNew] = "SELECT MIN(no_o_id) FROM new_order WHERE no_w_id = ? AND no_d_id = ?"
 	out[rLinesSum] = "SELECT SUM(ol_amount) FROM order_line WHERE ol_w_id = ? AND ol_d_id = ? AND ol_o_id = ?"
-	for d := 1; d <= districts; d++ {
+	for d := 1; d <= DistrictsPerWarehouse; d++ {
 		out[rStock+d-1] = fmt.Sprintf("SELECT s_quantity, s_data, s_dist_%02d FROM stock WHERE s_w_id = ? AND s_i_id = ?", d)
 	}
 	return out

@@ -23,7 +23,7 @@ var typeStatements = [numTypes][]namedStatement{
 		{"warehouse tax", []string{readSQL[rWarehouseTax]}}, {"customer", []string{readSQL[rCustomerNO]}},
 		{"insert order", []string{sqlInsertOrder}}, {"insert new order", []string{sqlInsertNew}},
 		{"item", []string{readSQL[rItem]}}, {"update stock", []string{sqlUpdateStock}},
-		{"stock", readSQL[rStock : rStock+districts]}, {"insert order line", []string{sqlInsertLine}},
+		{"stock", readSQL[rStock : rStock+DistrictsPerWarehouse]}, {"insert order line", []string{sqlInsertLine}},
 	},
 	Payment: {
 		{"update warehouse", []string{sqlPayWarehouse}}, {"warehouse", []string{readSQL[rWarehouse]}},

@@ -361,8 +361,8 @@ func checkDelivery(t *testing.T, ctx context.Context, ctl, e dbms.Engine, c *Cli
 		row                     customerRow
 		deliveries              int64
 	}
-	var ds [districts + 1]district
-	for d := int64(1); d <= districts; d++ {
+	var ds [DistrictsPerWarehouse + 1]district
+	for d := int64(1); d <= DistrictsPerWarehouse; d++ {
 		x := &ds[d]
 		x.oldest = testCount(t, ctx, ctl, fmt.Sprintf("SELECT MIN(no_o_id) FROM new_order WHERE no_w_id = 2 AND no_d_id = %d", d))
 		x.left = testCount(t, ctx, ctl, fmt.Sprintf("SELECT COUNT(*) FROM new_order WHERE no_w_id = 2 AND no_d_id = %d", d))
@@ -380,7 +380,7 @@ func checkDelivery(t *testing.T, ctx context.Context, ctl, e dbms.Engine, c *Cli
 	if c.pending.SkippedDistricts != 0 {
 		t.Errorf("skipped %d districts, all had new orders", c.pending.SkippedDistricts)
 	}
-	for d := int64(1); d <= districts; d++ {
+	for d := int64(1); d <= DistrictsPerWarehouse; d++ {
 		x := &ds[d]
 		if n := testCount(t, ctx, ctl, fmt.Sprintf("SELECT COUNT(*) FROM new_order WHERE no_w_id = 2 AND no_d_id = %d AND no_o_id <= %d", d, x.oldest)); n != 0 {
 			t.Errorf("district %d: the oldest new order %d is still there", d, x.oldest)
@@ -413,8 +413,8 @@ func checkDelivery(t *testing.T, ctx context.Context, ctl, e dbms.Engine, c *Cli
 	if err := c.delivery(ctx, e.(dbms.Transactor)); err != nil {
 		t.Fatalf("delivery: %v", err)
 	}
-	if c.pending.SkippedDistricts != districts {
-		t.Errorf("a delivery on no new order skipped %d districts, want %d", c.pending.SkippedDistricts, districts)
+	if c.pending.SkippedDistricts != DistrictsPerWarehouse {
+		t.Errorf("a delivery on no new order skipped %d districts, want %d", c.pending.SkippedDistricts, DistrictsPerWarehouse)
 	}
 }
 
@@ -497,7 +497,7 @@ func checkAudit(t *testing.T, a Audit, types [numTypes]int64, n int64) {
 func checkGrowth(t *testing.T, before, after map[string]int64, a Audit) {
 	t.Helper()
 	committed := a.NewOrders - a.Rollbacks
-	delivered := a.Deliveries*districts - a.SkippedDistricts
+	delivered := a.Deliveries*DistrictsPerWarehouse - a.SkippedDistricts
 	for tb, want := range map[string]int64{"orders": committed, "next": committed, "history": a.Payments, "new_order": committed - delivered} {
 		if got := after[tb] - before[tb]; got != want {
 			t.Errorf("%s grew by %d, want %d (%+v)", tb, got, want, a)
