@@ -152,3 +152,38 @@ func TestFaultBadInput(t *testing.T) {
 		}
 	}
 }
+
+// TestOrdersFailover: the order-entry workload through a crash of a
+// PostgreSQL primary with a synchronous standby, promoted: the clients
+// come back, no acknowledged Payment is lost, and every consistency
+// condition but 11 holds at the scale's end (the check after the last
+// cycle reads them all on the promoted primary).
+func TestOrdersFailover(t *testing.T) {
+	c := servertest.StartCluster(t, "postgres", server.ClusterOptions{Nodes: 2, Sync: true})
+	dir := filepath.Join(t.TempDir(), "run")
+	code, stdout, stderr := run("dsbench", "--cluster", c.Dir, "--workload", "orders", "--fault", "kill-node=1@5s", "--rejoin-after", "3s",
+		"--retry", "--backoff-cap", "200ms", "--spread", "writes-to-first", "--scales", "1", "--cycles", "2", "--duration", "12s",
+		"--threads", "4", "--out", dir)
+	var res results.DSBenchResults
+	b, err := os.ReadFile(filepath.Join(dir, "results.json"))
+	if err != nil {
+		t.Fatalf("exit %d, no results.json: %v\n%s", code, err, stderr)
+	}
+	if err := json.Unmarshal(b, &res); err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Scales) != 1 || res.Scales[0].Failover == nil {
+		t.Fatalf("exit %d: no failover in results.json\n%s", code, stderr)
+	}
+	s := res.Scales[0]
+	f := s.Failover
+	if f.Promoted != 2 || f.ClientsNotBack != 0 || f.ClientsAffected == 0 {
+		t.Errorf("failover %+v: want node 2 promoted and every client back", *f)
+	}
+	if !f.Checked || f.Acked == 0 || f.LostAcked != 0 {
+		t.Errorf("acknowledged payments: checked %v, %d, %d lost: want some checked and none lost with a synchronous standby", f.Checked, f.Acked, f.LostAcked)
+	}
+	if code != 0 || !s.Consistent || len(s.Cycles) != 2 {
+		t.Errorf("exit %d, consistent %v (%v), %d cycles: want a complete run whose every condition holds\n%s\n%s", code, s.Consistent, s.Inconsistency, len(s.Cycles), stdout, stderr)
+	}
+}

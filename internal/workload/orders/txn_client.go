@@ -119,6 +119,10 @@ type Client struct {
 	timer workload.StatementTimer
 	timed bool
 
+	// tag is the Payment's tag as its history row carries it (tags.go),
+	// "" when the run does not tag.
+	tag string
+
 	// pending is what the attempt under way adds to the audit once it
 	// commits (or rolls back by design).
 	pending Audit
@@ -229,6 +233,10 @@ func (c *Client) Run(ctx context.Context, s *workload.Session) (int, error) {
 	case NewOrder:
 		err = c.newOrder(ctx, s.Tx)
 	case Payment:
+		c.tag = ""
+		if c.cfg.Tagged {
+			c.tag = tagText(s.TakeTag())
+		}
 		err = c.payment(ctx, s.Tx)
 	case OrderStatus:
 		err = c.orderStatus(ctx, s.Tx)

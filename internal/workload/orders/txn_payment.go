@@ -38,6 +38,9 @@ func (c *Client) payment(ctx context.Context, tx dbms.Transactor) error {
 		return err
 	}
 	hData := wName + "    " + row[0]
+	if c.tag != "" {
+		hData = c.tag
+	}
 	cid, err := c.customerID(ctx, in.cw, in.cd, &in.cust)
 	if err != nil {
 		return err
