@@ -45,8 +45,10 @@ type Config struct {
 	// Wait, when set, is how long a thread of the closed loop waits after
 	// a transaction of type typ (its Session.Type) before it starts the
 	// next: a terminal's keying and think time, drawn from the thread's
-	// generator. The wait is in no residence time, ends early at the
-	// cycle's end, and is cut short by the run's end.
+	// generator. At each cycle's start a thread waits Wait(-1, r) first,
+	// so that terminals do not all start at once as no steady state has
+	// them. The wait is in no residence time, ends early at the cycle's
+	// end, and is cut short by the run's end.
 	Wait func(typ int, r *rand.Rand) time.Duration
 
 	// Retry repeats a failed transaction with the same inputs until it

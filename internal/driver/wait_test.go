@@ -32,6 +32,9 @@ func TestWait(t *testing.T) {
 			mu.Lock()
 			seen[typ]++
 			mu.Unlock()
+			if typ == -1 {
+				return 0 // the start of a cycle
+			}
 			if typ == 1 {
 				return time.Hour // longer than the cycle: cut at its end
 			}
@@ -54,8 +57,8 @@ func TestWait(t *testing.T) {
 			}
 		}
 	}
-	if seen[0] == 0 || seen[1] == 0 {
-		t.Errorf("Wait saw types %v, want both", seen)
+	if seen[0] == 0 || seen[1] == 0 || seen[-1] != 2*2 {
+		t.Errorf("Wait saw types %v, want both, and the start of each cycle on each thread (-1: 4)", seen)
 	}
 	cfg.Rate = 10
 	if _, err := Run(context.Background(), cfg); err == nil || !strings.Contains(err.Error(), "Wait") {

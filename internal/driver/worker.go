@@ -94,6 +94,9 @@ func (w *worker) runCycle(ctx context.Context, cycle int, start, end time.Durati
 	done := ctx.Done()
 	w.sched.begin(start)
 	yielded := start
+	if err := w.startWait(ctx, end); err != nil {
+		return err
+	}
 	for {
 		select {
 		case <-done:
@@ -148,7 +151,19 @@ func (w *worker) wait(ctx context.Context, end time.Duration) error {
 		return nil
 	}
 	s := w.sessions[(w.next+len(w.sessions)-1)%len(w.sessions)] // the one just used
-	d := w.r.cfg.Wait(s.Type, s.Rand)
+	return w.waitFor(ctx, w.r.cfg.Wait(s.Type, s.Rand), end)
+}
+
+// startWait is Config.Wait's pause at a cycle's start (type -1).
+func (w *worker) startWait(ctx context.Context, end time.Duration) error {
+	if w.r.cfg.Wait == nil {
+		return nil
+	}
+	return w.waitFor(ctx, w.r.cfg.Wait(-1, w.sessions[0].Rand), end)
+}
+
+// waitFor waits d, up to the cycle's end at most.
+func (w *worker) waitFor(ctx context.Context, d, end time.Duration) error {
 	if rest := end - w.clock(); d > rest {
 		d = rest
 	}

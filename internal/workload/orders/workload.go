@@ -110,7 +110,8 @@ var (
 	thinkMean = [numTypes]time.Duration{12 * time.Second, 12 * time.Second, 10 * time.Second, 5 * time.Second, 5 * time.Second}
 )
 
-// Waits is the keyed mode's pause after a transaction of type typ: its
+// Waits is the keyed mode's pause after a transaction of type typ (and,
+// for typ -1, before a terminal's first transaction of a cycle): its
 // keying time and a think time drawn from a negative exponential of the
 // type's mean, capped at ten times the mean (clause 5.2.5.4). The keying
 // time of the next transaction is taken after this one: the sum between
@@ -120,7 +121,18 @@ func (w *Workload) Waits() func(typ int, r *rand.Rand) time.Duration {
 	if !w.opts.Waits {
 		return nil
 	}
+	// A terminal's mean time between transactions under the mix: its
+	// phase at a cycle's start is drawn uniformly below it, so that the
+	// terminals do not all begin at once (which would overstate the
+	// rate of a short cycle).
+	var cycle time.Duration
+	for t, m := range w.opts.Mix {
+		cycle += time.Duration(m) * (keying[t] + thinkMean[t]) / 100
+	}
 	return func(typ int, r *rand.Rand) time.Duration {
+		if typ == -1 {
+			return time.Duration(r.Int64N(int64(cycle)))
+		}
 		if typ < 0 || typ >= numTypes {
 			return 0
 		}

@@ -96,6 +96,25 @@ func TestWaits(t *testing.T) {
 	}
 }
 
+// The phase at a cycle's start (type -1) is below a terminal's mean time
+// between transactions under the mix (20.99 s under TPC-C's), uniform.
+func TestStartPhase(t *testing.T) {
+	wait := configured(t, Options{Mix: DefaultMix, Waits: true}).Waits()
+	r := rand.New(rand.NewPCG(5, 6))
+	const cycle = 20990 * time.Millisecond
+	var sum time.Duration
+	for i := 0; i < 10000; i++ {
+		d := wait(-1, r)
+		if d < 0 || d >= cycle {
+			t.Fatalf("start phase %v outside [0, %v)", d, cycle)
+		}
+		sum += d
+	}
+	if mean := sum / 10000; mean < cycle*45/100 || mean > cycle*55/100 {
+		t.Errorf("mean start phase %v, want about %v", mean, cycle/2)
+	}
+}
+
 // A keyed terminal of a warehouse the scale lacks is idle; the others
 // are bound ten to a warehouse.
 func TestTerminals(t *testing.T) {
