@@ -102,14 +102,7 @@ func TestScriptSweepOnAgents(t *testing.T) {
 	scripts := filepath.Join(tmp, "scripts")
 	os.Mkdir(scripts, 0o755)
 	db := "sqlite:" + filepath.Join(tmp, "agents.db")
-	sw := startAgentSweep(t, db, 3, []string{"a1", "a2", "a3"}, userScripts(t, scripts)...)
-	sw.succeeded(t, sw.agents["a1"], sw.agents["a2"], sw.agents["a3"])
-	res := sw.results(t)
-	if len(res.Scales) != 1 {
-		t.Fatalf("%d scales, want 1", len(res.Scales))
-	}
-	s := res.Scales[0]
-	countsAddUp(t, s)
+	_, s := threeAgentScale(t, db, userScripts(t, scripts)...)
 	var sum int64
 	for _, ty := range s.Types {
 		sum += ty.Count
@@ -136,14 +129,7 @@ func TestScriptSweepOnAgents(t *testing.T) {
 // ones the database entered (NOPM read from it equals the clients' own).
 func TestOrdersSweepOnAgents(t *testing.T) {
 	db := "sqlite:" + filepath.Join(t.TempDir(), "orders.db") + "?_journal_mode=WAL"
-	sw := startAgentSweep(t, db, 3, []string{"a1", "a2", "a3"}, "--workload", "orders", "--scales", "3", "--retry")
-	sw.succeeded(t, sw.agents["a1"], sw.agents["a2"], sw.agents["a3"])
-	res := sw.results(t)
-	if len(res.Scales) != 1 {
-		t.Fatalf("%d scales, want 1", len(res.Scales))
-	}
-	s := res.Scales[0]
-	countsAddUp(t, s)
+	res, s := threeAgentScale(t, db, "--workload", "orders", "--scales", "3", "--retry")
 	if !s.Consistent {
 		t.Errorf("inconsistent: %v", s.Inconsistency)
 	}
@@ -165,4 +151,19 @@ func TestOrdersSweepOnAgents(t *testing.T) {
 	if res.Workload == nil || res.Workload.Variant != "no waits" {
 		t.Errorf("workload %+v: want the variant named", res.Workload)
 	}
+}
+
+// threeAgentScale runs a sweep of one scale from three agents on db (extra
+// arguments to dsbench), which must succeed, and returns its results and
+// that scale, whose counts from the agents must add up.
+func threeAgentScale(t *testing.T, db string, extra ...string) (results.DSBenchResults, results.ScaleResult) {
+	t.Helper()
+	sw := startAgentSweep(t, db, 3, []string{"a1", "a2", "a3"}, extra...)
+	sw.succeeded(t, sw.agents["a1"], sw.agents["a2"], sw.agents["a3"])
+	res := sw.results(t)
+	if len(res.Scales) != 1 {
+		t.Fatalf("%d scales, want 1", len(res.Scales))
+	}
+	countsAddUp(t, res.Scales[0])
+	return res, res.Scales[0]
 }

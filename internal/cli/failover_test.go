@@ -41,18 +41,7 @@ func TestFailover(t *testing.T) {
 			args := []string{"dsbench", "--cluster", c.Dir, "--fault", "kill-node=1@5s", "--rejoin-after", "3s", "--retry", "--backoff-cap", "200ms",
 				"--spread", tc.spread, "--scales", "1", "--cycles", "2", "--duration", "12s", "--threads", "4", "--out", dir}
 			code, stdout, stderr := run(args...)
-			var res results.DSBenchResults
-			b, err := os.ReadFile(filepath.Join(dir, "results.json"))
-			if err != nil {
-				t.Fatalf("exit %d, no results.json: %v\n%s", code, err, stderr)
-			}
-			if err := json.Unmarshal(b, &res); err != nil {
-				t.Fatal(err)
-			}
-			if len(res.Scales) != 1 || res.Scales[0].Failover == nil {
-				t.Fatalf("exit %d: no failover in results.json\n%s", code, stderr)
-			}
-			s := res.Scales[0]
+			s := failoverScale(t, dir, code, stderr)
 			f := s.Failover
 			t.Logf("%s: %+v", tc.name, *f)
 			if f.Fault != "" || f.KillAt.IsZero() || f.Node != 1 || f.AfterS < 5 {
@@ -164,6 +153,23 @@ func TestOrdersFailover(t *testing.T) {
 	code, stdout, stderr := run("dsbench", "--cluster", c.Dir, "--workload", "orders", "--fault", "kill-node=1@5s", "--rejoin-after", "3s",
 		"--retry", "--backoff-cap", "200ms", "--spread", "writes-to-first", "--scales", "1", "--cycles", "2", "--duration", "12s",
 		"--threads", "4", "--out", dir)
+	s := failoverScale(t, dir, code, stderr)
+	f := s.Failover
+	if f.Promoted != 2 || f.ClientsNotBack != 0 || f.ClientsAffected == 0 {
+		t.Errorf("failover %+v: want node 2 promoted and every client back", *f)
+	}
+	if !f.Checked || f.Acked == 0 || f.LostAcked != 0 {
+		t.Errorf("acknowledged payments: checked %v, %d, %d lost: want some checked and none lost with a synchronous standby", f.Checked, f.Acked, f.LostAcked)
+	}
+	if code != 0 || !s.Consistent || len(s.Cycles) != 2 {
+		t.Errorf("exit %d, consistent %v (%v), %d cycles: want a complete run whose every condition holds\n%s\n%s", code, s.Consistent, s.Inconsistency, len(s.Cycles), stdout, stderr)
+	}
+}
+
+// failoverScale is the one scale of a failover run's results.json, which
+// must hold the failover.
+func failoverScale(t *testing.T, dir string, code int, stderr string) results.ScaleResult {
+	t.Helper()
 	var res results.DSBenchResults
 	b, err := os.ReadFile(filepath.Join(dir, "results.json"))
 	if err != nil {
@@ -175,15 +181,5 @@ func TestOrdersFailover(t *testing.T) {
 	if len(res.Scales) != 1 || res.Scales[0].Failover == nil {
 		t.Fatalf("exit %d: no failover in results.json\n%s", code, stderr)
 	}
-	s := res.Scales[0]
-	f := s.Failover
-	if f.Promoted != 2 || f.ClientsNotBack != 0 || f.ClientsAffected == 0 {
-		t.Errorf("failover %+v: want node 2 promoted and every client back", *f)
-	}
-	if !f.Checked || f.Acked == 0 || f.LostAcked != 0 {
-		t.Errorf("acknowledged payments: checked %v, %d, %d lost: want some checked and none lost with a synchronous standby", f.Checked, f.Acked, f.LostAcked)
-	}
-	if code != 0 || !s.Consistent || len(s.Cycles) != 2 {
-		t.Errorf("exit %d, consistent %v (%v), %d cycles: want a complete run whose every condition holds\n%s\n%s", code, s.Consistent, s.Inconsistency, len(s.Cycles), stdout, stderr)
-	}
+	return res.Scales[0]
 }
