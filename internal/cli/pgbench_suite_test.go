@@ -1,9 +1,11 @@
 package cli
 
 import (
+	"maps"
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -130,7 +132,11 @@ func runSuiteCase(t *testing.T, c suiteCase, db string) (matched, patterns int) 
 	args := strings.Fields(c.args)
 	if len(c.files) > 0 {
 		dir := t.TempDir()
-		for name, body := range c.files {
+		// In the names' order, as pgbench's test gives its -f options: a
+		// map's order would number the scripts differently run to run
+		// (script 1 is the first -f), and the report's lines with them.
+		for _, name := range slices.Sorted(maps.Keys(c.files)) {
+			body := c.files[name]
 			if f, ok := strings.CutPrefix(body, "testdata:"); ok {
 				b, err := os.ReadFile(filepath.Join("testdata", f))
 				if err != nil {

@@ -31,7 +31,7 @@ func (f *workloadScaleFlags) bind(fs *pflag.FlagSet) {
 	fs.StringVar(&f.db, "db", "", "engine URL (required)")
 	fs.StringVar(&f.name, "workload", "orders", "the workload: "+strings.Join(workload.Names(), ", "))
 	f.scale = flagtype.Int(1).Check(flagtype.AtLeast(1, "scale"))
-	fs.Var(f.scale, "scale", "the scale (warehouses for orders, branches for tpcb)")
+	fs.Var(f.scale, "scale", "the scale: "+scaleHelp())
 }
 
 // workload is the named workload with the options its flags have by
@@ -40,7 +40,7 @@ func (f *workloadScaleFlags) bind(fs *pflag.FlagSet) {
 // its bound.
 func (f *workloadScaleFlags) workload() (workload.Workload, error) {
 	if f.db == "" {
-		return nil, usagef("--db is required: give the engine URL (e.g. --db postgres://user@127.0.0.1:5432/db)")
+		return nil, usagef("--db is required: give the engine URL (dbgauge dsbench --help shows the forms)")
 	}
 	w, err := workload.New(f.name)
 	if err != nil {
