@@ -29,7 +29,7 @@ type workloadScaleFlags struct {
 
 func (f *workloadScaleFlags) bind(fs *pflag.FlagSet) {
 	fs.StringVar(&f.db, "db", "", "engine URL (required)")
-	fs.StringVar(&f.name, "workload", "orders", "the workload: "+strings.Join(workload.Names(), ", "))
+	fs.StringVar(&f.name, "workload", workload.Default(), "the workload: "+strings.Join(workload.Names(), ", "))
 	f.scale = flagtype.Int(1).Check(flagtype.AtLeast(1, "scale"))
 	fs.Var(f.scale, "scale", "the scale: "+scaleHelp())
 }

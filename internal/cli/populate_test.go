@@ -20,7 +20,7 @@ func TestPopulateAndCheck(t *testing.T) {
 	if code != 0 || !strings.Contains(out, "consistent after the load: every condition holds") || !strings.Contains(out, "rows loaded") {
 		t.Fatalf("populate: exit %d\n%s\n%s", code, out, errOut)
 	}
-	if code, out, errOut := run("check", "--db", db, "--scale", "1"); code != 0 || !strings.Contains(out, "consistent: every condition holds") {
+	if code, out, errOut := run("check", "--db", db, "--workload", "orders", "--scale", "1"); code != 0 || !strings.Contains(out, "consistent: every condition holds") {
 		t.Fatalf("check of a fresh load: exit %d\n%s\n%s", code, out, errOut)
 	}
 	ctx := context.Background()
@@ -37,7 +37,7 @@ func TestPopulateAndCheck(t *testing.T) {
 		}
 	}
 	e.Close()
-	code, out, errOut = run("check", "--db", db, "--scale", "1")
+	code, out, errOut = run("check", "--db", db, "--workload", "orders", "--scale", "1")
 	if code != 1 {
 		t.Fatalf("check of a broken copy: exit %d, want 1\n%s\n%s", code, out, errOut)
 	}
