@@ -140,6 +140,17 @@ func TestOrdersSweepOnAgents(t *testing.T) {
 	if len(s.Types) != 5 || sum != s.Transactions || s.Types[0].Count == 0 {
 		t.Errorf("types %+v add up to %d, the scale's transactions are %d", s.Types, sum, s.Transactions)
 	}
+	// Every type's 90th percentile is judged against its limit, read
+	// from the agents' merged histograms.
+	for _, ty := range s.Types {
+		l, want := ty.Limit, 5000.0
+		if ty.Name == "stock-level" {
+			want = 20000
+		}
+		if l == nil || l.Percentile != 90 || l.MaxMS != want || l.ValueMS <= 0 || l.Pass != (l.ValueMS <= l.MaxMS) {
+			t.Errorf("%s: limit %+v: want the 90th percentile measured against %g ms", ty.Name, l, want)
+		}
+	}
 	figs := map[string]float64{}
 	for _, f := range s.Figures {
 		figs[f.Name] = f.Scale

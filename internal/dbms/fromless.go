@@ -8,3 +8,10 @@ package dbms
 type DummyTable interface {
 	DummyTable() string
 }
+
+// SingleRowValues is an engine whose INSERT ... VALUES takes one row only
+// (Firebird 3 has no row-value list): a workload that inserts several rows
+// in one statement elsewhere sends one statement per row to it.
+type SingleRowValues interface {
+	SingleRowValues()
+}

@@ -338,6 +338,7 @@ func (r *dsbenchRun) inconsistent(sr *results.ScaleResult, x int64, when string,
 func (r *dsbenchRun) summarize(sr *results.ScaleResult, d *driver.Result) error {
 	sr.CycleDetail = d.Details()
 	sr.Types, sr.TypeCycles = d.TypeFigures(), d.TypeCycles()
+	r.limits(sr, sr.Scale, d)
 	sr.ClusterCycles, sr.ClusterNodes = r.spread.scale(d)
 	st, err := stats.SummarizeScale(threadCycles(sr.CycleDetail), len(d.Cycles), r.plan.Duration.Seconds())
 	if err != nil {

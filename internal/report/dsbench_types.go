@@ -46,7 +46,16 @@ func DSBenchTypeFiles(r *results.DSBenchResults) map[string][]byte {
 // DSBenchTypes is the per-type table (per_type.txt, per_type.csv).
 func DSBenchTypes(r *results.DSBenchResults) *Table {
 	t := &Table{Title: []string{"Per transaction type and statement: commits, failed trials, retries; residence times [ms]"}}
+	limited := false
+	for _, s := range r.Scales {
+		for _, ty := range s.Types {
+			limited = limited || ty.Limit != nil
+		}
+	}
 	t.Rows = append(t.Rows, []string{"scale", "type", "statement", "count", "share_%", "failed", "retries", "errors", "p50_ms", "p90_ms", "p95_ms", "p99_ms", "p99.9_ms", "max_ms"})
+	if limited {
+		t.Rows[0] = append(t.Rows[0], "limit")
+	}
 	for _, s := range r.Scales {
 		x := strconv.FormatInt(s.Scale, 10)
 		for _, ty := range s.Types {
@@ -56,10 +65,18 @@ func DSBenchTypes(r *results.DSBenchResults) *Table {
 			}
 			row := []string{x, ty.Name, "-", strconv.FormatInt(ty.Count, 10), share,
 				strconv.FormatInt(ty.Failed, 10), strconv.FormatInt(ty.Retries, 10), errorClasses(ty.Errors)}
-			t.Rows = append(t.Rows, append(row, percentileCells(ty.Percentiles)...))
+			row = append(row, percentileCells(ty.Percentiles)...)
+			if limited {
+				row = append(row, limitCell(ty.Limit))
+			}
+			t.Rows = append(t.Rows, row)
 			for _, st := range ty.Statements {
 				row := []string{x, ty.Name, st.Name, strconv.FormatInt(st.Count, 10), "-", "-", "-", "-"}
-				t.Rows = append(t.Rows, append(row, percentileCells(st.Percentiles)...))
+				row = append(row, percentileCells(st.Percentiles)...)
+				if limited {
+					row = append(row, "-")
+				}
+				t.Rows = append(t.Rows, row)
 			}
 		}
 	}
@@ -67,8 +84,24 @@ func DSBenchTypes(r *results.DSBenchResults) *Table {
 		"share_% is the type's commits over the scale's; a statement's count is its executions in the trials counted (committed or failed inside a cycle), its times its own.",
 		"failed trials and retries count for the type of the attempt; errors gives them by class.",
 	}
+	if limited {
+		t.Notes = append(t.Notes, "limit is the workload's response-time limit of the type, a percentile of its residence times at most so many ms, with the scale's verdict (pass, or FAIL with the percentile measured).")
+	}
 	t.Notes = append(t.Notes, mixNotes(r)...)
 	return t
+}
+
+// limitCell writes a type's limit and verdict in one word: p90<=5000ms:pass,
+// or p90<=5000ms:FAIL(6210ms); "-" for a type without one.
+func limitCell(l *results.TypeLimit) string {
+	if l == nil {
+		return "-"
+	}
+	c := "p" + strconv.FormatFloat(l.Percentile, 'g', -1, 64) + "<=" + figureCell(l.MaxMS) + "ms:"
+	if l.Pass {
+		return c + "pass"
+	}
+	return c + "FAIL(" + figureCell(l.ValueMS) + "ms)"
 }
 
 // mixNotes test, per scale, the types' commits against the weights the

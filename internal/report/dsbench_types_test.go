@@ -10,7 +10,8 @@ import (
 )
 
 // typesRun is a sweep of two scales of a workload of two types, one with
-// two timed statements and failures of two classes.
+// two timed statements and failures of two classes, the other with a
+// response-time limit it keeps at scale 1 and misses at scale 5.
 func typesRun() *results.DSBenchResults {
 	p := func(base float64) results.Percentiles {
 		return results.Percentiles{P50MS: base, P90MS: 2 * base, P95MS: 2.5 * base, P99MS: 4 * base, P999MS: 9 * base, MaxMS: 12.25 * base}
@@ -25,7 +26,8 @@ func typesRun() *results.DSBenchResults {
 					{Name: "select_stock", Count: 753 * x, Percentiles: p(0.25 * f)},
 					{Name: "insert_line", Count: 750 * x, Percentiles: p(0.5 * f)},
 				}},
-			{Name: "audit", Count: 250 * x, Percentiles: p(0.125 * f)},
+			{Name: "audit", Count: 250 * x, Percentiles: p(0.125 * f),
+				Limit: &results.TypeLimit{Percentile: 90, MaxMS: 0.5, ValueMS: 0.25 * f, Pass: 0.25*f <= 0.5}},
 		}})
 	}
 	return r

@@ -19,7 +19,19 @@ type TypeFigures struct {
 	Retries int64            `json:"retries"`
 	// The committed transactions' residence times.
 	Percentiles
+	// Limit is the type's response-time limit and the scale's verdict on
+	// it, for a type the workload gives one.
+	Limit      *TypeLimit         `json:"limit,omitempty"`
 	Statements []StatementFigures `json:"statements,omitempty"`
+}
+
+// TypeLimit is a type's response-time limit (its Percentile-th percentile
+// at most MaxMS) with the percentile measured (ValueMS) and the verdict.
+type TypeLimit struct {
+	Percentile float64 `json:"percentile"`
+	MaxMS      float64 `json:"max_ms"`
+	ValueMS    float64 `json:"value_ms"`
+	Pass       bool    `json:"pass"`
 }
 
 // StatementFigures is one statement of a type: how often it ran in the

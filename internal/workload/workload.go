@@ -17,6 +17,7 @@ package workload
 
 import (
 	"fmt"
+	"time"
 
 	"github.com/dbgauge/dbgauge/internal/dbms"
 )
@@ -161,9 +162,21 @@ type ForeignKey struct {
 	Table, Column, RefTable, RefColumn string
 }
 
-// Type is one transaction type: its name in tables and results, and its
-// share of the transactions (Weight over the sum of the types' weights).
+// Type is one transaction type: its name in tables and results, its
+// share of the transactions (Weight over the sum of the types' weights),
+// and the limit its response times must keep, if it has one.
 type Type struct {
 	Name   string
 	Weight int
+	Limit  Limit
+}
+
+// Limit is a type's response-time limit: the Percentile-th percentile of
+// its committed transactions' residence times at most Max (an
+// order-entry terminal's 90th percentiles). The zero Limit is none. The
+// sweep judges each scale's percentile against it and reports the verdict
+// beside the type's times; a miss does not make the run inconsistent.
+type Limit struct {
+	Percentile float64
+	Max        time.Duration
 }

@@ -42,13 +42,6 @@ const (
 	sqlBumpNextOrder = "UPDATE district SET d_next_o_id = d_next_o_id + 1 WHERE d_w_id = ? AND d_id = ?"
 	sqlInsertOrder   = "INSERT INTO orders (o_id, o_d_id, o_w_id, o_c_id, o_entry_d, o_ol_cnt, o_all_local) VALUES (?, ?, ?, ?, CURRENT_TIMESTAMP, ?, ?)"
 	sqlInsertNew     = "INSERT INTO new_order (no_o_id, no_d_id, no_w_id) VALUES (?, ?, ?)"
-	// The quantity rule of clause 2.4.2.2: S_QUANTITY - OL_QUANTITY when
-	// that leaves at least 10, else S_QUANTITY - OL_QUANTITY + 91. The
-	// arguments are OL_QUANTITY + 10, OL_QUANTITY, 91 - OL_QUANTITY.
-	sqlUpdateStock = "UPDATE stock SET s_quantity = CASE WHEN s_quantity >= ? THEN s_quantity - ? ELSE s_quantity + ? END," +
-		" s_ytd = s_ytd + ?, s_order_cnt = s_order_cnt + 1, s_remote_cnt = s_remote_cnt + ? WHERE s_w_id = ? AND s_i_id = ?"
-	sqlInsertLine = "INSERT INTO order_line (ol_o_id, ol_d_id, ol_w_id, ol_number, ol_i_id, ol_supply_w_id, ol_quantity, ol_amount, ol_dist_info)" +
-		" VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)"
 
 	sqlPayWarehouse = "UPDATE warehouse SET w_ytd = w_ytd + CAST(? AS DECIMAL(12,2)) WHERE w_id = ?"
 	sqlPayDistrict  = "UPDATE district SET d_ytd = d_ytd + CAST(? AS DECIMAL(12,2)) WHERE d_w_id = ? AND d_id = ?"
@@ -69,8 +62,9 @@ const (
 	sqlCustomerID = "SELECT c_id FROM customer WHERE c_w_id = ? AND c_d_id = ? AND c_last = ? ORDER BY c_first"
 )
 
-// txSQL lists the Transactor's statements, for preparing.
-var txSQL = []string{sqlBumpNextOrder, sqlInsertOrder, sqlInsertNew, sqlUpdateStock, sqlInsertLine,
+// txSQL lists the Transactor's statements, for preparing (with the order
+// lines' inserts, sqlInsertLines).
+var txSQL = []string{sqlBumpNextOrder, sqlInsertOrder, sqlInsertNew, sqlUpdateStocks,
 	sqlPayWarehouse, sqlPayDistrict, sqlPayCustomer, sqlCustomerData, sqlInsertHist,
 	sqlDeleteNew, sqlSetCarrier, sqlOrderCustomer, sqlDeliverLines, sqlDeliverCust,
 	sqlNextOrder, sqlLowStock}
@@ -79,9 +73,8 @@ var txSQL = []string{sqlBumpNextOrder, sqlInsertOrder, sqlInsertNew, sqlUpdateSt
 // into readSQL; the stock reads are one per district (S_DIST_01..10).
 const (
 	rDistrict     = iota // New-Order: the district's number just taken, its tax
-	rWarehouseTax        // New-Order
-	rCustomerNO          // New-Order
-	rItem                // New-Order, per line
+	rCustomerNO          // New-Order, with the warehouse's tax
+	rItems               // New-Order, every line's item
 	rWarehouse           // Payment
 	rDistrictPay         // Payment
 	rCustomerIDs         // Payment, Order-Status by last name
@@ -92,15 +85,14 @@ const (
 	rOrderLines          // Order-Status
 	rOldestNew           // Delivery, per district
 	rLinesSum            // Delivery, per district
-	rStock               // New-Order, per line: rStock + district - 1
-	numReads      = rStock + DistrictsPerWarehouse
+	rStocks              // New-Order, every line's stock: rStocks + district - 1
+	numReads      = rStocks + DistrictsPerWarehouse
 )
 
 var readSQL = func() (out [numReads]string) {
 	out[rDistrict] = "SELECT d_next_o_id, d_tax FROM district WHERE d_w_id = ? AND d_id = ?"
-	out[rWarehouseTax] = "SELECT w_tax FROM warehouse WHERE w_id = ?"
-	out[rCustomerNO] = "SELECT c_discount, c_last, c_credit FROM customer WHERE c_w_id = ? AND c_d_id = ? AND c_id = ?"
-	out[rItem] = "SELECT i_price, i_name, i_data FROM item WHERE i_id = ?"
+	out[rCustomerNO] = "SELECT c_discount, c_last, c_credit, w_tax FROM customer, warehouse WHERE w_id = ? AND c_w_id = w_id AND c_d_id = ? AND c_id = ?"
+	out[rItems] = "SELECT i_id, i_price, i_name, i_data FROM item WHERE i_id IN (" + repeatJoin("?", MaxLines, ", ") + ")"
 	out[rWarehouse] = "SELECT w_name, w_street_1, w_street_2, w_city, w_state, w_zip FROM warehouse WHERE w_id = ?"
 	out[rDistrictPay] = "SELECT d_name, d_street_1, d_street_2, d_city, d_state, d_zip FROM district WHERE d_w_id = ? AND d_id = ?"
 	out[rCustomerIDs] = sqlCustomerID
@@ -114,7 +106,7 @@ var readSQL = func() (out [numReads]string) {
 	out[rOldestNew] = "SELECT MIN(no_o_id) FROM new_order WHERE no_w_id = ? AND no_d_id = ?"
 	out[rLinesSum] = "SELECT SUM(ol_amount) FROM order_line WHERE ol_w_id = ? AND ol_d_id = ? AND ol_o_id = ?"
 	for d := 1; d <= DistrictsPerWarehouse; d++ {
-		out[rStock+d-1] = fmt.Sprintf("SELECT s_quantity, s_data, s_dist_%02d FROM stock WHERE s_w_id = ? AND s_i_id = ?", d)
+		out[rStocks+d-1] = fmt.Sprintf("SELECT s_i_id, s_quantity, s_data, s_dist_%02d FROM stock WHERE ", d) + stockKeys
 	}
 	return out
 }()

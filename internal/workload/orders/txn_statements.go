@@ -9,9 +9,9 @@ import (
 )
 
 // The statements of each type by name, for the driver's figures per
-// statement (workload.Statementer): a statement that runs once per order
-// line or per district counts each run. The stock read has one text per
-// district and one name.
+// statement (workload.Statementer): a statement that runs once per
+// district counts each run. The stock read has one text per district and
+// one name, the order lines' insert one per number of lines.
 type namedStatement struct {
 	name string
 	sql  []string
@@ -20,10 +20,10 @@ type namedStatement struct {
 var typeStatements = [numTypes][]namedStatement{
 	NewOrder: {
 		{"next order number", []string{sqlBumpNextOrder}}, {"district", []string{readSQL[rDistrict]}},
-		{"warehouse tax", []string{readSQL[rWarehouseTax]}}, {"customer", []string{readSQL[rCustomerNO]}},
+		{"customer and warehouse tax", []string{readSQL[rCustomerNO]}},
 		{"insert order", []string{sqlInsertOrder}}, {"insert new order", []string{sqlInsertNew}},
-		{"item", []string{readSQL[rItem]}}, {"update stock", []string{sqlUpdateStock}},
-		{"stock", readSQL[rStock : rStock+DistrictsPerWarehouse]}, {"insert order line", []string{sqlInsertLine}},
+		{"items", []string{readSQL[rItems]}}, {"update stocks", []string{sqlUpdateStocks}},
+		{"stocks", readSQL[rStocks : rStocks+DistrictsPerWarehouse]}, {"insert order lines", sqlInsertLines[1:]},
 	},
 	Payment: {
 		{"update warehouse", []string{sqlPayWarehouse}}, {"warehouse", []string{readSQL[rWarehouse]}},
