@@ -120,6 +120,8 @@ type Client struct {
 	prices   [MaxLines]int64
 	distInfo [MaxLines]string
 	amounts  [MaxLines][]byte
+	// found are a Delivery's orders, one per district.
+	found []delivered
 
 	typ int
 	no  newOrderIn

@@ -50,12 +50,6 @@ const (
 	sqlCustomerData = "UPDATE customer SET c_data = ? WHERE c_w_id = ? AND c_d_id = ? AND c_id = ?"
 	sqlInsertHist   = "INSERT INTO history (h_c_id, h_c_d_id, h_c_w_id, h_d_id, h_w_id, h_date, h_amount, h_data) VALUES (?, ?, ?, ?, ?, CURRENT_TIMESTAMP, ?, ?)"
 
-	sqlDeleteNew     = "DELETE FROM new_order WHERE no_w_id = ? AND no_d_id = ? AND no_o_id = ?"
-	sqlSetCarrier    = "UPDATE orders SET o_carrier_id = ? WHERE o_w_id = ? AND o_d_id = ? AND o_id = ?"
-	sqlOrderCustomer = "SELECT o_c_id FROM orders WHERE o_w_id = ? AND o_d_id = ? AND o_id = ?"
-	sqlDeliverLines  = "UPDATE order_line SET ol_delivery_d = CURRENT_TIMESTAMP WHERE ol_w_id = ? AND ol_d_id = ? AND ol_o_id = ?"
-	sqlDeliverCust   = "UPDATE customer SET c_balance = c_balance + CAST(? AS DECIMAL(12,2)), c_delivery_cnt = c_delivery_cnt + 1" +
-		" WHERE c_w_id = ? AND c_d_id = ? AND c_id = ?"
 
 	sqlNextOrder  = "SELECT d_next_o_id FROM district WHERE d_w_id = ? AND d_id = ?"
 	sqlLowStock   = "SELECT COUNT(DISTINCT s_i_id) FROM order_line, stock WHERE ol_w_id = ? AND ol_d_id = ? AND ol_o_id < ? AND ol_o_id >= ? AND s_w_id = ? AND s_i_id = ol_i_id AND s_quantity < ?"
@@ -66,7 +60,7 @@ const (
 // lines' inserts, sqlInsertLines).
 var txSQL = []string{sqlBumpNextOrder, sqlInsertOrder, sqlInsertNew, sqlUpdateStocks,
 	sqlPayWarehouse, sqlPayDistrict, sqlPayCustomer, sqlCustomerData, sqlInsertHist,
-	sqlDeleteNew, sqlSetCarrier, sqlOrderCustomer, sqlDeliverLines, sqlDeliverCust,
+	sqlDeleteNew, sqlSetCarrier, sqlDeliverLines, sqlDeliverCust,
 	sqlNextOrder, sqlLowStock}
 
 // Statements whose rows come back as text (dbms.TextQuerier), by index
@@ -83,8 +77,9 @@ const (
 	rCustomerOS          // Order-Status
 	rLastOrder           // Order-Status
 	rOrderLines          // Order-Status
-	rOldestNew           // Delivery, per district
-	rLinesSum            // Delivery, per district
+	rOldestNew           // Delivery, every district's
+	rOrderCustomers      // Delivery
+	rLinesSums           // Delivery
 	rStocks              // New-Order, every line's stock: rStocks + district - 1
 	numReads      = rStocks + DistrictsPerWarehouse
 )
@@ -103,8 +98,9 @@ var readSQL = func() (out [numReads]string) {
 	out[rLastOrder] = "SELECT o_id, o_entry_d, o_carrier_id FROM orders WHERE o_w_id = ? AND o_d_id = ? AND o_c_id = ?" +
 		" AND o_id = (SELECT MAX(o_id) FROM orders WHERE o_w_id = ? AND o_d_id = ? AND o_c_id = ?)"
 	out[rOrderLines] = "SELECT ol_i_id, ol_supply_w_id, ol_quantity, ol_amount, ol_delivery_d FROM order_line WHERE ol_w_id = ? AND ol_d_id = ? AND ol_o_id = ?"
-	out[rOldestNew] = "SELECT MIN(no_o_id) FROM new_order WHERE no_w_id = ? AND no_d_id = ?"
-	out[rLinesSum] = "SELECT SUM(ol_amount) FROM order_line WHERE ol_w_id = ? AND ol_d_id = ? AND ol_o_id = ?"
+	out[rOldestNew] = sqlOldestNew
+	out[rOrderCustomers] = "SELECT o_d_id, o_c_id FROM orders WHERE o_w_id = ? AND (" + districtKeys("o_d_id", "o_id") + ")"
+	out[rLinesSums] = "SELECT ol_d_id, SUM(ol_amount) FROM order_line WHERE ol_w_id = ? AND (" + districtKeys("ol_d_id", "ol_o_id") + ") GROUP BY ol_d_id"
 	for d := 1; d <= DistrictsPerWarehouse; d++ {
 		out[rStocks+d-1] = fmt.Sprintf("SELECT s_i_id, s_quantity, s_data, s_dist_%02d FROM stock WHERE ", d) + stockKeys
 	}

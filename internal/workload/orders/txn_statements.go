@@ -9,8 +9,7 @@ import (
 )
 
 // The statements of each type by name, for the driver's figures per
-// statement (workload.Statementer): a statement that runs once per
-// district counts each run. The stock read has one text per district and
+// statement (workload.Statementer). The stock read has one text per district and
 // one name, the order lines' insert one per number of lines.
 type namedStatement struct {
 	name string
@@ -37,10 +36,10 @@ var typeStatements = [numTypes][]namedStatement{
 		{"last order", []string{readSQL[rLastOrder]}}, {"order lines", []string{readSQL[rOrderLines]}},
 	},
 	Delivery: {
-		{"oldest new order", []string{readSQL[rOldestNew]}}, {"delete new order", []string{sqlDeleteNew}},
-		{"update order", []string{sqlSetCarrier}}, {"order customer", []string{sqlOrderCustomer}},
-		{"update order lines", []string{sqlDeliverLines}}, {"order lines sum", []string{readSQL[rLinesSum]}},
-		{"update customer", []string{sqlDeliverCust}},
+		{"oldest new orders", []string{readSQL[rOldestNew]}}, {"delete new orders", []string{sqlDeleteNew}},
+		{"update orders", []string{sqlSetCarrier}}, {"update order lines", []string{sqlDeliverLines}},
+		{"order customers", []string{readSQL[rOrderCustomers]}}, {"order lines sums", []string{readSQL[rLinesSums]}},
+		{"update customers", []string{sqlDeliverCust}},
 	},
 	StockLevel: {
 		{"next order number", []string{sqlNextOrder}}, {"low stock", []string{sqlLowStock}},
