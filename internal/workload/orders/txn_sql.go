@@ -50,7 +50,6 @@ const (
 	sqlCustomerData = "UPDATE customer SET c_data = ? WHERE c_w_id = ? AND c_d_id = ? AND c_id = ?"
 	sqlInsertHist   = "INSERT INTO history (h_c_id, h_c_d_id, h_c_w_id, h_d_id, h_w_id, h_date, h_amount, h_data) VALUES (?, ?, ?, ?, ?, CURRENT_TIMESTAMP, ?, ?)"
 
-
 	sqlNextOrder  = "SELECT d_next_o_id FROM district WHERE d_w_id = ? AND d_id = ?"
 	sqlLowStock   = "SELECT COUNT(DISTINCT s_i_id) FROM order_line, stock WHERE ol_w_id = ? AND ol_d_id = ? AND ol_o_id < ? AND ol_o_id >= ? AND s_w_id = ? AND s_i_id = ol_i_id AND s_quantity < ?"
 	sqlCustomerID = "SELECT c_id FROM customer WHERE c_w_id = ? AND c_d_id = ? AND c_last = ? ORDER BY c_first"
@@ -66,22 +65,22 @@ var txSQL = []string{sqlBumpNextOrder, sqlInsertOrder, sqlInsertNew, sqlUpdateSt
 // Statements whose rows come back as text (dbms.TextQuerier), by index
 // into readSQL; the stock reads are one per district (S_DIST_01..10).
 const (
-	rDistrict     = iota // New-Order: the district's number just taken, its tax
-	rCustomerNO          // New-Order, with the warehouse's tax
-	rItems               // New-Order, every line's item
-	rWarehouse           // Payment
-	rDistrictPay         // Payment
-	rCustomerIDs         // Payment, Order-Status by last name
-	rCustomerPay         // Payment
-	rCustomerData        // Payment, bad credit
-	rCustomerOS          // Order-Status
-	rLastOrder           // Order-Status
-	rOrderLines          // Order-Status
-	rOldestNew           // Delivery, every district's
-	rOrderCustomers      // Delivery
-	rLinesSums           // Delivery
-	rStocks              // New-Order, every line's stock: rStocks + district - 1
-	numReads      = rStocks + DistrictsPerWarehouse
+	rDistrict       = iota // New-Order: the district's number just taken, its tax
+	rCustomerNO            // New-Order, with the warehouse's tax
+	rItems                 // New-Order, every line's item
+	rWarehouse             // Payment
+	rDistrictPay           // Payment
+	rCustomerIDs           // Payment, Order-Status by last name
+	rCustomerPay           // Payment
+	rCustomerData          // Payment, bad credit
+	rCustomerOS            // Order-Status
+	rLastOrder             // Order-Status
+	rOrderLines            // Order-Status
+	rOldestNew             // Delivery, every district's
+	rOrderCustomers        // Delivery
+	rLinesSums             // Delivery
+	rStocks                // New-Order, every line's stock: rStocks + district - 1
+	numReads        = rStocks + DistrictsPerWarehouse
 )
 
 var readSQL = func() (out [numReads]string) {

@@ -42,7 +42,7 @@ func TestMixFlag(t *testing.T) {
 	if err := w.Configure(json.RawMessage(`{"mix":[50,50,0,0,1]}`)); err == nil || !strings.Contains(err.Error(), "101") {
 		t.Errorf("Configure with a mix of 101: %v", err)
 	}
-	if ts := configured(t, Options{Mix: [numTypes]int{40, 45, 5, 5, 5}}).Types(); ts[0] != (workload.Type{Name: "new-order", Weight: 40}) || ts[4].Weight != 5 {
+	if ts := configured(t, Options{Mix: [numTypes]int{40, 45, 5, 5, 5}}).Types(); ts[0].Name != "new-order" || ts[0].Weight != 40 || ts[4].Weight != 5 || ts[4].Limit.Max != 20*time.Second {
 		t.Errorf("types %+v", ts)
 	}
 }
