@@ -137,6 +137,7 @@ func TestBadInputTable(t *testing.T) {
 		{name: "populate script workload", args: []string{"populate", "--db", "sqlite:" + filepath.Join(fx, "p.db"), "--workload", "script"}, names: "--workload script", fix: "runs under dbgauge dsbench"},
 		{name: "check scale zero", args: []string{"check", "--db", "sqlite:" + filepath.Join(fx, "c.db"), "--scale", "0"}, names: "--scale", fix: "at least 1"},
 		{name: "check unknown workload", args: []string{"check", "--db", "sqlite:" + filepath.Join(fx, "c.db"), "--workload", "tpcc"}, names: "--workload tpcc", fix: "orders"},
+		{name: "check workload without check", args: []string{"check", "--db", "sqlite:" + filepath.Join(fx, "c.db"), "--workload", "tpcb"}, names: "--workload tpcb", fix: "dbgauge dsbench"},
 		{name: "mix with another workload", args: []string{"dsbench", "--mix", "45,43,4,4,4"}, names: "--mix belongs to --workload orders", fix: "give --workload orders"},
 		{name: "script workload without script", args: []string{"dsbench", "--workload", "script"}, names: "--script", fix: "give the pgbench script"},
 		{name: "script with another workload", args: []string{"dsbench", "--mode", "select", "--script", goodScript}, names: "--script belongs to --workload script", fix: "give --workload script"},

@@ -52,14 +52,19 @@ func PopulateScale(ctx context.Context, url string, w workload.Workload, x int64
 // CheckScale runs w's checks of a database at scale x that are not tied
 // to a run's counts: those after a run (workload.FinalChecker), or with
 // afterLoad those that hold right after the population
-// (workload.LoadChecker). It refuses a workload without such a check.
+// (workload.LoadChecker). It refuses a workload without such a check
+// (bad input: the user named the workload) before it connects.
 func CheckScale(ctx context.Context, url string, w workload.Workload, x int64, afterLoad bool) ([]string, error) {
 	ck := w.NewCheck(x)
 	lc, isLoad := ck.(workload.LoadChecker)
 	fc, isFinal := ck.(workload.FinalChecker)
 	switch {
 	case afterLoad && !isLoad, !afterLoad && !isFinal:
-		return nil, fmt.Errorf("the %s workload has no such check of a database outside a run", w.Meta().Name)
+		what := "--workload " + w.Meta().Name + ": the workload has no check of a database outside a run"
+		if afterLoad {
+			what = "--after-load: the " + w.Meta().Name + " workload has no check of a database just loaded"
+		}
+		return nil, dbms.Wrap(dbms.BadInput, fmt.Errorf("%s: check it with dbgauge dsbench, which checks it after every cycle", what))
 	}
 	e, err := openControl(ctx, url)
 	if err != nil {
