@@ -129,10 +129,10 @@ BEGIN
   SELECT o_id, o_entry_d, o_carrier_id INTO v_o, v_entry, v_carrier FROM orders WHERE o_w_id = p_w AND o_d_id = p_d AND o_c_id = v_c
     AND o_id = (SELECT MAX(o_id) FROM orders WHERE o_w_id = p_w AND o_d_id = p_d AND o_c_id = v_c);
   OPEN v_cur;
-  lines: LOOP
+  line_loop: LOOP
     FETCH v_cur INTO v_item, v_supply, v_qty, v_amount, v_delivery;
     IF v_done = 1 THEN
-      LEAVE lines;
+      LEAVE line_loop;
     END IF;
     SET v_lines = v_lines + 1;
   END LOOP;
