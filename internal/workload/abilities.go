@@ -84,7 +84,8 @@ type Initializer interface {
 // Statementer is a workload whose clients time their statements
 // (Session.Timer): Statements are the statements' names per type, in
 // Types' order, on the engine named engine (a script may have a variant
-// per engine); names are unique within a type.
+// per engine); names are unique within a type. A run of the procedure
+// form (ClientConfig.Procedure) asks for none.
 type Statementer interface {
 	Statements(engine string) [][]string
 }
