@@ -21,7 +21,8 @@ import (
 // failures; every type ran (no statement timed: they run in the
 // server), the sweep's checks found the scale
 // consistent, and the conditions a run keeps (all but 11) hold on the
-// database after it. The statements form stays the workload's default.
+// database after it. The statements form stays the workload's default
+// (TPC-B's procedure form stays TPC-B's, where the engine has no defect).
 func TestOrdersProcedureForm(t *testing.T) {
 	for _, eng := range []string{"postgres", "mariadb", "firebird"} {
 		t.Run(eng, func(t *testing.T) {
@@ -38,6 +39,19 @@ func TestOrdersProcedureForm(t *testing.T) {
 			}
 			if p := (DSBenchPlan{}); resolveForm(&p, w, e) != nil || p.Form != formStatements {
 				t.Errorf("default form of the orders workload: %q, want %q", p.Form, formStatements)
+			}
+			// TPC-B's procedure is its default where the engine has no
+			// defect (Firebird's: tpcb.Procedure.Defect).
+			tw, err := workload.New("tpcb")
+			if err != nil {
+				t.Fatal(err)
+			}
+			want := map[string]string{"firebird": formStatements}[eng]
+			if want == "" {
+				want = formProcedure
+			}
+			if p := (DSBenchPlan{}); resolveForm(&p, tw, e) != nil || p.Form != want {
+				t.Errorf("default form of the tpcb workload: %q, want %q", p.Form, want)
 			}
 			plan := DSBenchPlan{Mode: orders.Name, Form: formProcedure, Scales: []int64{1}, Cycles: 2, Duration: 2 * time.Second,
 				Nodes: 1, Threads: 4, Conns: 1, Retry: true, Prepare: true, Confidence: []float64{95}, Seed: 1}
