@@ -115,6 +115,14 @@ func (w *Workload) DropFirst(e dbms.Engine) []string {
 	return nil
 }
 
+// dropEach is drop followed by each procedure's name.
+func dropEach(drop string) (out []string) {
+	for _, n := range procNames {
+		out = append(out, drop+n)
+	}
+	return out
+}
+
 // placeholders is "?, ?, ..." with n of them.
 func placeholders(n int) string {
 	return strings.TrimSuffix(strings.Repeat("?, ", n), ", ")

@@ -11,18 +11,14 @@ import (
 
 // procState is a client's part in the procedure form
 // (workload.ClientConfig.Procedure): the calls with the session's
-// placeholders, and what the last calls returned, for the tests.
+// placeholders, and what each type's last call returned (procResults):
+// a New-Order's number and total in cents, a Payment's customer and its
+// balance after, an Order-Status's customer, balance, order and number
+// of lines, a Delivery's skipped districts, a Stock-Level's count.
 type procState struct {
 	calls [numTypes]string
-	// payment is the last Payment's customer and balance after it (in
-	// cents); status the last Order-Status's.
-	payment struct{ c, balance int64 }
-	status  orderStatusOut
+	out   [numTypes][4]int64
 }
-
-// orderStatusOut is what an Order-Status found: the customer, its
-// balance in cents, its last order and that order's lines.
-type orderStatusOut struct{ c, balance, order, lines int64 }
 
 // setupProcedure writes the calls with tq's placeholders and, when the
 // run prepares, prepares them.
@@ -54,195 +50,126 @@ func (c *Client) counted(err error) error {
 	return err
 }
 
-// callProcedure runs the drawn transaction as one call of its procedure.
+// callProcedure runs the drawn transaction as one call of its procedure:
+// begin at the run's isolation level, call with the drawn inputs, read
+// what the procedure returns, commit, and count what the inputs were as
+// the statements form counts them. The unused item's signal rolls back
+// here (ErrRollback).
 func (c *Client) callProcedure(ctx context.Context, s *workload.Session) error {
-	switch c.typ {
-	case NewOrder:
-		var out NewOrderResult
-		return c.callNewOrder(ctx, s.Tx, &out)
-	case Payment:
+	if c.typ == Payment {
 		c.tag = ""
 		if c.cfg.Tagged {
 			c.tag = tagText(s.TakeTag())
 		}
-		return c.callPayment(ctx, s.Tx)
-	case OrderStatus:
-		return c.callOrderStatus(ctx, s.Tx)
-	case Delivery:
-		return c.callDelivery(ctx, s.Tx)
 	}
-	return c.callStockLevel(ctx, s.Tx)
-}
-
-// call begins a transaction on tx and calls the procedure of type typ
-// with args; it wants one row of want values back. A signal of the
-// procedure comes back as what it means (procSignal), any other error
-// with its class.
-func (c *Client) call(ctx context.Context, tx dbms.Transactor, typ, want int, args ...any) ([]string, error) {
-	if err := c.begin(ctx, tx); err != nil {
-		return nil, err
+	c.procArgs()
+	if err := c.begin(ctx, s.Tx); err != nil {
+		return err
 	}
-	c.args = append(c.args[:0], args...)
-	if err := c.tq.QueryText(ctx, c.proc.calls[typ], c.args, c.cfg.Prepare, &c.res); err != nil {
-		return nil, procSignal(fmt.Errorf("%s: %w", procNames[typ], err))
+	err := c.tq.QueryText(ctx, c.proc.calls[c.typ], c.args, c.cfg.Prepare, &c.res)
+	if err != nil {
+		err = procSignal(fmt.Errorf("%s: %w", procNames[c.typ], err))
 	}
-	if len(c.res.Rows) != 1 || len(c.res.Rows[0]) != want {
-		return nil, invalid("%s %v: %d rows %v, want one of %d values", procNames[typ], args, len(c.res.Rows), c.res.Rows, want)
-	}
-	return c.res.Rows[0], nil
-}
-
-// ints reads integers (a NULL is not one: the data are not the
-// workload's).
-func ints(row []string, scale int, out ...*int64) error {
-	for i, p := range out {
-		v, err := parseFixed(row[i], scale)
-		if err != nil {
-			return invalid("value %d of %v: %v", i+1, row, err)
-		}
-		*p = v
-	}
-	return nil
-}
-
-// callNewOrder is New-Order in the procedure form: its lines as the
-// procedure's line records. The unused item's signal rolls back here
-// (ErrRollback, counted as the statements form counts it).
-func (c *Client) callNewOrder(ctx context.Context, tx dbms.Transactor, out *NewOrderResult) error {
-	in := &c.no
-	c.buf = appendLines(c.buf[:0], in)
-	allLocal := int64(0)
-	if in.allLocal {
-		allLocal = 1
-	}
-	row, err := c.call(ctx, tx, NewOrder, 2, in.w, in.d, in.c, int64(in.n), allLocal, string(c.buf))
 	if errors.Is(err, ErrRollback) {
-		if rerr := tx.Rollback(ctx); rerr != nil {
+		if rerr := s.Tx.Rollback(ctx); rerr != nil {
 			return fmt.Errorf("roll back the unused item's order: %w", rerr)
 		}
-		c.pending.NewOrders, c.pending.Rollbacks = 1, 1
-		c.pending.Lines, c.pending.RemoteLines = int64(in.n), in.remote
+		c.countDrawn(true)
 		return ErrRollback
 	}
 	if err != nil {
 		return err
 	}
-	var oid, total int64
-	if err := ints(row, 0, &oid); err != nil {
+	if err := c.procResult(); err != nil {
 		return err
 	}
-	if err := ints(row[1:], 2, &total); err != nil {
+	if err := commit(ctx, s.Tx); err != nil {
 		return err
 	}
-	if err := commit(ctx, tx); err != nil {
-		return err
-	}
-	out.OrderID, out.Total = oid, total
-	c.pending.NewOrders, c.pending.Lines, c.pending.RemoteLines = 1, int64(in.n), in.remote
+	c.countDrawn(false)
 	return nil
 }
 
-// byName is a customer key as the procedures take it: 1 and the last
-// name, or 0 and the number.
-func byName(ck *customerKey) int64 {
-	if ck.byName {
+// procArgs are the drawn type's arguments, in c.args.
+func (c *Client) procArgs() {
+	a := c.args[:0]
+	switch c.typ {
+	case NewOrder:
+		in := &c.no
+		c.buf = appendLines(c.buf[:0], in)
+		a = append(a, in.w, in.d, in.c, int64(in.n), flag(in.allLocal), string(c.buf))
+	case Payment:
+		in := &c.pay
+		a = append(a, in.w, in.d, in.cw, in.cd, flag(in.cust.byName), in.cust.c, in.cust.last, formatCents(in.amount), c.tag)
+	case OrderStatus:
+		in := &c.os
+		a = append(a, in.w, in.d, flag(in.cust.byName), in.cust.c, in.cust.last)
+	case Delivery:
+		a = append(a, c.del.w, c.del.carrier)
+	default:
+		a = append(a, c.sl.w, c.sl.d, c.sl.threshold)
+	}
+	c.args = a
+}
+
+// flag is a boolean argument: 1 or 0.
+func flag(b bool) int64 {
+	if b {
 		return 1
 	}
 	return 0
 }
 
-// callPayment is Payment in the procedure form, with the run's tag when
-// it tags (c.tag, "" when not).
-func (c *Client) callPayment(ctx context.Context, tx dbms.Transactor) error {
-	in := &c.pay
-	row, err := c.call(ctx, tx, Payment, 2, in.w, in.d, in.cw, in.cd, byName(&in.cust), in.cust.c, in.cust.last, formatCents(in.amount), c.tag)
-	if err != nil {
-		return err
+// procResults are the values each type's procedure returns and their
+// scales (0: an integer; 2: cents).
+var procResults = [numTypes][]int{NewOrder: {0, 2}, Payment: {0, 2}, OrderStatus: {0, 2, 0, 0}, Delivery: {0}, StockLevel: {0}}
+
+// procResult reads the one row the drawn type's procedure returned into
+// c.proc.out, and where the statements form keeps its output (the
+// Stock-Level count).
+func (c *Client) procResult() error {
+	scales := procResults[c.typ]
+	if len(c.res.Rows) != 1 || len(c.res.Rows[0]) != len(scales) {
+		return invalid("%s %v: rows %v, want one of %d values", procNames[c.typ], c.args, c.res.Rows, len(scales))
 	}
-	p := &c.proc.payment
-	if err := ints(row, 0, &p.c); err != nil {
-		return err
+	out := c.proc.out[c.typ][:len(scales)]
+	for i, sc := range scales {
+		v, err := parseFixed(c.res.Rows[0][i], sc)
+		if err != nil {
+			return invalid("%s: value %d of %v: %v", procNames[c.typ], i+1, c.res.Rows[0], err)
+		}
+		out[i] = v
 	}
-	if err := ints(row[1:], 2, &p.balance); err != nil {
-		return err
-	}
-	if err := commit(ctx, tx); err != nil {
-		return err
-	}
-	c.pending.Payments = 1
-	if in.remote {
-		c.pending.RemotePayments = 1
-	}
-	if in.cust.byName {
-		c.pending.PaymentsByName = 1
+	switch c.typ {
+	case OrderStatus:
+		if out[3] < MinLines {
+			return invalid("order %d of district %d of warehouse %d has %d lines, want 5..15", out[2], c.os.d, c.os.w, out[3])
+		}
+	case StockLevel:
+		c.lowStock = out[0]
 	}
 	return nil
 }
 
-// callOrderStatus is Order-Status in the procedure form.
-func (c *Client) callOrderStatus(ctx context.Context, tx dbms.Transactor) error {
-	in := &c.os
-	row, err := c.call(ctx, tx, OrderStatus, 4, in.w, in.d, byName(&in.cust), in.cust.c, in.cust.last)
-	if err != nil {
-		return err
+// countDrawn sets what the attempt adds to the audit once complete: the
+// drawn type and its inputs (rolledBack: a New-Order rolled back by
+// design; a Delivery's skipped districts are what its procedure
+// returned).
+func (c *Client) countDrawn(rolledBack bool) {
+	p := &c.pending
+	switch c.typ {
+	case NewOrder:
+		p.NewOrders, p.Lines, p.RemoteLines = 1, int64(c.no.n), c.no.remote
+		if rolledBack {
+			p.Rollbacks = 1
+		}
+	case Payment:
+		p.Payments, p.RemotePayments, p.PaymentsByName = 1, flag(c.pay.remote), flag(c.pay.cust.byName)
+	case OrderStatus:
+		p.OrderStatuses, p.OrderStatusesByName = 1, flag(c.os.cust.byName)
+	case Delivery:
+		p.Deliveries, p.SkippedDistricts = 1, c.proc.out[Delivery][0]
+	default:
+		p.StockLevels = 1
 	}
-	o := &c.proc.status
-	if err := ints(row, 0, &o.c); err != nil {
-		return err
-	}
-	if err := ints(row[1:], 2, &o.balance); err != nil {
-		return err
-	}
-	if err := ints(row[2:], 0, &o.order, &o.lines); err != nil {
-		return err
-	}
-	if o.lines < MinLines {
-		return invalid("order %d of district %d of warehouse %d has %d lines, want 5..15", o.order, in.d, in.w, o.lines)
-	}
-	if err := commit(ctx, tx); err != nil {
-		return err
-	}
-	c.pending.OrderStatuses = 1
-	if in.cust.byName {
-		c.pending.OrderStatusesByName = 1
-	}
-	return nil
-}
-
-// callDelivery is Delivery in the procedure form: the procedure returns
-// the districts it skipped.
-func (c *Client) callDelivery(ctx context.Context, tx dbms.Transactor) error {
-	in := &c.del
-	row, err := c.call(ctx, tx, Delivery, 1, in.w, in.carrier)
-	if err != nil {
-		return err
-	}
-	var skipped int64
-	if err := ints(row, 0, &skipped); err != nil {
-		return err
-	}
-	if err := commit(ctx, tx); err != nil {
-		return err
-	}
-	c.pending.Deliveries, c.pending.SkippedDistricts = 1, skipped
-	return nil
-}
-
-// callStockLevel is Stock-Level in the procedure form.
-func (c *Client) callStockLevel(ctx context.Context, tx dbms.Transactor) error {
-	in := &c.sl
-	row, err := c.call(ctx, tx, StockLevel, 1, in.w, in.d, in.threshold)
-	if err != nil {
-		return err
-	}
-	var low int64
-	if err := ints(row, 0, &low); err != nil {
-		return err
-	}
-	if err := commit(ctx, tx); err != nil {
-		return err
-	}
-	c.lowStock = low
-	c.pending.StockLevels = 1
-	return nil
 }

@@ -8,13 +8,8 @@ import "strconv"
 // item) or DGU02 (delivered), the token first in its message.
 var plpgsql = &procLanguage{
 	create: []string{pgNewOrder, pgPayment, pgOrderStatus, pgDelivery, pgStockLevel},
-	drop: func() (out []string) {
-		for _, n := range procNames {
-			out = append(out, "DROP FUNCTION IF EXISTS "+n)
-		}
-		return out
-	}(),
-	call: func(name string, n int) string { return "SELECT * FROM " + name + "(" + placeholders(n) + ")" },
+	drop:   dropEach("DROP FUNCTION IF EXISTS "),
+	call:   func(name string, n int) string { return "SELECT * FROM " + name + "(" + placeholders(n) + ")" },
 }
 
 // pgCustomerByName sets out_c_id to the customer of last name p_last in

@@ -9,13 +9,8 @@ import "strconv"
 // one is named v_ or p_, which no column is.
 var psm = &procLanguage{
 	create: []string{myNewOrder, myPayment, myOrderStatus, myDelivery, myStockLevel},
-	drop: func() (out []string) {
-		for _, n := range procNames {
-			out = append(out, "DROP PROCEDURE IF EXISTS "+n)
-		}
-		return out
-	}(),
-	call: func(name string, n int) string { return "CALL " + name + "(" + placeholders(n) + ")" },
+	drop:   dropEach("DROP PROCEDURE IF EXISTS "),
+	call:   func(name string, n int) string { return "CALL " + name + "(" + placeholders(n) + ")" },
 }
 
 // myCustomerByName sets v_c to the customer of last name p_last in

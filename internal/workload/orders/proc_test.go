@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"strings"
-	"sync"
 	"testing"
 
 	"github.com/dbgauge/dbgauge/internal/dbms"
@@ -81,6 +80,16 @@ func testProcClient(t *testing.T, ctx context.Context, e dbms.Engine, proc *work
 	return c
 }
 
+// procCall runs c's procedure of type typ on e with c's inputs of that
+// type, as Run would once it drew them (the client numbers its tags
+// from 1 when tagged).
+func procCall(ctx context.Context, c *Client, e dbms.Engine, typ int) error {
+	var seq int64
+	s := &workload.Session{Tx: e.(dbms.Transactor), Engine: e, NextSeq: func() int64 { seq++; return seq }}
+	c.typ, c.pending = typ, Audit{}
+	return c.callProcedure(ctx, s)
+}
+
 // orderAndLines are an order's row and its lines as text, the order number
 // left out.
 func orderAndLines(t *testing.T, ctx context.Context, e dbms.Engine, w, d, o int64) string {
@@ -119,10 +128,10 @@ func procNewOrder(t *testing.T, ctx context.Context, ctl, se, pe dbms.Engine, sc
 	if err := sc.runNewOrder(ctx, se.(dbms.Transactor), &byStmts); err != nil {
 		t.Fatalf("new-order by statements: %v", err)
 	}
-	pc.pending = Audit{}
-	if err := pc.callNewOrder(ctx, pe.(dbms.Transactor), &byProc); err != nil {
+	if err := procCall(ctx, pc, pe, NewOrder); err != nil {
 		t.Fatalf("new-order by procedure: %v", err)
 	}
+	byProc.OrderID, byProc.Total = pc.proc.out[NewOrder][0], pc.proc.out[NewOrder][1]
 	if byProc.OrderID != byStmts.OrderID+1 || byProc.Total != byStmts.Total || byProc.Total == 0 {
 		t.Errorf("procedure: order %d total %d; statements: order %d total %d", byProc.OrderID, byProc.Total, byStmts.OrderID, byStmts.Total)
 	}
@@ -167,9 +176,7 @@ func procRollback(t *testing.T, ctx context.Context, ctl, pe dbms.Engine, pc *Cl
 		pc.no.draw(rng, testDims, pc.k, 1)
 	}
 	before := tableCounts(t, ctx, ctl)
-	pc.pending = Audit{}
-	var out NewOrderResult
-	if err := pc.callNewOrder(ctx, pe.(dbms.Transactor), &out); !errors.Is(err, ErrRollback) {
+	if err := procCall(ctx, pc, pe, NewOrder); !errors.Is(err, ErrRollback) {
 		t.Fatalf("new-order with an unused item: %v, want ErrRollback", err)
 	}
 	if pe.(dbms.TextQuerier).InTransaction() {
@@ -183,7 +190,7 @@ func procRollback(t *testing.T, ctx context.Context, ctl, pe dbms.Engine, pc *Cl
 	}
 	// The next call on the session works: nothing of the signal is left.
 	pc.sl = stockLevelIn{w: 1, d: 1, threshold: 15}
-	if err := pc.callStockLevel(ctx, pe.(dbms.Transactor)); err != nil {
+	if err := procCall(ctx, pc, pe, StockLevel); err != nil {
 		t.Fatalf("stock-level after the rollback: %v", err)
 	}
 	if err := procSignal(dbms.Wrap(dbms.Deadlock, errors.New("deadlock found"))); dbms.Classify(err) != dbms.Deadlock {
@@ -211,20 +218,22 @@ func procPayment(t *testing.T, ctx context.Context, ctl, se, pe dbms.Engine, sc,
 			t.Fatal(err)
 		}
 		mid, _, data := readCustomer(t, ctx, ctl, in.cw, in.cd, cid)
-		pc.tag = "dbg:3:7"
-		pc.pending = Audit{}
-		if err := pc.callPayment(ctx, pe.(dbms.Transactor)); err != nil {
+		pc.cfg.Tagged = true
+		err = procCall(ctx, pc, pe, Payment)
+		pc.cfg.Tagged = false
+		if err != nil {
 			t.Fatalf("payment by procedure: %v", err)
 		}
 		now, _, newData := readCustomer(t, ctx, ctl, in.cw, in.cd, cid)
-		if pc.proc.payment.c != cid || pc.proc.payment.balance != mid.balance-in.amount || now != (customerRow{mid.balance - in.amount, mid.ytd + in.amount, mid.payments + 1}) {
-			t.Errorf("procedure paid customer %d, balance %d (stored %+v); statements paid %d, then %+v", pc.proc.payment.c, pc.proc.payment.balance, now, cid, mid)
+		if out := pc.proc.out[Payment]; out[0] != cid || out[1] != mid.balance-in.amount || now != (customerRow{mid.balance - in.amount, mid.ytd + in.amount, mid.payments + 1}) {
+			t.Errorf("procedure paid customer %d, balance %d (stored %+v); statements paid %d, then %+v", out[0], out[1], now, cid, mid)
 		}
 		if w2, d2 := ytd(t, ctx, ctl, in.w, in.d); w2 != wYtd+2*in.amount || d2 != dYtd+2*in.amount {
 			t.Errorf("w_ytd %d, d_ytd %d after two payments of %d on %d, %d", w2, d2, in.amount, wYtd, dYtd)
 		}
-		wantOne(t, ctx, ctl, "the tagged history row", fmt.Sprintf("SELECT COUNT(*) FROM history WHERE h_data = 'dbg:3:7' AND h_c_id = %d AND h_c_w_id = %d AND h_c_d_id = %d", cid, in.cw, in.cd))
-		if _, err := ctl.Exec(ctx, "UPDATE history SET h_data = 'paid' WHERE h_data = 'dbg:3:7'"); err != nil {
+		tag := tagText(0, 1)
+		wantOne(t, ctx, ctl, "the tagged history row", fmt.Sprintf("SELECT COUNT(*) FROM history WHERE h_data = '%s' AND h_c_id = %d AND h_c_w_id = %d AND h_c_d_id = %d", tag, cid, in.cw, in.cd))
+		if _, err := ctl.Exec(ctx, "UPDATE history SET h_data = 'paid' WHERE h_data = '"+tag+"'"); err != nil {
 			t.Fatal(err)
 		}
 		if in.remote {
@@ -236,7 +245,7 @@ func procPayment(t *testing.T, ctx context.Context, ctl, se, pe dbms.Engine, sc,
 				t.Errorf("c_data %q, want %q", newData, want)
 			}
 		}
-		if want := (Audit{Payments: 1, RemotePayments: map[bool]int64{true: 1}[in.remote], PaymentsByName: byName(&in.cust)}); pc.pending != want {
+		if want := (Audit{Payments: 1, RemotePayments: map[bool]int64{true: 1}[in.remote], PaymentsByName: flag(in.cust.byName)}); pc.pending != want {
 			t.Errorf("counted %+v, want %+v", pc.pending, want)
 		}
 	}
@@ -255,14 +264,14 @@ func procOrderStatus(t *testing.T, ctx context.Context, ctl, se, pe dbms.Engine,
 		if err != nil {
 			t.Fatal(err)
 		}
-		if err := pc.callOrderStatus(ctx, pe.(dbms.Transactor)); err != nil {
+		if err := procCall(ctx, pc, pe, OrderStatus); err != nil {
 			t.Fatalf("order-status by procedure: %v", err)
 		}
 		r := testRows(t, ctx, ctl, fmt.Sprintf("SELECT c_balance, (SELECT MAX(o_id) FROM orders WHERE o_w_id = 2 AND o_d_id = 6 AND o_c_id = %d)"+
 			" FROM customer WHERE c_w_id = 2 AND c_d_id = 6 AND c_id = %d", cid, cid))
-		want := orderStatusOut{c: cid, balance: testNum(t, r[0][0], 2), order: testNum(t, r[0][1], 0), lines: lines}
-		if pc.proc.status != want {
-			t.Errorf("order-status of %+v: procedure %+v, statements %+v", ck, pc.proc.status, want)
+		want := [4]int64{cid, testNum(t, r[0][0], 2), testNum(t, r[0][1], 0), lines}
+		if pc.proc.out[OrderStatus] != want {
+			t.Errorf("order-status of %+v: procedure (customer, balance, order, lines) %v, statements %v", ck, pc.proc.out[OrderStatus], want)
 		}
 	}
 }
@@ -277,7 +286,7 @@ func procStockLevel(t *testing.T, ctx context.Context, se, pe dbms.Engine, sc, p
 			if err := sc.stockLevel(ctx, se.(dbms.Transactor)); err != nil {
 				t.Fatalf("stock-level by statements: %v", err)
 			}
-			if err := pc.callStockLevel(ctx, pe.(dbms.Transactor)); err != nil {
+			if err := procCall(ctx, pc, pe, StockLevel); err != nil {
 				t.Fatalf("stock-level by procedure: %v", err)
 			}
 			if pc.lowStock != sc.lowStock {
@@ -313,11 +322,11 @@ func procDelivery(t *testing.T, ctx context.Context, ctl, se, pe dbms.Engine, sc
 		first[d], second[d] = oldest(d, 0), oldest(d, 1)
 	}
 	sc.del, pc.del = deliveryIn{w: 2, carrier: 7}, deliveryIn{w: 2, carrier: 8}
-	sc.pending, pc.pending = Audit{}, Audit{}
+	sc.pending = Audit{}
 	if err := sc.delivery(ctx, se.(dbms.Transactor)); err != nil {
 		t.Fatalf("delivery by statements: %v", err)
 	}
-	if err := pc.callDelivery(ctx, pe.(dbms.Transactor)); err != nil {
+	if err := procCall(ctx, pc, pe, Delivery); err != nil {
 		t.Fatalf("delivery by procedure: %v", err)
 	}
 	if sc.pending != pc.pending || pc.pending != (Audit{Deliveries: 1}) {
@@ -337,15 +346,15 @@ func procDelivery(t *testing.T, ctx context.Context, ctl, se, pe dbms.Engine, sc
 	}
 	left := testCount(t, ctx, ctl, "SELECT MAX(n) FROM (SELECT COUNT(*) AS n FROM new_order WHERE no_w_id = 2 GROUP BY no_d_id) x")
 	for i := int64(0); i < left; i++ {
-		if err := pc.callDelivery(ctx, pe.(dbms.Transactor)); err != nil {
+		if err := procCall(ctx, pc, pe, Delivery); err != nil {
 			t.Fatalf("delivery by procedure: %v", err)
 		}
 	}
-	sc.pending, pc.pending = Audit{}, Audit{}
+	sc.pending = Audit{}
 	if err := sc.delivery(ctx, se.(dbms.Transactor)); err != nil {
 		t.Fatal(err)
 	}
-	if err := pc.callDelivery(ctx, pe.(dbms.Transactor)); err != nil {
+	if err := procCall(ctx, pc, pe, Delivery); err != nil {
 		t.Fatal(err)
 	}
 	if pc.pending.SkippedDistricts != DistrictsPerWarehouse || sc.pending.SkippedDistricts != DistrictsPerWarehouse {
@@ -354,46 +363,9 @@ func procDelivery(t *testing.T, ctx context.Context, ctl, se, pe dbms.Engine, sc
 }
 
 // procConcurrent runs three clients of the procedure form at once at
-// isolation level iso, repeating what the engine failed as a
-// serialization failure or a deadlock (the classes a procedure's errors
-// keep); nothing else may fail, and the tables grow as their counts say.
+// isolation level iso (concurrently), two preparing their calls: a
+// procedure's deadlocks and serialization failures keep their classes
+// and are retried.
 func procConcurrent(t *testing.T, ctx context.Context, ctl dbms.Engine, o opener, proc *workload.Procedure, iso dbms.Isolation) {
-	before := tableCounts(t, ctx, ctl)
-	const clients, n = 3, 60
-	var wg sync.WaitGroup
-	audits := make([]Audit, clients)
-	errs := make([]error, clients)
-	types := make([][numTypes]int64, clients)
-	for i := 0; i < clients; i++ {
-		e := o.open()
-		c := testProcClient(t, ctx, e, proc, i, clients, i%2 == 0, iso)
-		s := &workload.Session{Tx: e.(dbms.Transactor), Engine: e, Rand: rand.New(rand.NewPCG(uint64(i), 17)), Scale: testDims.Warehouses}
-		wg.Add(1)
-		go func(i int) {
-			defer wg.Done()
-			for j := 0; j < n; j++ {
-				typ, err := runOne(t, ctx, c, s)
-				if err != nil && !errors.Is(err, ErrRollback) {
-					errs[i] = err
-					return
-				}
-				types[i][typ]++
-			}
-			audits[i] = c.Audit()
-		}(i)
-	}
-	wg.Wait()
-	var a Audit
-	var all [numTypes]int64
-	for i := range audits {
-		if errs[i] != nil {
-			t.Fatalf("client %d: %v", i, errs[i])
-		}
-		a.Add(audits[i])
-		for k := range all {
-			all[k] += types[i][k]
-		}
-	}
-	checkAudit(t, a, all, clients*n)
-	checkGrowth(t, before, tableCounts(t, ctx, ctl), a)
+	concurrently(t, ctx, ctl, o, func(e dbms.Engine, i, n int) *Client { return testProcClient(t, ctx, e, proc, i, n, i%2 == 0, iso) })
 }

@@ -78,4 +78,3 @@ END`},
 		Default: true,
 	},
 }
-
