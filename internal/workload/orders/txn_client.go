@@ -127,7 +127,8 @@ type Client struct {
 	// commits (or rolls back by design).
 	pending Audit
 
-	// proc is the procedure form's (ClientConfig.Procedure; proc.go).
+	// proc is the procedure form's (ClientConfig.Procedure: each
+	// transaction one call of a procedure; proc.go, proc_client.go).
 	proc procState
 }
 
