@@ -156,6 +156,7 @@ func TestBadInputTable(t *testing.T) {
 		{name: "procedure form on sqlite", args: []string{"dsbench", "--db", "sqlite:x.db", "--form", "procedure"}, names: "--form procedure", fix: "use --form statements"},
 		{name: "procedure form on duckdb", args: []string{"dsbench", "--db", "duckdb:x.duckdb", "--form", "procedure"}, names: "--form procedure", fix: "use --form statements"},
 		{name: "procedure form on the default engine", args: []string{"dsbench", "--form", "procedure"}, names: "--form procedure", fix: "use --form statements"},
+		{name: "orders procedure form on sqlite", args: []string{"dsbench", "--workload", "orders", "--db", "sqlite:x.db", "--form", "procedure"}, names: "--form procedure", fix: "use --form statements"},
 		{name: "isolation", args: []string{"dsbench", "--isolation", "bogus"}, names: "--isolation", fix: "repeatable-read"},
 		{name: "relation", bare: true, args: []string{"generate", "--relation", "x"}, names: "--relation", fix: "tenktup1"},
 		{name: "bool", args: []string{"wisconsin", "--drop=maybe"}, names: "--drop", fix: "true or false"},

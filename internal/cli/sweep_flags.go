@@ -149,7 +149,7 @@ func (f *sweepFlags) bind(fl *pflag.FlagSet, sizes func(), cyclesHelp, threadsHe
 	f.fs = fl
 	fl.Var(f.workload, "workload", "the transactions to run: "+workloadsHelp())
 	fl.Var(f.mode, "mode", "the same choice as --workload, under its older name: "+strings.Join(workload.Names(), " or "))
-	fl.Var(f.form, "form", "procedure (one server-side call per transaction; the default on PostgreSQL and MariaDB; on Firebird 3, commits were seen applied in part under update conflicts) or statements")
+	fl.Var(f.form, "form", "procedure (one server-side call per transaction, for a workload that has procedures; the default on PostgreSQL and MariaDB where the workload makes it its default; on Firebird 3, commits were seen applied in part under update conflicts) or statements")
 	sizes()
 	fl.Var(f.cycles, "cycles", cyclesHelp)
 	fl.Var(f.duration, "duration", "demanded duration D of a cycle")

@@ -63,9 +63,10 @@ func newDSBenchClients(w workload.Workload, cfg workload.ClientConfig, threads, 
 }
 
 // statementNames are the workload's timed statements per type on the
-// engine named engine (nil: it times none).
+// engine named engine (nil: it times none). The procedure form times
+// none: its statements run inside the server, one call per transaction.
 func (c *dsbenchClients) statementNames(engine string) [][]string {
-	if st, ok := c.w.(workload.Statementer); ok {
+	if st, ok := c.w.(workload.Statementer); ok && c.cfg.Procedure == nil {
 		return st.Statements(engine)
 	}
 	return nil

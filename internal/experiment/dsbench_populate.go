@@ -112,8 +112,10 @@ func populate(ctx context.Context, e dbms.Engine, open opener, w workload.Worklo
 		if err != nil {
 			return nil, err
 		}
-		if _, err := e.Exec(ctx, proc.Create); err != nil {
-			return nil, fmt.Errorf("create the procedure: %w", err)
+		for _, st := range proc.Create {
+			if _, err := e.Exec(ctx, st); err != nil {
+				return nil, fmt.Errorf("create the procedures: %w", err)
+			}
 		}
 	}
 	if sr, ok := e.(dbms.SizeReporter); ok && len(sch.Tables) > 0 {

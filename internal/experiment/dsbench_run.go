@@ -261,7 +261,8 @@ func tagging(flag string) string {
 }
 
 // resolveForm picks the engine's default form (the workload's procedure
-// where the engine has one without a known defect), and refuses the
+// where the workload makes it its default and the engine has one without
+// a known defect, else the statements), and refuses the
 // procedure form where the engine has none. A workload without a
 // procedure form runs its statements.
 func resolveForm(p *DSBenchPlan, w workload.Workload, e dbms.Engine) error {
@@ -279,7 +280,7 @@ func resolveForm(p *DSBenchPlan, w workload.Workload, e dbms.Engine) error {
 	switch p.Form {
 	case "":
 		p.Form = formStatements
-		if err == nil && proc.Defect == "" {
+		if err == nil && proc.Default && proc.Defect == "" {
 			p.Form = formProcedure
 		}
 	case formProcedure:

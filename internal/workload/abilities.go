@@ -14,21 +14,31 @@ import (
 // The optional abilities of a workload, found by type assertion on the
 // Workload.
 
-// Procedurer is a workload with a server-side procedure form: its
+// Procedurer is a workload with a server-side procedure form: each
 // transaction as one call of a procedure in the engine's language.
 type Procedurer interface {
-	// Procedure is the workload's procedure on e's engine, or an error
+	// Procedure is the workload's procedures on e's engine, or an error
 	// saying the engine has none (wrapping nothing in particular: the
 	// caller says which flag asked for it).
 	Procedure(e dbms.Engine) (*Procedure, error)
 }
 
-// Procedure is a workload's transaction as a server-side procedure.
+// Procedure is a workload's transactions as server-side procedures on one
+// engine: what the procedure form creates, calls and drops.
 type Procedure struct {
-	// Drop removes it (before the tables are dropped); Create makes it
-	// (after the tables are filled); Call is what a client runs, with ?
-	// placeholders.
-	Drop, Create, Call string
+	// Drop removes them (before the tables are dropped); Create makes them
+	// (after the tables are filled): statements run in their order, so
+	// that what a procedure uses (another procedure, an exception it
+	// raises) is made before it and dropped after it.
+	Drop, Create []string
+	// Calls are what a client runs, one per transaction type in Types'
+	// order, with ? placeholders.
+	Calls []string
+	// Default says the form is the run's default where the engine has no
+	// Defect (a workload whose peers measure its procedure form); without
+	// it the statements form is the default and this one runs only when
+	// asked for.
+	Default bool
 	// Defect, when set, says why the form is not the engine's default:
 	// the engine was seen to break the transaction's atomicity in it.
 	Defect string
@@ -74,7 +84,8 @@ type Initializer interface {
 // Statementer is a workload whose clients time their statements
 // (Session.Timer): Statements are the statements' names per type, in
 // Types' order, on the engine named engine (a script may have a variant
-// per engine); names are unique within a type.
+// per engine); names are unique within a type. A run of the procedure
+// form (ClientConfig.Procedure) asks for none.
 type Statementer interface {
 	Statements(engine string) [][]string
 }

@@ -248,8 +248,10 @@ func setupTPCB(t *testing.T, ctx context.Context, e *Engine) *tpcb.Procedure {
 			t.Fatal(err)
 		}
 	}
-	if _, err := e.Exec(ctx, proc.Create); err != nil {
-		t.Fatal(err)
+	for _, st := range proc.Create {
+		if _, err := e.Exec(ctx, st); err != nil {
+			t.Fatal(err)
+		}
 	}
 	return proc
 }

@@ -144,6 +144,10 @@ type Client struct {
 	// pending is what the attempt under way adds to the audit once it
 	// commits (or rolls back by design).
 	pending Audit
+
+	// proc is the procedure form's (ClientConfig.Procedure: each
+	// transaction one call of a procedure; proc.go, proc_client.go).
+	proc procState
 }
 
 var _ workload.Client = (*Client)(nil)
@@ -216,6 +220,9 @@ func (c *Client) Setup(ctx context.Context, tx dbms.Transactor) error {
 	for i, s := range readSQL {
 		c.reads[i] = withPlaceholders(s, tq)
 	}
+	if c.cfg.Procedure != nil {
+		return c.setupProcedure(ctx, tq)
+	}
 	if !c.cfg.Prepare {
 		return nil
 	}
@@ -251,6 +258,9 @@ func (c *Client) Run(ctx context.Context, s *workload.Session) (int, error) {
 	if c.timed {
 		c.timer = s.Timer
 	}
+	if c.cfg.Procedure != nil {
+		return c.typ, c.counted(c.callProcedure(ctx, s))
+	}
 	var err error
 	switch c.typ {
 	case NewOrder:
@@ -268,10 +278,7 @@ func (c *Client) Run(ctx context.Context, s *workload.Session) (int, error) {
 	default:
 		err = c.stockLevel(ctx, s.Tx)
 	}
-	if err == nil || errors.Is(err, ErrRollback) {
-		c.audit.Add(c.pending)
-	}
-	return c.typ, err
+	return c.typ, c.counted(err)
 }
 
 // draw picks the type by weight and draws its inputs.

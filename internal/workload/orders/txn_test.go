@@ -509,6 +509,14 @@ func checkGrowth(t *testing.T, before, after map[string]int64, a Audit) {
 // sessions of their own, repeating what the engine failed as a
 // serialization failure or a deadlock; nothing else may fail.
 func checkConcurrent(t *testing.T, ctx context.Context, ctl dbms.Engine, o opener, iso dbms.Isolation) {
+	concurrently(t, ctx, ctl, o, func(e dbms.Engine, i, n int) *Client { return testClient(t, ctx, e, i, n, true, iso) })
+}
+
+// concurrently runs three clients made by client at once, on sessions of
+// their own, each 60 transactions, repeating what the engine failed as a
+// serialization failure or a deadlock: nothing else may fail, and the
+// tables grow as the clients' counts say.
+func concurrently(t *testing.T, ctx context.Context, ctl dbms.Engine, o opener, client func(e dbms.Engine, i, n int) *Client) {
 	before := tableCounts(t, ctx, ctl)
 	const clients, n = 3, 60
 	var wg sync.WaitGroup
@@ -518,7 +526,7 @@ func checkConcurrent(t *testing.T, ctx context.Context, ctl dbms.Engine, o opene
 	sessions := make([]*workload.Session, clients)
 	for i := 0; i < clients; i++ {
 		e := o.open()
-		c := testClient(t, ctx, e, i, clients, true, iso)
+		c := client(e, i, clients)
 		s := &workload.Session{Tx: e.(dbms.Transactor), Engine: e, Rand: rand.New(rand.NewPCG(uint64(i), 13)), Scale: testDims.Warehouses}
 		sessions[i] = s
 		wg.Add(1)

@@ -19,7 +19,7 @@ type tpcbClient struct {
 func (c *tpcbClient) statements() []string {
 	switch {
 	case c.cfg.Procedure != nil:
-		return []string{c.cfg.Procedure.Call}
+		return c.cfg.Procedure.Calls
 	case c.cfg.Tagged:
 		return TaggedStatements
 	}

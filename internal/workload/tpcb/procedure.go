@@ -9,8 +9,9 @@ import (
 
 // Procedure is the TPC-B transaction as a server-side procedure in one
 // engine's language (dbms.ProcedureLanguage): the DDL that creates it
-// (after the tables) and the call, with ? placeholders for (aid, tid, bid,
-// delta), returning the new account balance.
+// (after the tables) and its one call, with ? placeholders for (aid, tid,
+// bid, delta), returning the new account balance. It is the default form
+// where the engine has no defect, as DSBENCH ran it.
 type Procedure = workload.Procedure
 
 // ProcedureFor returns the procedure of an engine in its language, with
@@ -32,8 +33,8 @@ func ProcedureFor(e dbms.Engine) (*Procedure, error) {
 // procedure language.
 var procedures = map[string]*Procedure{
 	"plpgsql": {
-		Drop: "DROP FUNCTION IF EXISTS tpcb_txn(bigint, integer, integer, integer)",
-		Create: `CREATE FUNCTION tpcb_txn(p_aid bigint, p_tid integer, p_bid integer, p_delta integer) RETURNS bigint AS $$
+		Drop: []string{"DROP FUNCTION IF EXISTS tpcb_txn(bigint, integer, integer, integer)"},
+		Create: []string{`CREATE FUNCTION tpcb_txn(p_aid bigint, p_tid integer, p_bid integer, p_delta integer) RETURNS bigint AS $$
 DECLARE bal bigint;
 BEGIN
   UPDATE ` + Accounts + ` SET abalance = abalance + p_delta WHERE aid = p_aid;
@@ -43,12 +44,13 @@ BEGIN
   INSERT INTO ` + History + ` (tid, bid, aid, delta, mtime, filler) VALUES (p_tid, p_bid, p_aid, p_delta, CURRENT_TIMESTAMP, '` + HistoryFiller + `');
   RETURN bal;
 END;
-$$ LANGUAGE plpgsql`,
-		Call: "SELECT tpcb_txn(?, ?, ?, ?)",
+$$ LANGUAGE plpgsql`},
+		Calls:   []string{"SELECT tpcb_txn(?, ?, ?, ?)"},
+		Default: true,
 	},
 	"sql/psm": {
-		Drop: "DROP PROCEDURE IF EXISTS tpcb_txn",
-		Create: `CREATE PROCEDURE tpcb_txn(IN p_aid BIGINT, IN p_tid INT, IN p_bid INT, IN p_delta INT)
+		Drop: []string{"DROP PROCEDURE IF EXISTS tpcb_txn"},
+		Create: []string{`CREATE PROCEDURE tpcb_txn(IN p_aid BIGINT, IN p_tid INT, IN p_bid INT, IN p_delta INT)
 BEGIN
   DECLARE bal BIGINT;
   UPDATE ` + Accounts + ` SET abalance = abalance + p_delta WHERE aid = p_aid;
@@ -57,32 +59,22 @@ BEGIN
   UPDATE ` + Branches + ` SET bbalance = bbalance + p_delta WHERE bid = p_bid;
   INSERT INTO ` + History + ` (tid, bid, aid, delta, mtime, filler) VALUES (p_tid, p_bid, p_aid, p_delta, CURRENT_TIMESTAMP, '` + HistoryFiller + `');
   SELECT bal;
-END`,
-		Call: "CALL tpcb_txn(?, ?, ?, ?)",
+END`},
+		Calls:   []string{"CALL tpcb_txn(?, ?, ?, ?)"},
+		Default: true,
 	},
 	"psql": {
 		// No DROP ... IF EXISTS in Firebird 3's PSQL.
-		Drop: "EXECUTE BLOCK AS BEGIN IF (EXISTS(SELECT 1 FROM RDB$PROCEDURES WHERE RDB$PROCEDURE_NAME = 'TPCB_TXN')) THEN EXECUTE STATEMENT 'DROP PROCEDURE TPCB_TXN'; END",
-		Create: `CREATE OR ALTER PROCEDURE tpcb_txn (p_aid BIGINT, p_tid INTEGER, p_bid INTEGER, p_delta INTEGER) RETURNS (bal BIGINT) AS
+		Drop: []string{"EXECUTE BLOCK AS BEGIN IF (EXISTS(SELECT 1 FROM RDB$PROCEDURES WHERE RDB$PROCEDURE_NAME = 'TPCB_TXN')) THEN EXECUTE STATEMENT 'DROP PROCEDURE TPCB_TXN'; END"},
+		Create: []string{`CREATE OR ALTER PROCEDURE tpcb_txn (p_aid BIGINT, p_tid INTEGER, p_bid INTEGER, p_delta INTEGER) RETURNS (bal BIGINT) AS
 BEGIN
   UPDATE ` + Accounts + ` SET abalance = abalance + :p_delta WHERE aid = :p_aid;
   SELECT abalance FROM ` + Accounts + ` WHERE aid = :p_aid INTO :bal;
   UPDATE ` + Tellers + ` SET tbalance = tbalance + :p_delta WHERE tid = :p_tid;
   UPDATE ` + Branches + ` SET bbalance = bbalance + :p_delta WHERE bid = :p_bid;
   INSERT INTO ` + History + ` (tid, bid, aid, delta, mtime, filler) VALUES (:p_tid, :p_bid, :p_aid, :p_delta, CURRENT_TIMESTAMP, '` + HistoryFiller + `');
-END`,
-		Call: "EXECUTE PROCEDURE tpcb_txn(?, ?, ?, ?)",
+END`},
+		Calls:   []string{"EXECUTE PROCEDURE tpcb_txn(?, ?, ?, ?)"},
+		Default: true,
 	},
 }
-
-// DefaultForm is "procedure" where the engine has a procedure without a
-// known defect, else "statements".
-func DefaultForm(e dbms.Engine) string {
-	if p, err := ProcedureFor(e); err == nil && p.Defect == "" {
-		return "procedure"
-	}
-	return "statements"
-}
-
-// HasProcedure says whether an engine has the procedure form.
-func HasProcedure(e dbms.Engine) bool { _, err := ProcedureFor(e); return err == nil }

@@ -95,7 +95,7 @@ func CallProcedure(ctx context.Context, tx dbms.Transactor, p *Procedure, iso db
 	if err := tx.Begin(ctx, iso); err != nil {
 		return err
 	}
-	if _, err := tx.QueryInt(ctx, p.Call, in.Aid, in.Tid, in.Bid, in.Delta); err != nil {
+	if _, err := tx.QueryInt(ctx, p.Calls[0], in.Aid, in.Tid, in.Bid, in.Delta); err != nil {
 		return err
 	}
 	return commit(ctx, tx)

@@ -34,8 +34,8 @@ func (tables) DropFirst(e dbms.Engine) []string { return dropFirst(e) }
 // dropFirst drops the procedure an earlier run left: it depends on the
 // tables, so it goes first, whatever this run's form.
 func dropFirst(e dbms.Engine) []string {
-	if p, err := ProcedureFor(e); err == nil && p.Drop != "" {
-		return []string{p.Drop}
+	if p, err := ProcedureFor(e); err == nil {
+		return p.Drop
 	}
 	return nil
 }
