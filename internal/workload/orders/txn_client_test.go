@@ -5,6 +5,7 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/dbgauge/dbgauge/internal/workload"
 )
@@ -43,7 +44,7 @@ func TestCheckMix(t *testing.T) {
 		}
 	}
 	types := Types(DefaultMix)
-	if len(types) != numTypes || types[Delivery] != (workload.Type{Name: "delivery", Weight: 4}) {
+	if len(types) != numTypes || types[Delivery] != (workload.Type{Name: "delivery", Weight: 4, Limit: workload.Limit{Percentile: 90, Max: 5 * time.Second}}) {
 		t.Errorf("Types = %v", types)
 	}
 }
