@@ -77,15 +77,7 @@ func TestOrdersProcedureForm(t *testing.T) {
 					t.Errorf("%s: statements %+v timed; the procedure form times none", ty.Name, ty.Statements)
 				}
 			}
-			rs, err := orders.CheckConditions(ctx, e, orders.AfterRunConditions)
-			if err != nil {
-				t.Fatal(err)
-			}
-			for _, r := range rs {
-				if !r.Passed() {
-					t.Error(r)
-				}
-			}
+			conditionsHold(t, ctx, e, orders.AfterRunConditions)
 			t.Logf("%d transactions, %d failed trials %v", s.Transactions, s.Failed, s.Errors)
 		})
 	}
