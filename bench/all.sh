@@ -14,7 +14,9 @@
 #   (default "2 8"), SCALE (default 10), N (rows of the load, default
 #   1000000), TRANSPORTS (default "tcp socket"), BENCHES (default
 #   "pgbench-select pgbench-tpcb sysbench-point-select load-postgres
-#   pgbench-init pgbench-builtin"). Every script's own output is shown as it runs.
+#   pgbench-init pgbench-builtin"; add orders-gotpc, the order-entry workload
+#   against go-tpc at W warehouses, default 4, for about 15 minutes more at
+#   SECS=30). Every script's own output is shown as it runs.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export SECS=${1:-${SECS:-3}} PAIRS=${2:-${PAIRS:-5}} CLIENTS=${CLIENTS:-2 8} SCALE=${SCALE:-10} N=${N:-1000000}
