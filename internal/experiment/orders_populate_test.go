@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/dbgauge/dbgauge/internal/dbms"
+	"github.com/dbgauge/dbgauge/internal/dbms/dbmstest"
 	"github.com/dbgauge/dbgauge/internal/progress"
 	"github.com/dbgauge/dbgauge/internal/server"
 	"github.com/dbgauge/dbgauge/internal/server/servertest"
@@ -121,15 +122,7 @@ func TestPopulateOrdersKeyedTables(t *testing.T) {
 // gives each.
 func indexColumns(t *testing.T, e dbms.Engine, where, key string) map[string]string {
 	t.Helper()
-	rows, err := e.QueryRows(context.Background(), fmt.Sprintf(
+	return dbmstest.QueryMap(t, context.Background(), e, fmt.Sprintf(
 		"SELECT %s, GROUP_CONCAT(COLUMN_NAME ORDER BY SEQ_IN_INDEX) FROM information_schema.STATISTICS WHERE TABLE_SCHEMA = DATABASE() AND %s GROUP BY TABLE_NAME, INDEX_NAME",
 		key, where))
-	if err != nil {
-		t.Fatal(err)
-	}
-	out := map[string]string{}
-	for _, r := range rows {
-		out[r[0]] = r[1]
-	}
-	return out
 }
