@@ -30,7 +30,9 @@ type population struct {
 // a whole table at a time, analyzes them, creates the procedure of the
 // procedure form, and measures the size. On an engine that stores its
 // tables in their primary keys (dbms.KeyedTables) each table is created
-// with its key instead, and the rows go into it in the key's order.
+// with its key instead, and the rows go into it as the workload makes
+// them (the workloads here make them in the key's order, so each load
+// appends to the key's B-tree).
 func populate(ctx context.Context, e dbms.Engine, open opener, w workload.Workload, x int64, form string, pr *progress.Printer) (*population, error) {
 	p := &population{}
 	sch := w.Schema(x)
