@@ -21,7 +21,8 @@
 #
 # Usage: bench/orders-gotpc.sh [W] [SECS] [CLIENTS] [PAIRS]
 #   defaults: W 4, SECS 30, CLIENTS "4 8", PAIRS 5 (also from the
-#   environment: W, SECS, CLIENTS, PAIRS, LOADS (default 1)). Needs go-tpc
+#   environment: W, SECS, CLIENTS, PAIRS, LOADS (default 1); PAIRS=0 leaves
+#   the runs out, LOADS=0 the loads). Needs go-tpc
 #   on PATH: go install github.com/pingcap/go-tpc/cmd/go-tpc@v1.0.7
 source "$(dirname "$0")/lib.sh"
 W=${1:-${W:-4}} SECS=${2:-${SECS:-30}} PAIRS=${4:-${PAIRS:-5}} LOADS=${LOADS:-1}
@@ -37,7 +38,7 @@ echo "orders-gotpc: $W warehouses, $SECS s per run, terminals $CLIENTS, $PAIRS p
 mysql_exec() { mysql -h "$GHOST" -P "$GPORT" -u "$GUSER" -p"$GPASS" -e "$1" >/dev/null 2>&1; }
 
 # 1. Load time.
-RATE_UNIT=s PER=load
+RATE_UNIT=s PER=load LOAD_RATIOS=()
 for i in $(seq 1 "$LOADS"); do
   "$DBG" populate --db "$URL" --workload orders --scale "$W" >"$WORK/pop$i.out" 2>"$WORK/pop$i.err" ||
     { cat "$WORK/pop$i.err" >>"$WORK/pop$i.out"; die_log "$WORK/pop$i.out" "dbgauge populate"; }
@@ -47,8 +48,14 @@ for i in $(seq 1 "$LOADS"); do
   go-tpc tpcc prepare "${GOTPC[@]}" -D gotpc --warehouses "$W" -T 4 --no-check >"$WORK/prep$i.out" 2>&1 || die_log "$WORK/prep$i.out" "go-tpc tpcc prepare"
   s2=$(date +%s.%N)
   b=$(awk -v a="$s1" -v b="$s2" 'BEGIN {printf "%.1f", b-a}')
-  echo "load $i: dbgauge populate $a s | go-tpc prepare $b s | ratio $(ratio "$a" "$b") ($(head -1 "$WORK/pop$i.out"))"
+  r=$(ratio "$a" "$b")
+  LOAD_RATIOS+=("$r")
+  echo "load $i: dbgauge populate $a s | go-tpc prepare $b s | ratio $r | load average $(cut -d' ' -f1-3 /proc/loadavg) ($(head -1 "$WORK/pop$i.out"))"
 done
+if [[ $LOADS -gt 0 ]]; then
+  echo "loads, $LOADS pairs: median ratio of the times dbgauge/go-tpc $(printf '%s\n' "${LOAD_RATIOS[@]}" | sort -g |
+    awk '{x[NR] = $1} END {m = NR % 2 ? x[(NR+1)/2] : (x[NR/2] + x[NR/2+1]) / 2; printf "%.3f [%s, %s] (below 1: dbgauge loads faster)", m, x[1], x[NR]}')"
+fi
 
 # 2. Each checker on the other's database (CHECKS=0 leaves it out: go-tpc's
 # check reads every warehouse's conditions 1-12, minutes at a few).
@@ -85,4 +92,4 @@ for i in $(seq 1 "$PAIRS"); do
     pair orders-gotpc go-tpc "$c" "$i" "$at" "$ac" "$bt" "$(cpu_per_tx "$WORK/g$name.cpu" "$n")"
   done
 done
-summarize orders-gotpc go-tpc 1.0 1.0
+if [[ $PAIRS -gt 0 ]]; then summarize orders-gotpc go-tpc 1.0 1.0; fi

@@ -145,6 +145,7 @@ func (r *dsbenchRun) dsbenchScale(ctx context.Context, x int64) (*results.ScaleR
 	sr.DBSizeBytes = pop.sizeBytes
 	r.populated(x, pop.drop+pop.populate+pop.primaryKey+pop.foreignKey)
 	sr.DropS, sr.PopulateS, sr.PrimaryKeyS, sr.ForeignKeyS = pop.drop.Seconds(), pop.populate.Seconds(), pop.primaryKey.Seconds(), pop.foreignKey.Seconds()
+	sr.KeysInPopulate = len(pop.keyedTables) > 0
 	for _, n := range pop.notes {
 		r.warn(fmt.Sprintf("scale %d: %s", x, n))
 	}

@@ -2,10 +2,14 @@ package experiment
 
 import (
 	"context"
+	"fmt"
+	"maps"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/dbgauge/dbgauge/internal/dbms"
+	"github.com/dbgauge/dbgauge/internal/dbms/dbmstest"
 	"github.com/dbgauge/dbgauge/internal/progress"
 	"github.com/dbgauge/dbgauge/internal/server"
 	"github.com/dbgauge/dbgauge/internal/server/servertest"
@@ -64,4 +68,60 @@ func conditionsHold(t *testing.T, ctx context.Context, e dbms.Engine, numbers []
 			t.Error(r)
 		}
 	}
+}
+
+// On MariaDB, whose tables are stored in their primary keys
+// (dbms.KeyedTables), the population creates every keyed table with its
+// key and loads into it: after it each table has exactly the workload's
+// primary key and its secondary indexes, and the twelve conditions hold.
+// A second population over the first database (drop, create, load again)
+// gives the same.
+func TestPopulateOrdersKeyedTables(t *testing.T) {
+	ctx := context.Background()
+	inst := servertest.Start(t, "mariadb", server.Options{})
+	e, err := dbms.Open(ctx, inst.URL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer e.Close()
+	if _, ok := e.(dbms.KeyedTables); !ok {
+		t.Fatalf("%s is not a dbms.KeyedTables", e.Name())
+	}
+	open := func(ctx context.Context) (dbms.Engine, error) { return dbms.Open(ctx, inst.URL) }
+	wantKeys := map[string]string{}
+	for _, pk := range orders.PrimaryKeys {
+		wantKeys[pk.Table] = strings.Join(pk.Columns, ",")
+	}
+	wantIndexes := map[string]string{}
+	for _, ix := range orders.Indexes {
+		wantIndexes[ix.Table+"."+ix.Name] = strings.Join(ix.Columns, ",")
+	}
+	for round := 1; round <= 2; round++ {
+		p, err := populate(ctx, e, open, ordersTables{}, 1, formStatements, progress.New(nil))
+		if err != nil {
+			t.Fatalf("population %d: %v", round, err)
+		}
+		if len(p.keyedTables) != len(orders.PrimaryKeys) {
+			t.Errorf("population %d: tables created with their keys %v, want the %d with primary keys", round, p.keyedTables, len(orders.PrimaryKeys))
+		}
+		gotKeys := indexColumns(t, e, "INDEX_NAME = 'PRIMARY'", "TABLE_NAME")
+		if !maps.Equal(gotKeys, wantKeys) {
+			t.Errorf("population %d: primary keys %v, want %v", round, gotKeys, wantKeys)
+		}
+		gotIndexes := indexColumns(t, e, "INDEX_NAME <> 'PRIMARY'", "CONCAT(TABLE_NAME, '.', INDEX_NAME)")
+		if !maps.Equal(gotIndexes, wantIndexes) {
+			t.Errorf("population %d: secondary indexes %v, want %v", round, gotIndexes, wantIndexes)
+		}
+		conditionsHold(t, ctx, e, orders.AfterLoadConditions)
+	}
+}
+
+// indexColumns are the columns, comma-separated in key order, of the
+// indexes of the current database that where selects, by the name key
+// gives each.
+func indexColumns(t *testing.T, e dbms.Engine, where, key string) map[string]string {
+	t.Helper()
+	return dbmstest.QueryMap(t, context.Background(), e, fmt.Sprintf(
+		"SELECT %s, GROUP_CONCAT(COLUMN_NAME ORDER BY SEQ_IN_INDEX) FROM information_schema.STATISTICS WHERE TABLE_SCHEMA = DATABASE() AND %s GROUP BY TABLE_NAME, INDEX_NAME",
+		key, where))
 }

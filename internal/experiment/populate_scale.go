@@ -12,11 +12,14 @@ import (
 
 // Population is what building one scale's database took, for a caller
 // outside a sweep (dbgauge populate): the steps' times, the rows loaded
-// and the database's size (0 when the engine cannot say).
+// and the database's size (0 when the engine cannot say). KeyedTables are
+// the tables created with their primary keys (dbms.KeyedTables): those
+// keys were built during Load, and Keys holds the other keys and indexes.
 type Population struct {
 	Drop, Load, Keys, ForeignKeys time.Duration
 	Rows                          int64
 	SizeBytes                     int64
+	KeyedTables                   []string
 	Notes                         []string
 }
 
@@ -36,7 +39,7 @@ func PopulateScale(ctx context.Context, url string, w workload.Workload, x int64
 	if err != nil {
 		return nil, nil, err
 	}
-	out := &Population{Drop: p.drop, Load: p.populate, Keys: p.primaryKey, ForeignKeys: p.foreignKey, SizeBytes: p.sizeBytes, Notes: p.notes}
+	out := &Population{Drop: p.drop, Load: p.populate, Keys: p.primaryKey, ForeignKeys: p.foreignKey, SizeBytes: p.sizeBytes, KeyedTables: p.keyedTables, Notes: p.notes}
 	for _, t := range w.Schema(x).Tables {
 		out.Rows += t.Rows
 	}

@@ -84,6 +84,11 @@ type ScaleResult struct {
 	ForeignKeyS float64 `json:"foreign_key_s"` // column 21
 	CleanupS    float64 `json:"cleanup_s"`     // column 22
 	DropS       float64 `json:"drop_s"`        // column 23
+
+	// KeysInPopulate: the engine stores its tables in their primary keys,
+	// so the keys were made with the tables and their cost is in
+	// PopulateS; PrimaryKeyS holds the secondary indexes alone.
+	KeysInPopulate bool `json:"keys_in_populate,omitempty"`
 	// CycleDetail holds, per cycle, node and thread, the counts behind the
 	// rates (M_inj, E_inj, R_inj, L_inj).
 	CycleDetail []CycleDetail `json:"cycle_detail"`

@@ -230,15 +230,7 @@ func (d *dupRows) Next(row []any) bool {
 
 func indexes(t *testing.T, ctx context.Context, e *Engine, table string) map[string]string {
 	t.Helper()
-	rows, err := e.QueryRows(ctx, "SELECT INDEX_NAME, CONCAT(COLUMN_NAME, ' ', INDEX_TYPE, ' ', NON_UNIQUE, ' ', INDEX_COMMENT) FROM information_schema.STATISTICS WHERE TABLE_SCHEMA = DATABASE() AND TABLE_NAME = "+dbms.Quote(table))
-	if err != nil {
-		t.Fatal(err)
-	}
-	out := map[string]string{}
-	for _, r := range rows {
-		out[r[0]] = r[1]
-	}
-	return out
+	return dbmstest.QueryMap(t, ctx, e, "SELECT INDEX_NAME, CONCAT(COLUMN_NAME, ' ', INDEX_TYPE, ' ', NON_UNIQUE, ' ', INDEX_COMMENT) FROM information_schema.STATISTICS WHERE TABLE_SCHEMA = DATABASE() AND TABLE_NAME = "+dbms.Quote(table))
 }
 
 func testIndexes(t *testing.T, ctx context.Context, e *Engine) {

@@ -56,10 +56,17 @@ const (
 const DataSeed uint64 = 0x6f7264657273 // "orders"
 
 // The secondary indexes the transactions search by: customers by last
-// name (Payment, Order-Status), a customer's last order (Order-Status).
+// name (Payment, Order-Status), a customer's last order (Order-Status);
+// and the history by customer, which no transaction reads but a peer's
+// check of condition 10 does, once per customer (go-tpc's check sums
+// each customer's payments in a subquery: without the index a scan of
+// the whole history per customer, measured on MariaDB at 4 warehouses
+// 25 ms a customer, about 50 minutes for the 120,000; with it 0.4 s a
+// warehouse).
 const (
-	CustomerByName  = "idx_customer"
-	OrdersCustomers = "idx_order"
+	CustomerByName   = "idx_customer"
+	OrdersCustomers  = "idx_order"
+	HistoryCustomers = "idx_history_customer"
 )
 
 // Tables are the nine tables in creation order (dropped in reverse), with
@@ -117,10 +124,12 @@ var PrimaryKeys = []workload.PrimaryKey{
 	{Table: TableStock, Columns: []string{"s_w_id", "s_i_id"}},
 }
 
-// Indexes are the secondary indexes, under go-tpc's names.
+// Indexes are the secondary indexes, under go-tpc's names (the history's
+// as go-tpc's later releases name and make it).
 var Indexes = []workload.Index{
 	{Table: TableCustomer, Name: CustomerByName, Columns: []string{"c_w_id", "c_d_id", "c_last", "c_first"}},
 	{Table: TableOrders, Name: OrdersCustomers, Columns: []string{"o_w_id", "o_d_id", "o_c_id", "o_id"}},
+	{Table: TableHistory, Name: HistoryCustomers, Columns: []string{"h_c_w_id", "h_c_d_id", "h_c_id"}},
 }
 
 // Schema is the database at w warehouses, its rows drawn from DataSeed.
