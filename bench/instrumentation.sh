@@ -108,7 +108,7 @@ for engine in ${ENGINES//,/ }; do
   INSTANCE=$engine-none start_server "$engine" "${base[@]}" "${none[@]}"
   URL_NONE=$URL
   echo "instrumentation, $engine: select-only, scale $SCALE, $SECS s per run, clients $CLIENTS, $PAIRS rounds of on, off, none (rotating), $TRANSPORT"
-  echo "  on/off: $URL_ON, none: $URL_NONE"
+  echo "  on/off: $(masked "$URL_ON"), none: $(masked "$URL_NONE")"
   for i in $(seq 1 "$PAIRS"); do
     for c in $CLIENTS; do
       states=(on off none)

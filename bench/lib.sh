@@ -191,3 +191,7 @@ ratio() { awk -v a="$1" -v b="$2" 'BEGIN {if (b == 0) print "inf"; else printf "
 
 # json_get FILE EXPR: a value from results.json (python3 is on every Debian).
 json_get() { python3 -c "import json,sys; r=json.load(open(sys.argv[1])); print($2)" "$1"; }
+
+# masked prints a URL with its password as *** (the private instance's
+# password stays out of the logs people paste).
+masked() { sed -E 's#(://[^:/@]*):[^@]*@#\1:***@#' <<<"$1"; }

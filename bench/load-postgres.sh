@@ -18,7 +18,7 @@ source "$(dirname "$0")/lib.sh"
 N=${1:-${N:-1000000}} PAIRS=${2:-${PAIRS:-5}}
 RATE_UNIT=rows/s PER=row
 start_server postgres --set shared_buffers=256MB
-echo "load-postgres: N=$N, $PAIRS pairs, $TRANSPORT ($URL)"
+echo "load-postgres: N=$N, $PAIRS pairs, $TRANSPORT ($(masked "$URL"))"
 "$DBG" generate --size "$N" --relation tenktup1 --format csv --output "$WORK/tenktup1.csv" 2>"$WORK/generate.err" ||
   die_log "$WORK/generate.err" "dbgauge generate"
 ddl=$(cat <<SQL

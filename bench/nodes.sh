@@ -43,7 +43,7 @@ LIMIT=$((120 + 3 * CYCLES * ${SECS%.*}))
 ISO=()
 if [[ $MODE == tpcb ]]; then ISO=(--isolation read-committed); fi
 start_server postgres --set shared_buffers=256MB --set max_connections=200
-echo "nodes: $MODE --prepare${ISO[*]+ ${ISO[*]}}, scale $SCALE, $CYCLES cycles of $SECS s per run, $CLIENTS clients (local: 1 node x $CLIENTS threads; distributed: 2 agents x $THREADS threads), $PAIRS pairs (odd: local first, even: agents first), $TRANSPORT ($URL)"
+echo "nodes: $MODE --prepare${ISO[*]+ ${ISO[*]}}, scale $SCALE, $CYCLES cycles of $SECS s per run, $CLIENTS clients (local: 1 node x $CLIENTS threads; distributed: 2 agents x $THREADS threads), $PAIRS pairs (odd: local first, even: agents first), $TRANSPORT ($(masked "$URL"))"
 # Every process runs under /usr/bin/time, which writes its "user sys" CPU
 # seconds to the file named next (cpu_of's form, as a command bg_start can
 # run).

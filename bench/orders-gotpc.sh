@@ -34,7 +34,7 @@ read -r GUSER GPASS GHOST GPORT < <(python3 -c "
 import sys, urllib.parse as u
 p = u.urlparse(sys.argv[1]); print(p.username, p.password or '', p.hostname, p.port)" "$URL")
 GOTPC=(-H "$GHOST" -P "$GPORT" -U "$GUSER" -p "$GPASS")
-echo "orders-gotpc: $W warehouses, $SECS s per run, terminals $CLIENTS, $PAIRS pairs, $LOADS loads ($URL)"
+echo "orders-gotpc: $W warehouses, $SECS s per run, terminals $CLIENTS, $PAIRS pairs, $LOADS loads ($(masked "$URL"))"
 mysql_exec() { mysql -h "$GHOST" -P "$GPORT" -u "$GUSER" -p"$GPASS" -e "$1" >/dev/null 2>&1; }
 
 # 1. Load time.

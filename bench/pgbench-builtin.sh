@@ -24,7 +24,7 @@ SCALE=${1:-${SCALE:-10}} SECS=${2:-${SECS:-20}} PAIRS=${4:-${PAIRS:-5}}
 CLIENTS=$(clients_list "${3:-${CLIENTS:-2 8}}")
 SCRIPTS=${SCRIPTS:-tpcb-like select-only}
 start_server postgres --set shared_buffers=256MB --set max_connections=200
-echo "pgbench-builtin: scale $SCALE, $SECS s per run, clients $CLIENTS, $PAIRS pairs, $TRANSPORT ($URL)"
+echo "pgbench-builtin: scale $SCALE, $SECS s per run, clients $CLIENTS, $PAIRS pairs, $TRANSPORT ($(masked "$URL"))"
 pgbench -q -i -s "$SCALE" "$URL" >"$WORK/init.out" 2>&1 || die_log "$WORK/init.out" "pgbench -i"
 # run_one OUT TOOL... : one run under /usr/bin/time; sets R_TPS and R_CPU.
 run_one() {

@@ -17,7 +17,7 @@ source "$(dirname "$0")/lib.sh"
 SCALE=${1:-${SCALE:-10}} PAIRS=${2:-${PAIRS:-5}}
 RATE_UNIT=rows/s PER=row
 start_server postgres --set shared_buffers=256MB
-echo "pgbench-init: scale $SCALE, $PAIRS pairs, $TRANSPORT ($URL)"
+echo "pgbench-init: scale $SCALE, $PAIRS pairs, $TRANSPORT ($(masked "$URL"))"
 rows=$((SCALE * 100000))
 for i in $(seq 1 "$PAIRS"); do
   "$DBG" dsbench --db "$URL" --scales "$SCALE" --cycles 1 --duration 1s --threads 1 --out "$WORK/a$i" >"$WORK/a$i.log" 2>&1 ||

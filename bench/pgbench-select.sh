@@ -18,7 +18,7 @@ source "$(dirname "$0")/lib.sh"
 SCALE=${1:-${SCALE:-10}} SECS=${2:-${SECS:-20}} PAIRS=${4:-${PAIRS:-5}}
 CLIENTS=$(clients_list "${3:-${CLIENTS:-2 8}}")
 start_server postgres --set shared_buffers=256MB --set max_connections=200
-echo "pgbench-select: scale $SCALE, $SECS s per run, clients $CLIENTS, $PAIRS pairs, $TRANSPORT ($URL)"
+echo "pgbench-select: scale $SCALE, $SECS s per run, clients $CLIENTS, $PAIRS pairs, $TRANSPORT ($(masked "$URL"))"
 pgbench -q -i -s "$SCALE" "$URL" >"$WORK/init.out" 2>&1 || die_log "$WORK/init.out" "pgbench -i"
 for i in $(seq 1 "$PAIRS"); do
   for c in $CLIENTS; do

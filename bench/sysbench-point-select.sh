@@ -22,7 +22,7 @@ source "$(dirname "$0")/lib.sh"
 SCALE=${1:-${SCALE:-10}} SECS=${2:-${SECS:-20}} PAIRS=${4:-${PAIRS:-5}}
 CLIENTS=$(clients_list "${3:-${CLIENTS:-2 8}}")
 start_server mariadb --set innodb_buffer_pool_size=1G --set max_connections=200
-echo "sysbench-point-select: scale $SCALE ($((SCALE * 100000)) rows), $SECS s per run, clients $CLIENTS, $PAIRS pairs, $TRANSPORT ($URL)"
+echo "sysbench-point-select: scale $SCALE ($((SCALE * 100000)) rows), $SECS s per run, clients $CLIENTS, $PAIRS pairs, $TRANSPORT ($(masked "$URL"))"
 if [[ $SOCKET == 1 ]]; then
   sock=${URL#*unix(}; sock=${sock%%)*}
   conn=(--mysql-socket="$sock")

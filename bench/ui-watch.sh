@@ -46,7 +46,7 @@ PORT=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0));
 bg_start "$WORK/ui.log" "$DBG" ui --listen "127.0.0.1:$PORT" --dir "$RUNS"
 for i in $(seq 50); do grep -q "dbgauge ui:" "$WORK/ui.log" && break; sleep 0.1; done
 grep -q "dbgauge ui:" "$WORK/ui.log" || die_log "$WORK/ui.log" "dbgauge ui"
-echo "ui-watch: $MODE --prepare${ISO[*]+ ${ISO[*]}}, scales $SCALES, $CYCLES cycles of $SECS s, $THREADS threads, $PAIRS pairs (odd: unwatched first), $TRANSPORT ($URL); watched = 2 headless Chromium pages of http://127.0.0.1:$PORT/runs/NAME/live"
+echo "ui-watch: $MODE --prepare${ISO[*]+ ${ISO[*]}}, scales $SCALES, $CYCLES cycles of $SECS s, $THREADS threads, $PAIRS pairs (odd: unwatched first), $TRANSPORT ($(masked "$URL")); watched = 2 headless Chromium pages of http://127.0.0.1:$PORT/runs/NAME/live"
 
 # total NAME: sets R_TX, the sweep's committed transactions in results.json.
 total() {
