@@ -11,7 +11,7 @@
 #      (internal/dbms/blockio/experiment_netpoll.go)
 #   c  bench/epollpg -j 2: 2 OS threads, each driving its sessions' state
 #      machines over non-blocking sockets with one epoll_wait per batch
-#   p2 pgbench -n -S -M prepared -c N -j 2
+#   p2 pgbench -n -S -M prepared -c N -j 2 (b's Ps: NETPOLL_PS, default 2)
 #   pN pgbench -n -S -M prepared -c N -j N
 #
 # Usage: bench/many-candidates.sh PHASE [CLIENTS] [PAIRS]
@@ -46,7 +46,7 @@ start() {
   local cand=$1 n=$2 s=$3 out=$4
   case $cand in
     a) bg_start "$out" "$DBG" dsbench --db "$URL" --cycles 1 --threads "$n" --out "$out.d" --mode select --prepare --scales "$SCALE" --duration "${s}s" ;;
-    b) DBGAUGE_EXPERIMENT_NETPOLL=2 bg_start "$out" "$DBG" dsbench --db "$URL" --cycles 1 --threads "$n" --out "$out.d" --mode select --prepare --scales "$SCALE" --duration "${s}s" ;;
+    b) DBGAUGE_EXPERIMENT_NETPOLL=${NETPOLL_PS:-2} bg_start "$out" "$DBG" dsbench --db "$URL" --cycles 1 --threads "$n" --out "$out.d" --mode select --prepare --scales "$SCALE" --duration "${s}s" ;;
     c) bg_start "$out" "$EPOLLPG" -url "$URL" -c "$n" -j 2 -T "$s" -scale "$SCALE" ;;
     p2) bg_start "$out" pgbench -n -S -M prepared -c "$n" -j 2 -T "$s" "$URL" ;;
     pN) bg_start "$out" pgbench -n -S -M prepared -c "$n" -j "$n" -T "$s" "$URL" ;;
@@ -82,7 +82,7 @@ pairs() {
         f=$WORK/$cand-$i-$c
         case $cand in
           a) dsbench "a$i-$c" "$c" --mode select --prepare --scales "$SCALE" --duration "${SECS}s"; tps=$A_TPS cpu=$A_CPU ;;
-          b) DBGAUGE_EXPERIMENT_NETPOLL=2 dsbench "b$i-$c" "$c" --mode select --prepare --scales "$SCALE" --duration "${SECS}s"; tps=$A_TPS cpu=$A_CPU ;;
+          b) DBGAUGE_EXPERIMENT_NETPOLL=${NETPOLL_PS:-2} dsbench "b$i-$c" "$c" --mode select --prepare --scales "$SCALE" --duration "${SECS}s"; tps=$A_TPS cpu=$A_CPU ;;
           c) "$EPOLLPG" -url "$URL" -c "$c" -j 2 -T "$SECS" -scale "$SCALE" >"$f.out" 2>&1 || die_log "$f.out" epollpg
              tps=$(awk '{print $2}' "$f.out") cpu=$(awk '{print $8}' "$f.out") ;;
           p2 | pN)
