@@ -7,11 +7,12 @@
 #   a  dbgauge dsbench --mode select --prepare --threads N: today's path, one
 #      OS thread per session blocked in the kernel (internal/driver/iopath.go)
 #   b  the same with DBGAUGE_EXPERIMENT_NETPOLL=2: the sessions' sockets on
-#      Go's poller, sessions as plain goroutines on 2 Ps
+#      Go's poller, sessions as plain goroutines on 2 Ps (NETPOLL_PS=P for
+#      another count)
 #      (internal/dbms/blockio/experiment_netpoll.go)
 #   c  bench/epollpg -j 2: 2 OS threads, each driving its sessions' state
 #      machines over non-blocking sockets with one epoll_wait per batch
-#   p2 pgbench -n -S -M prepared -c N -j 2 (b's Ps: NETPOLL_PS, default 2)
+#   p2 pgbench -n -S -M prepared -c N -j 2
 #   pN pgbench -n -S -M prepared -c N -j N
 #
 # Usage: bench/many-candidates.sh PHASE [CLIENTS] [PAIRS]
