@@ -63,11 +63,13 @@ tps_of() {
   esac
 }
 
-# steady N: waits until N client sessions are connected (and the load has
-# begun), at most a minute.
+# steady N OUT: waits until N client sessions are connected (and the load
+# has begun), at most a minute; dsbench's only after it has populated (its
+# population opens sessions of its own).
 steady() {
   local i c
   for i in $(seq 600); do
+    if [[ $2 == */perf-[ab]-* || $2 == */rec-[ab]-* ]] && ! grep -q 'populated in' "$2"; then sleep 0.1; continue; fi
     c=$(psql -Atqc "select count(*) from pg_stat_activity where backend_type = 'client backend' and pid <> pg_backend_pid()" "$URL" 2>/dev/null || echo 0)
     ((c >= $1)) && { sleep 1; return 0; }
     sleep 0.1
@@ -97,6 +99,10 @@ pairs() {
   done
 }
 
+# machine_busy: the machine's busy CPU time so far, in 1/100 s (all CPUs,
+# from /proc/stat: everything but idle and iowait).
+machine_busy() { awk '/^cpu / {print $2 + $3 + $4 + $7 + $8 + $9; exit}' /proc/stat; }
+
 perfstat() {
   local c cand f ev
   ev=task-clock,context-switches,cpu-migrations,raw_syscalls:sys_enter
@@ -109,9 +115,13 @@ perfstat() {
       start "$cand" "$c" "$SECS" "$f.out"
       local pid=$BG_PID
       # dsbench populates first; its load begins when the sessions are open
-      steady "$c" || { echo "perf $cand $c: the load did not start" >&2; continue; }
+      steady "$c" "$f.out" || { echo "perf $cand $c: the load did not start" >&2; continue; }
+      local busy0 busy1
+      busy0=$(machine_busy)
       perf stat -x, -o "$f.stat" -e "$ev" -p "$pid" -- sleep "$WINDOW" 2>/dev/null
+      busy1=$(machine_busy)
       local rss threads tps
+      if ! kill -0 "$pid" 2>/dev/null; then echo "perf $cand $c: it ended within the window:" >&2; tail -5 "$f.out" >&2; continue; fi
       rss=$(awk '/^VmRSS/ {print $2}' /proc/$pid/status) threads=$(awk '/^Threads/ {print $2}' /proc/$pid/status)
       bg_wait "$pid" $((SECS + 60)) || die_log "$f.out" "$cand"
       tps=$(tps_of "$cand" "$f.out")
@@ -119,12 +129,12 @@ perfstat() {
       # candidate sends each transaction in one write (write or sendto), so
       # those count the window's transactions (perf's tracing slows the
       # window, so the run's rate times the window would overstate them)
-      awk -F, -v cand="$cand" -v c="$c" -v rss="$rss" -v th="$threads" -v tps="$tps" -v w="$WINDOW" '
+      awk -F, -v cand="$cand" -v c="$c" -v rss="$rss" -v th="$threads" -v tps="$tps" -v w="$WINDOW" -v busy=$((busy1 - busy0)) '
         $1 ~ /^[0-9.]+$/ && $3 != "" {v[$3] = $1}
         END {
           tx = v["syscalls:sys_enter_write"] + v["syscalls:sys_enter_sendto"]
           if (tx == 0) tx = tps * w
-          printf "perf\t%s\t%s\ttps %s\trss_MB %.1f\tthreads %s\tcpu_us/tx %.2f", cand, c, tps, rss / 1024, th, v["task-clock"] * 1000 / tx
+          printf "perf\t%s\t%s\ttps %s\trss_MB %.1f\tthreads %s\tcpu_us/tx %.2f\tmachine_us/tx %.2f", cand, c, tps, rss / 1024, th, v["task-clock"] * 1000 / tx, busy * 1e4 / tx
           for (k in v) if (k != "task-clock") { n = k; sub(/^syscalls:sys_enter_/, "", n); sub(/^raw_syscalls:sys_enter/, "all_syscalls", n); printf "\t%s %.3f", n, v[k] / tx }
           printf "\n"
         }' "$f.stat"
@@ -139,7 +149,7 @@ perfrecord() {
       f=$WORK/rec-$cand-$c
       start "$cand" "$c" "$SECS" "$f.out"
       local pid=$BG_PID
-      steady "$c" || { echo "record $cand $c: the load did not start" >&2; continue; }
+      steady "$c" "$f.out" || { echo "record $cand $c: the load did not start" >&2; continue; }
       perf record -q -g -p "$pid" -o "$f.data" -- sleep "$WINDOW" >/dev/null 2>&1
       bg_wait "$pid" $((SECS + 60)) >/dev/null || true
       echo "record $cand $c: top functions (self)"
