@@ -116,13 +116,16 @@ perfstat() {
       local pid=$BG_PID
       # dsbench populates first; its load begins when the sessions are open
       steady "$c" "$f.out" || { echo "perf $cand $c: the load did not start" >&2; continue; }
-      local busy0 busy1
+      local busy0 busy1 rss threads tps
+      rss=$(awk '/^VmRSS/ {print $2}' /proc/$pid/status) threads=$(awk '/^Threads/ {print $2}' /proc/$pid/status)
       busy0=$(machine_busy)
       perf stat -x, -o "$f.stat" -e "$ev" -p "$pid" -- sleep "$WINDOW" 2>/dev/null
       busy1=$(machine_busy)
-      local rss threads tps
-      if ! kill -0 "$pid" 2>/dev/null; then echo "perf $cand $c: it ended within the window:" >&2; tail -5 "$f.out" >&2; continue; fi
-      rss=$(awk '/^VmRSS/ {print $2}' /proc/$pid/status) threads=$(awk '/^Threads/ {print $2}' /proc/$pid/status)
+      # perf attaches to every thread before its window begins: with
+      # hundreds of threads that takes seconds, and a run too short ends
+      # inside the window (its counts are then still the ones taken, but
+      # the machine's time is not)
+      kill -0 "$pid" 2>/dev/null || echo "perf $cand $c: it ended within the window: give a longer SECS" >&2
       bg_wait "$pid" $((SECS + 60)) || die_log "$f.out" "$cand"
       tps=$(tps_of "$cand" "$f.out")
       # per transaction: the counts over the window's transactions. Every
