@@ -27,7 +27,7 @@
 #                 resident memory and threads
 #   PHASE record: perf record -g for WINDOW seconds per candidate; the top
 #                 functions (self time)
-#   Environment: SCALE (10), SECS (8; give perf and record 12 or more, so
+#   Environment: EVENTS (perf's events: the default is all of them), SCALE (10), SECS (8; give perf and record 12 or more, so
 #   that the window falls inside the load), WINDOW (4), CANDIDATES ("a b c
 #   p2 pN")
 source "$(dirname "$0")/lib.sh"
@@ -109,6 +109,9 @@ perfstat() {
   for s in read write recvfrom sendto epoll_pwait epoll_wait ppoll futex nanosleep sched_yield getrusage; do
     ev+=,syscalls:sys_enter_$s
   done
+  # EVENTS: fewer events, for runs of a thousand threads (perf attaches
+  # each event to each thread); the write counts are needed
+  ev=${EVENTS:-$ev}
   for c in $CLIENTS; do
     for cand in $CANDIDATES; do
       f=$WORK/perf-$cand-$c
