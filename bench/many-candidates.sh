@@ -159,9 +159,9 @@ perfrecord() {
       perf record -q -g -p "$pid" -o "$f.data" -- sleep "$WINDOW" >/dev/null 2>&1
       bg_wait "$pid" $((SECS + 60)) >/dev/null || true
       echo "record $cand $c: top functions (self)"
-      perf report -q -i "$f.data" --no-children --sort sym --stdio -g none 2>/dev/null | grep -v '^$' | head -15
+      perf report -q -i "$f.data" --no-children --sort sym --stdio -g none 2>/dev/null | awk 'NF && n++ < 15' || true
       echo "record $cand $c: user-space functions with what they call (children)"
-      perf report -q -i "$f.data" --children --sort sym --stdio -g none 2>/dev/null | grep -F '[.]' | head -25
+      perf report -q -i "$f.data" --children --sort sym --stdio -g none 2>/dev/null | awk '/\[\.\]/ && n++ < 25' || true
     done
   done
 }
