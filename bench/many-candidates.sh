@@ -122,7 +122,7 @@ perfstat() {
       local busy0 busy1 rss threads tps
       rss=$(awk '/^VmRSS/ {print $2}' /proc/$pid/status) threads=$(awk '/^Threads/ {print $2}' /proc/$pid/status)
       busy0=$(machine_busy)
-      perf stat -x, -o "$f.stat" -e "$ev" -p "$pid" -- sleep "$WINDOW" 2>/dev/null
+      perf stat -x, -o "$f.stat" -e "$ev" -p "$pid" -- sleep "$WINDOW" 2>/dev/null || true
       busy1=$(machine_busy)
       # perf attaches to every thread before its window begins: with
       # hundreds of threads that takes seconds, and a run too short ends
@@ -156,7 +156,7 @@ perfrecord() {
       start "$cand" "$c" "$SECS" "$f.out"
       local pid=$BG_PID
       steady "$c" "$f.out" || { echo "record $cand $c: the load did not start" >&2; continue; }
-      perf record -q -g -p "$pid" -o "$f.data" -- sleep "$WINDOW" >/dev/null 2>&1
+      perf record -q -g -p "$pid" -o "$f.data" -- sleep "$WINDOW" >"$f.perf" 2>&1 || { echo "record $cand $c: perf record failed:" >&2; tail -3 "$f.perf" >&2; }
       bg_wait "$pid" $((SECS + 60)) >/dev/null || true
       echo "record $cand $c: top functions (self)"
       perf report -q -i "$f.data" --no-children --sort sym --stdio -g none 2>/dev/null | awk 'NF && n++ < 15' || true
