@@ -156,12 +156,14 @@ perfrecord() {
       start "$cand" "$c" "$SECS" "$f.out"
       local pid=$BG_PID
       steady "$c" "$f.out" || { echo "record $cand $c: the load did not start" >&2; continue; }
-      perf record -q -g -p "$pid" -o "$f.data" -- sleep "$WINDOW" >"$f.perf" 2>&1 || { echo "record $cand $c: perf record failed:" >&2; tail -3 "$f.perf" >&2; }
+      # the whole machine, reported for the candidate's process: attaching
+      # to each of hundreds of threads (-p) takes longer than the run
+      perf record -q -a -g -o "$f.data" -- sleep "$WINDOW" >"$f.perf" 2>&1 || { echo "record $cand $c: perf record failed:" >&2; tail -3 "$f.perf" >&2; }
       bg_wait "$pid" $((SECS + 60)) >/dev/null || true
       echo "record $cand $c: top functions (self)"
-      perf report -q -i "$f.data" --no-children --sort sym --stdio -g none 2>/dev/null | awk 'NF && n++ < 15' || true
+      perf report -q -i "$f.data" --pid "$pid" --no-children --sort sym --stdio -g none 2>/dev/null | awk 'NF && n++ < 15' || true
       echo "record $cand $c: user-space functions with what they call (children)"
-      perf report -q -i "$f.data" --children --sort sym --stdio -g none 2>/dev/null | awk '/\[\.\]/ && n++ < 25' || true
+      perf report -q -i "$f.data" --pid "$pid" --children --sort sym --stdio -g none 2>/dev/null | awk '/\[\.\]/ && n++ < 25' || true
     done
   done
 }
