@@ -23,13 +23,17 @@
 #   PHASE perf:   once per candidate and client count, perf stat attached for
 #                 WINDOW seconds in the steady state: task-clock, context
 #                 switches, migrations and system calls, per transaction
-#                 (transactions = the run's tps x WINDOW); also the process's
-#                 resident memory and threads
-#   PHASE record: perf record -g for WINDOW seconds per candidate; the top
-#                 functions (self time)
-#   Environment: EVENTS (perf's events: the default is all of them), SCALE (10), SECS (8; give perf and record 12 or more, so
-#   that the window falls inside the load), WINDOW (4), CANDIDATES ("a b c
-#   p2 pN")
+#                 (transactions = the window's writes, one per transaction
+#                 for every candidate); the machine's CPU per transaction
+#                 over the window; the process's resident memory and threads
+#   PHASE record: perf record -a -g over each candidate's run (give SECS 30:
+#                 dsbench populates first); the top functions of the
+#                 candidate's process in the middle of the record
+#   Environment: SCALE (10), SECS (8; give perf 12 or more, so that the
+#   window falls inside the load, and record 30), WINDOW (4), CANDIDATES
+#   ("a b c p2 pN"), NETPOLL_PS (2), EVENTS (perf's events: the default is
+#   all of them; fewer for a thousand threads, with the write counts kept),
+#   DBG (the dbgauge binary, as for every bench/ script)
 source "$(dirname "$0")/lib.sh"
 PHASE=${1:?give a phase: pairs, perf or record}
 CLIENTS=$(clients_list "${2:-64 256}") PAIRS=${3:-3}
@@ -149,21 +153,27 @@ perfstat() {
 }
 
 perfrecord() {
-  local c cand f
+  local c cand f rec comm
   for c in $CLIENTS; do
     for cand in $CANDIDATES; do
       f=$WORK/rec-$cand-$c
+      # The whole machine, recorded from before the candidate starts:
+      # perf attaching to a running process with hundreds of threads (-p,
+      # or -a's scan of them) took longer than the run. The report is the
+      # candidate's process (by its command name) in the middle of the
+      # record, where the load runs (SECS must cover dsbench's population
+      # and leave the load past 85 % of the record).
+      perf record -q -a -g -o "$f.data" -- sleep "$SECS" >"$f.perf" 2>&1 &
+      rec=$!
+      sleep 1
       start "$cand" "$c" "$SECS" "$f.out"
-      local pid=$BG_PID
-      steady "$c" "$f.out" || { echo "record $cand $c: the load did not start" >&2; continue; }
-      # the whole machine, reported for the candidate's process: attaching
-      # to each of hundreds of threads (-p) takes longer than the run
-      perf record -q -a -g -o "$f.data" -- sleep "$WINDOW" >"$f.perf" 2>&1 || { echo "record $cand $c: perf record failed:" >&2; tail -3 "$f.perf" >&2; }
-      bg_wait "$pid" $((SECS + 60)) >/dev/null || true
-      echo "record $cand $c: top functions (self)"
-      perf report -q -i "$f.data" --pid "$pid" --no-children --sort sym --stdio -g none 2>/dev/null | awk 'NF && n++ < 15' || true
-      echo "record $cand $c: user-space functions with what they call (children)"
-      perf report -q -i "$f.data" --pid "$pid" --children --sort sym --stdio -g none 2>/dev/null | awk '/\[\.\]/ && n++ < 25' || true
+      comm=$(cat /proc/$BG_PID/comm)
+      wait "$rec" || { echo "record $cand $c: perf record failed:" >&2; tail -3 "$f.perf" >&2; }
+      bg_wait "$BG_PID" 120 >/dev/null || true
+      echo "record $cand $c: top functions (self, share of the process)"
+      perf report -q -i "$f.data" --comm "$comm" --time 60%-85% --percentage relative --no-children --sort sym --stdio -g none 2>/dev/null | awk 'NF && n++ < 15' || true
+      echo "record $cand $c: with what they call (children)"
+      perf report -q -i "$f.data" --comm "$comm" --time 60%-85% --percentage relative --children --sort sym --stdio -g none 2>/dev/null | awk 'NF && n++ < 40' || true
     done
   done
 }
