@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/dbgauge/dbgauge/internal/dbms"
+	"github.com/dbgauge/dbgauge/internal/dbms/blockio"
 )
 
 // The client I/O path. A round trip costs the client what its thread does
@@ -35,7 +36,9 @@ import (
 // rather than cancelled).
 func blocks(e dbms.Engine) bool {
 	_, ok := e.(dbms.Aborter)
-	return ok
+	// EXPERIMENT (issue 31): with DBGAUGE_EXPERIMENT_NETPOLL the sockets
+	// are on Go's poller and the sessions plain goroutines, not locked.
+	return ok && blockio.ExperimentPs() == 0
 }
 
 // abortOnEnd arms e's abort for when ctx ends; nil when e cannot be
@@ -98,6 +101,12 @@ func (s *Session) unwatch() {
 // runtime hands a blocked thread's P to another and the returning thread
 // must wait to be scheduled. It returns what restores the default.
 func ensurePs(workers int) (restore func()) {
+	if p := blockio.ExperimentPs(); p > 0 {
+		// EXPERIMENT (issue 31): DBGAUGE_EXPERIMENT_NETPOLL's Ps, whatever
+		// the number of workers.
+		runtime.GOMAXPROCS(p)
+		return runtime.SetDefaultGOMAXPROCS
+	}
 	if runtime.GOMAXPROCS(0) >= workers+2 {
 		return func() {}
 	}

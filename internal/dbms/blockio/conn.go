@@ -65,6 +65,7 @@ var errAborted = errors.New("connection aborted")
 // Close and SetDeadline may be called from any goroutine.
 type Conn struct {
 	f             *os.File // blocking fd: os.File keeps it open while a Read is in it
+	nc            net.Conn // instead of f, a socket on Go's poller (experiment_netpoll.go)
 	local, remote net.Addr
 	timeout       time.Duration
 	// timedOut, if set, is told of every time-out (Group counts them).
@@ -87,6 +88,9 @@ func Dial(ctx context.Context, network, address string, timeout time.Duration) (
 	nc, err := d.DialContext(ctx, network, address)
 	if err != nil {
 		return nil, err
+	}
+	if experimentPs > 0 {
+		return polled(nc, timeout), nil
 	}
 	defer nc.Close()
 	return fromNet(nc, timeout)
@@ -136,6 +140,13 @@ func (c *Conn) Timeout() time.Duration { return c.timeout }
 // Read reads what the socket has, waiting in the kernel until something
 // arrives, the I/O time-out passes (a *TimeoutError) or the Conn is aborted.
 func (c *Conn) Read(b []byte) (int, error) {
+	if c.nc != nil {
+		n, err := c.nc.Read(b)
+		if err != nil {
+			return n, c.ioError("read", err)
+		}
+		return n, nil
+	}
 	n, err := c.f.Read(b)
 	if err != nil {
 		return n, c.ioError("read", err)
@@ -146,6 +157,13 @@ func (c *Conn) Read(b []byte) (int, error) {
 // Write writes all of b unless the I/O time-out passes or the Conn is
 // aborted.
 func (c *Conn) Write(b []byte) (int, error) {
+	if c.nc != nil {
+		n, err := c.nc.Write(b)
+		if err != nil {
+			return n, c.ioError("write", err)
+		}
+		return n, nil
+	}
 	n, err := c.f.Write(b)
 	if err != nil {
 		return n, c.ioError("write", err)
@@ -193,6 +211,10 @@ func (c *Conn) Abort() {
 		return
 	}
 	c.aborted = true
+	if c.nc != nil {
+		c.nc.SetDeadline(time.Unix(1, 0))
+		return
+	}
 	if rc, err := c.f.SyscallConn(); err == nil {
 		rc.Control(func(fd uintptr) { unix.Shutdown(int(fd), unix.SHUT_RDWR) })
 	}
@@ -208,6 +230,9 @@ func (c *Conn) Close() error {
 		c.timer.Stop()
 	}
 	c.mu.Unlock()
+	if c.nc != nil {
+		return c.nc.Close()
+	}
 	return c.f.Close()
 }
 
@@ -220,6 +245,14 @@ func (c *Conn) RemoteAddr() net.Addr { return c.remote }
 // blocking socket cannot resume after a deadline as a polled one can, but
 // these libraries drop the connection after one anyway.
 func (c *Conn) SetDeadline(t time.Time) error {
+	if c.nc != nil {
+		c.mu.Lock()
+		defer c.mu.Unlock()
+		if c.aborted {
+			return nil
+		}
+		return c.nc.SetDeadline(t)
+	}
 	d := time.Until(t)
 	c.mu.Lock()
 	if c.timer != nil {
