@@ -44,7 +44,7 @@ import (
 )
 
 func main() {
-	url := flag.String("url", "", "PostgreSQL URL")
+	url := flag.String("url", "", "URL of the server holding the pgbench tables")
 	clients := flag.Int("c", 64, "sessions")
 	threads := flag.Int("j", 2, "OS threads driving them")
 	secs := flag.Int("T", 8, "seconds to run")
