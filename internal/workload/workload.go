@@ -172,8 +172,9 @@ type Type struct {
 }
 
 // Limit is a type's response-time limit: the Percentile-th percentile of
-// its committed transactions' residence times at most Max (an
-// order-entry terminal's 90th percentiles). The zero Limit is none. The
+// its committed transactions' residence times at most Max (a benchmark's
+// service-level condition on its transaction types). The zero Limit is
+// none. The
 // sweep judges each scale's percentile against it and reports the verdict
 // beside the type's times; a miss does not make the run inconsistent.
 type Limit struct {

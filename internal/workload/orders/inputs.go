@@ -117,9 +117,9 @@ type newOrderIn struct {
 // go-tpc does, so that no stock row is updated twice by one order), 1%
 // of the lines from another warehouse, quantities
 // 1..10, and in 1% of the orders an unused item as the last line. The
-// lines are then sorted by item and warehouse, the order in which every
-// New-Order takes the stock rows, so that two of them never wait for
-// each other in a cycle; they keep their line numbers.
+// lines are then sorted by item and warehouse (they keep their line
+// numbers), which puts the unused item last; the stock rows are locked by
+// one UPDATE, in the order the engine's plan visits them.
 func (in *newOrderIn) draw(rng *rand.Rand, dims Dims, k Constants, w int64) {
 	in.w, in.d = w, between(rng, 1, DistrictsPerWarehouse)
 	in.c = nurand(rng, aCustomer, k.Customer, 1, dims.Customers)

@@ -74,6 +74,12 @@ func (c *Client) callProcedure(ctx context.Context, s *workload.Session) error {
 		if rerr := s.Tx.Rollback(ctx); rerr != nil {
 			return fmt.Errorf("roll back the unused item's order: %w", rerr)
 		}
+		// Only an order drawn with the unused item may roll back by
+		// design: any other item missing means the database is not the
+		// workload's.
+		if c.typ != NewOrder || !c.no.rollback {
+			return invalid("%s: an item of an order drawn without the unused one is missing: %v", procNames[c.typ], err)
+		}
 		c.countDrawn(true)
 		return ErrRollback
 	}

@@ -114,7 +114,8 @@ func (c *Client) deliver(ctx context.Context, tx dbms.Transactor, found []delive
 	}
 	if err := c.byDistrict(found, "sum(ol_amount)", func(f *delivered, v string) error {
 		sum, err := parseCents(v)
-		f.sum = string(appendCents(c.buf[:0], sum))
+		c.buf = appendCents(c.buf[:0], sum)
+		f.sum = string(c.buf)
 		return err
 	}); err != nil {
 		return err

@@ -106,8 +106,8 @@ func (c *Client) runNewOrder(ctx context.Context, tx dbms.Transactor, out *NewOr
 
 // readItems reads every line's item price into c.prices and returns how
 // many lines come first with their item found: the lines are sorted by
-// item, so the unused item (beyond the last one) is the last line, and
-// an item missing elsewhere means the database is not the workload's.
+// item, so the unused item (beyond the last one) is the last line. Any
+// other count than the draw's means the database is not the workload's.
 func (c *Client) readItems(ctx context.Context) (int, error) {
 	in := &c.no
 	args := c.args[:0]
@@ -137,8 +137,14 @@ func (c *Client) readItems(ctx context.Context) (int, error) {
 	for found < in.n && c.prices[found] >= 0 {
 		found++
 	}
-	if found < in.n-1 {
-		return 0, invalid("item %d of line %d not found: only an order's last line may name an unused item", in.lines[found].item, in.lines[found].number)
+	// The database must agree with the draw: every item found but the
+	// unused one of an order drawn with it.
+	want := in.n
+	if in.rollback {
+		want = in.n - 1
+	}
+	if found != want {
+		return 0, invalid("%d of the order's %d items found, want %d (rollback drawn: %v): the item table is not the workload's", found, in.n, want, in.rollback)
 	}
 	return found, nil
 }
