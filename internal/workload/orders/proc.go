@@ -16,8 +16,9 @@ import (
 // isolation level and its COMMIT. The client draws the inputs as in the
 // statements form (so NURand, the remote lines and payments, the choices
 // by name and the audit stay the client's) and passes them; the procedure
-// runs the statements form's reads and writes, in its order, and returns
-// what the client shows or counts. docs/orders.md has each procedure.
+// runs the same reads and writes, each row written before it is read
+// back, but line by line and district by district (a procedure has no
+// round trips to save), and returns what the client shows or counts. docs/orders.md has each procedure.
 //
 // A New-Order's lines travel as one text of lineWidth-character records,
 // one per line in the order the client sorted them (number, item, supply
